@@ -1,0 +1,126 @@
+# mpsfix: see README.md.  `make` builds build/mpsfix; `make check` runs every test.
+VERSION   = 0.1.0
+PREFIX   ?= /usr/local
+BINDIR   ?= $(PREFIX)/bin
+DATADIR  ?= $(PREFIX)/share/mpsfix
+MANDIR   ?= $(PREFIX)/share/man
+O        ?= build
+CC       ?= cc
+PKG_CONFIG ?= pkg-config
+
+CFLAGS   ?= -O2 -g
+WARNINGS  = -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter
+PKGS      = tree-sitter libgit2 yaml-0.1
+GRAMMAR   = grammars/tree-sitter-python
+GRAMMAR_SRC = $(GRAMMAR)/src
+
+override CFLAGS += -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -pthread
+override CPPFLAGS += $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
+LDLIBS   += $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null) -pthread
+CHECK_LIBS = $(shell $(PKG_CONFIG) --libs check 2>/dev/null)
+
+ifdef SANITIZE
+override CFLAGS += -fsanitize=$(SANITIZE) -fno-sanitize-recover=all -fno-omit-frame-pointer
+override LDFLAGS += -fsanitize=$(SANITIZE)
+endif
+
+SRCS      = $(sort $(wildcard src/*.c))
+LIB_SRCS  = $(filter-out src/main.c,$(SRCS))
+LIB_OBJS  = $(LIB_SRCS:src/%.c=$(O)/src/%.o)
+TEST_SRCS = $(sort $(wildcard tests/check_*.c))
+TEST_OBJS = $(TEST_SRCS:tests/%.c=$(O)/tests/%.o)
+GRAMMAR_LIB = $(O)/libtree-sitter-python.a
+
+.PHONY: all check demo install uninstall sanitize deps clean distclean grammar unit-tests
+.DELETE_ON_ERROR:
+
+all: $(O)/mpsfix
+
+# --- the pinned grammar -------------------------------------------------------
+$(GRAMMAR)/.verified: grammars/tree-sitter-python.pin grammars/fetch.sh
+	sh grammars/fetch.sh
+	@touch $@
+
+grammar: $(GRAMMAR)/.verified
+
+$(GRAMMAR_SRC)/parser.c $(GRAMMAR_SRC)/scanner.c: $(GRAMMAR)/.verified
+
+# generated code: no -Werror, no warnings of ours
+$(O)/grammar/%.o: $(GRAMMAR_SRC)/%.c | $(GRAMMAR)/.verified
+	@mkdir -p $(@D)
+	$(CC) $(filter-out -Werror,$(CFLAGS)) -w -I$(GRAMMAR_SRC) -c $< -o $@
+
+$(GRAMMAR_LIB): $(O)/grammar/parser.o $(O)/grammar/scanner.o
+	$(AR) rcs $@ $^
+
+# --- our code -----------------------------------------------------------------
+$(O)/src/%.o: src/%.c | $(GRAMMAR)/.verified
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(WARNINGS) $(CPPFLAGS) -DMPSFIX_VERSION='"$(VERSION)"' \
+		-DMPSFIX_RULES_DIR='"$(DATADIR)/rules"' -MMD -MP -c $< -o $@
+
+$(O)/tests/%.o: tests/%.c | $(GRAMMAR)/.verified
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(WARNINGS) $(CPPFLAGS) -Isrc -MMD -MP -c $< -o $@
+
+$(O)/libmpsfix.a: $(LIB_OBJS)
+	$(AR) rcs $@ $^
+
+$(O)/mpsfix: $(O)/src/main.o $(O)/libmpsfix.a $(GRAMMAR_LIB)
+	$(CC) $(CFLAGS) $(LDFLAGS) $^ $(LDLIBS) -o $@
+
+$(O)/check_all: $(TEST_OBJS) $(O)/libmpsfix.a $(GRAMMAR_LIB)
+	$(CC) $(CFLAGS) $(LDFLAGS) $^ $(CHECK_LIBS) $(LDLIBS) -o $@
+
+-include $(wildcard $(O)/src/*.d $(O)/tests/*.d)
+
+# --- tests --------------------------------------------------------------------
+unit-tests: $(O)/check_all $(O)/mpsfix
+	MPSFIX_TOP=$(CURDIR) $(O)/check_all
+
+check: $(O)/check_all $(O)/mpsfix
+	@echo "== unit and fixture tests (Check)"
+	MPSFIX_TOP=$(CURDIR) $(O)/check_all
+	@echo "== rule examples (mpsfix test)"
+	$(O)/mpsfix test rules
+	@echo "== command-line tests"
+	sh tests/cli.sh $(O)/mpsfix
+
+sanitize:
+	$(MAKE) O=build-san SANITIZE=address,undefined CFLAGS='-O1 -g' check
+
+demo: $(O)/mpsfix
+	@echo "\$$ mpsfix diff fixtures/demo"
+	@$(O)/mpsfix diff fixtures/demo; status=$$?; \
+		if [ $$status -gt 1 ]; then exit $$status; fi
+
+# --- install ------------------------------------------------------------------
+install: $(O)/mpsfix
+	install -d '$(DESTDIR)$(BINDIR)' '$(DESTDIR)$(DATADIR)/rules' \
+		'$(DESTDIR)$(MANDIR)/man1' '$(DESTDIR)$(MANDIR)/man5'
+	install -m 755 $(O)/mpsfix '$(DESTDIR)$(BINDIR)/mpsfix'
+	install -m 644 rules/*.yml '$(DESTDIR)$(DATADIR)/rules/'
+	install -m 644 man/mpsfix.1 '$(DESTDIR)$(MANDIR)/man1/mpsfix.1'
+	install -m 644 man/mpsfix-rules.5 '$(DESTDIR)$(MANDIR)/man5/mpsfix-rules.5'
+
+uninstall:
+	rm -f '$(DESTDIR)$(BINDIR)/mpsfix' '$(DESTDIR)$(MANDIR)/man1/mpsfix.1' \
+		'$(DESTDIR)$(MANDIR)/man5/mpsfix-rules.5'
+	rm -rf '$(DESTDIR)$(DATADIR)'
+
+# --- set-up -------------------------------------------------------------------
+DEBIAN_PACKAGES = build-essential pkg-config libtree-sitter-dev libgit2-dev libyaml-dev \
+	libjansson-dev check npm git ca-certificates
+
+deps:
+	@if [ "$$(id -u)" = 0 ]; then \
+		apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $(DEBIAN_PACKAGES); \
+	else \
+		echo "run as root, or: sudo apt-get install -y --no-install-recommends $(DEBIAN_PACKAGES)"; \
+	fi
+
+clean:
+	rm -rf $(O) build-san
+
+distclean: clean
+	rm -rf $(GRAMMAR) grammars/cache

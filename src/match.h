@@ -1,0 +1,54 @@
+/*
+ * match.h: running a compiled pattern against a node of a source tree.
+ */
+#ifndef MPSFIX_MATCH_H
+#define MPSFIX_MATCH_H
+
+#include <tree_sitter/api.h>
+
+#include "common.h"
+#include "pattern.h"
+
+typedef struct {
+	bool bound;
+	bool multi;
+	TSNode node;            /* single: the node bound */
+	uint32_t first, count;  /* multi: nodes[first .. first+count) of the match */
+} mpsfix_binding;
+
+typedef struct {
+	const mpsfix_pattern *pattern;
+	TSNode node;               /* the node the pattern root matched */
+	mpsfix_binding *bindings;  /* one per pattern metavariable (owned) */
+	TSNode *nodes;             /* storage of multi bindings (owned) */
+	size_t nnodes;
+} mpsfix_match;
+
+#define MPSFIX_MATCH_INIT {NULL, {{0, 0, 0, 0}, NULL, NULL}, NULL, NULL, 0}
+
+void mpsfix_match_release(mpsfix_match *m);
+
+/** The binding of metavariable `name` (without '$'), or NULL if unbound. */
+const mpsfix_binding *mpsfix_match_get(const mpsfix_match *m, const char *name);
+
+/** Scratch space for matching; one per thread. */
+typedef struct mpsfix_matcher mpsfix_matcher;
+
+mpsfix_matcher *mpsfix_matcher_new(void);
+void mpsfix_matcher_free(mpsfix_matcher *m);
+
+/**
+ * Match `p` at `node` of a tree over `src`.  Returns 0 and fills `out` (to be
+ * released by the caller) on a match, MPSFIX_ENOMATCH otherwise.
+ * Whitespace, comments and line continuations between tokens do not matter;
+ * keyword arguments match in any order; strings match by value; a
+ * metavariable used twice must bind structurally equal code; constraints
+ * attached to metavariables are checked as they bind.
+ */
+int mpsfix_match_node(mpsfix_match *out, mpsfix_matcher *m,
+		      const mpsfix_pattern *p, TSNode node, const char *src);
+
+/** True when two nodes are the same code up to whitespace and comments. */
+bool mpsfix_nodes_equal(TSNode a, TSNode b, const char *src);
+
+#endif

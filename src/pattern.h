@@ -1,0 +1,141 @@
+/*
+ * pattern.h: a rule's Python snippet with metavariables, compiled into a
+ * small tree the matcher walks.
+ *
+ * Metavariables: `$X` binds one node, `$$$ARGS` zero or more siblings, `$_`
+ * and `$$$_` match without binding.  Names are [A-Z_][A-Z0-9_]*.  The snippet
+ * is parsed with the same grammar as the files it matches (each `$` of a
+ * metavariable is spelled as the identifier character U+00B5 for the parser,
+ * the trick ast-grep uses), so a pattern that does not parse is an error.
+ */
+#ifndef MPSFIX_PATTERN_H
+#define MPSFIX_PATTERN_H
+
+#include <regex.h>
+#include <tree_sitter/api.h>
+
+#include "common.h"
+
+typedef enum {
+	MPSFIX_LIT_BOOL,
+	MPSFIX_LIT_NONE,
+	MPSFIX_LIT_STRING,
+	MPSFIX_LIT_NUMBER
+} mpsfix_literal_type;
+
+/** A Python literal value: True/False, None, a str, or an int/float. */
+typedef struct {
+	mpsfix_literal_type type;
+	bool b;
+	char *s;      /* STRING: the decoded value (owned), NUL-terminated */
+	size_t slen;
+	double num;
+} mpsfix_literal;
+
+/** Release a literal's string. */
+void mpsfix_literal_release(mpsfix_literal *l);
+
+/** True when two literals are the same value (1 == 1.0, 'a' == "a"). */
+bool mpsfix_literal_equal(const mpsfix_literal *a, const mpsfix_literal *b);
+
+/**
+ * The literal value of `node` (True, False, None, a plain or raw str with
+ * its escapes decoded, an int or float, a negative number).  Returns false
+ * (and leaves `out` untouched) for anything else, including f-strings,
+ * bytes and implicitly concatenated strings.
+ */
+bool mpsfix_node_literal(mpsfix_literal *out, TSNode node, const char *src);
+
+/** Constraints on what one metavariable may bind (a rule's `where:`). */
+typedef struct {
+	char *metavar;          /* name without '$' (owned) */
+	bool has_regex;         /* `regex:` POSIX extended, searched in the text */
+	regex_t regex;
+	char *regex_src;
+	bool has_not_regex;     /* `not-regex:` */
+	regex_t not_regex;
+	char *not_regex_src;
+	TSSymbol *kinds;        /* `kind:` any of these node kinds (owned) */
+	size_t nkinds;
+	mpsfix_literal *values; /* `value:` any of these literals (owned) */
+	size_t nvalues;
+} mpsfix_constraint;
+
+/** True when `node` satisfies every part of `c`. */
+bool mpsfix_constraint_accepts(const mpsfix_constraint *c, TSNode node, const char *src);
+
+/** Free what a constraint owns (not the struct itself). */
+void mpsfix_constraint_release(mpsfix_constraint *c);
+
+typedef enum {
+	MPSFIX_PN_NODE,   /* same symbol, children matched in order */
+	MPSFIX_PN_LEAF,   /* same symbol and same text */
+	MPSFIX_PN_STRING, /* a string literal, matched by value */
+	MPSFIX_PN_META,   /* $X or $_ */
+	MPSFIX_PN_MULTI,  /* $$$X or $$$_ */
+	MPSFIX_PN_ARGS    /* argument_list: keyword arguments in any order */
+} mpsfix_pnode_kind;
+
+typedef struct mpsfix_pnode {
+	mpsfix_pnode_kind kind;
+	TSSymbol symbol;
+	bool named_only;          /* NODE: compare named children only (lists) */
+	char *text;               /* LEAF: token text; STRING: value (owned) */
+	size_t text_len;
+	int meta;                 /* META/MULTI: metavariable index, -1 for $_ */
+	char *kwname;             /* a keyword_argument with a literal name */
+	struct mpsfix_pnode **children;
+	uint32_t nchildren;
+} mpsfix_pnode;
+
+typedef struct {
+	char *name;   /* without the '$'s (owned) */
+	bool multi;   /* written $$$NAME */
+	const mpsfix_constraint *constraint; /* set by the rule loader, or NULL */
+} mpsfix_metavar;
+
+typedef struct {
+	char *text;              /* the pattern as written (owned) */
+	mpsfix_pnode *root;
+	mpsfix_metavar *metavars;
+	size_t nmetavars;
+} mpsfix_pattern;
+
+/**
+ * Compile `text`.  On a pattern that does not parse (or is not one
+ * expression or statement, or uses one name both as $X and $$$X) returns
+ * MPSFIX_ERROR with a message, and `*err_offset` is the byte offset in
+ * `text` of the problem.
+ */
+int mpsfix_pattern_compile(mpsfix_pattern **out, TSParser *parser,
+			   const char *text, size_t len, uint32_t *err_offset);
+
+void mpsfix_pattern_free(mpsfix_pattern *p);
+
+/** Index of metavariable `name` (without '$'), or -1. */
+int mpsfix_pattern_metavar_index(const mpsfix_pattern *p, const char *name);
+
+/**
+ * Shared by pattern and template compilation: copy `text` into `out` with
+ * each metavariable's '$' (one, or three for $$$) spelled as U+00B5, and
+ * record in `offsets` (out[i] -> text offset) enough to map back.  Returns 0
+ * or MPSFIX_ERROR for a malformed metavariable ("$x", "$$X").
+ */
+typedef struct {
+	uint32_t *map;     /* for each byte of the substituted text: offset in the original */
+	size_t len;
+} mpsfix_offset_map;
+
+int mpsfix_metavar_substitute(mpsfix_buf *out, mpsfix_offset_map *map,
+			      const char *text, size_t len, uint32_t *err_offset);
+void mpsfix_offset_map_release(mpsfix_offset_map *m);
+
+/**
+ * If the identifier text [s, s+n) is a substituted metavariable, return true
+ * with its name (without markers) in [*name, *name + *name_len) and whether
+ * it was written $$$.  "_" is the anonymous name.
+ */
+bool mpsfix_metavar_ident(const char *s, size_t n, const char **name,
+			  size_t *name_len, bool *multi);
+
+#endif

@@ -1,0 +1,94 @@
+/*
+ * rule.h: the rule model and its YAML loader.  One rule per file; the format
+ * is documented in man/mpsfix-rules.5.  Any problem in a rule file is an
+ * error naming file:line:col and what is wrong.
+ */
+#ifndef MPSFIX_RULE_H
+#define MPSFIX_RULE_H
+
+#include <tree_sitter/api.h>
+
+#include "common.h"
+#include "pattern.h"
+#include "template.h"
+
+typedef enum {
+	MPSFIX_SEV_ERROR,
+	MPSFIX_SEV_WARNING,
+	MPSFIX_SEV_INFO
+} mpsfix_severity;
+
+const char *mpsfix_severity_name(mpsfix_severity s);
+
+typedef enum {
+	MPSFIX_FIX_REPLACE, /* replace the target by the rendered template */
+	MPSFIX_FIX_REMOVE   /* remove the target's list element with one comma */
+} mpsfix_fix_op;
+
+typedef struct {
+	mpsfix_fix_op op;
+	char *target;           /* metavariable name without '$', or NULL: the whole match */
+	mpsfix_template *tmpl;  /* REPLACE only (owned) */
+	uint32_t line, col;     /* where the edit is written in the rule file */
+} mpsfix_fix_edit;
+
+typedef struct {
+	bool present;           /* the rule has a `fix:` */
+	bool unsafe;            /* `safety: unsafe` */
+	mpsfix_fix_edit *edits; /* owned */
+	size_t nedits;
+} mpsfix_fix;
+
+typedef struct {
+	char *input;            /* owned */
+	size_t input_len;
+	char *output;           /* expected text after the fix, or NULL (owned) */
+	size_t output_len;
+	uint32_t line;          /* line of the example in the rule file */
+} mpsfix_example;
+
+typedef struct {
+	char *path;             /* the rule file (owned) */
+	char *id, *code, *message, *note, *url, *torch; /* owned; note/url may be NULL */
+	mpsfix_severity severity;
+	bool enabled;           /* `enabled: false` turns a rule off by default */
+	mpsfix_pattern **patterns; /* `match:`, any of (owned) */
+	size_t npatterns;
+	mpsfix_constraint *constraints; /* `where:` (owned) */
+	size_t nconstraints;
+	mpsfix_fix fix;
+	mpsfix_example *invalid; /* must match (and fix to `output`) */
+	size_t ninvalid;
+	mpsfix_example *valid;   /* must not match */
+	size_t nvalid;
+} mpsfix_rule;
+
+/**
+ * Load one rule from `len` bytes of YAML; `path` names it in messages.
+ * `parser` parses the rule's Python snippets.
+ */
+int mpsfix_rule_load_buffer(mpsfix_rule **out, TSParser *parser, const char *path,
+			    const char *data, size_t len);
+
+/** Load one rule file. */
+int mpsfix_rule_load_file(mpsfix_rule **out, TSParser *parser, const char *path);
+
+void mpsfix_rule_free(mpsfix_rule *r);
+
+typedef struct {
+	mpsfix_rule **items;
+	size_t len, cap;
+} mpsfix_ruleset;
+
+#define MPSFIX_RULESET_INIT {NULL, 0, 0}
+
+/**
+ * Add the rule files (`*.yml`, `*.yaml`, in name order) of folder `dir`, or
+ * the one file `dir` names.  A rule whose id or code is already in the set
+ * is an error.  On error nothing from this call stays in the set.
+ */
+int mpsfix_ruleset_load(mpsfix_ruleset *set, TSParser *parser, const char *dir);
+
+void mpsfix_ruleset_release(mpsfix_ruleset *set);
+
+#endif

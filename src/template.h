@@ -1,0 +1,64 @@
+/*
+ * template.h: a fix's Python snippet with metavariables, rendered from the
+ * bytes a match bound.
+ *
+ * Rendering keeps the original bytes of every bound node (comments inside
+ * included); a `$$$ARGS` bound to adjacent nodes keeps the separators
+ * between them, and one bound to nothing takes one neighbouring comma with
+ * it; a bound node is parenthesized when the template's context binds
+ * tighter than the node; a multi-line template is re-indented to the
+ * indentation of the line where the replaced code starts, with the file's
+ * own line ending.
+ */
+#ifndef MPSFIX_TEMPLATE_H
+#define MPSFIX_TEMPLATE_H
+
+#include <tree_sitter/api.h>
+
+#include "common.h"
+#include "match.h"
+#include "source.h"
+
+typedef struct mpsfix_template mpsfix_template;
+
+/** A list of byte ranges of the source. */
+typedef struct {
+	mpsfix_span *items;
+	size_t len, cap;
+} mpsfix_spans;
+
+/**
+ * Compile `text`.  A template that does not parse returns MPSFIX_ERROR with a
+ * message and `*err_offset` set to the offset of the problem in `text`.
+ */
+int mpsfix_template_compile(mpsfix_template **out, TSParser *parser,
+			    const char *text, size_t len, uint32_t *err_offset);
+
+void mpsfix_template_free(mpsfix_template *t);
+
+/** The text as written. */
+const char *mpsfix_template_text(const mpsfix_template *t);
+
+/** Metavariables the template uses: count, then name/multi/offset of each use. */
+size_t mpsfix_template_metavar_count(const mpsfix_template *t);
+const char *mpsfix_template_metavar(const mpsfix_template *t, size_t i,
+				    bool *multi, uint32_t *offset);
+
+/**
+ * Render `t` for match `m` over `src`, as the replacement of `target` (the
+ * whole match or one bound node; it decides indentation and whether the
+ * result needs parentheses).  Appends to `out`; appends to `kept` (if not
+ * NULL) every source range whose bytes were copied.  Returns 0, or
+ * MPSFIX_ERROR if the template names a metavariable the match did not bind.
+ */
+int mpsfix_template_render(mpsfix_buf *out, mpsfix_spans *kept,
+			   const mpsfix_template *t, const mpsfix_match *m,
+			   const mpsfix_source *src, TSNode target);
+
+/**
+ * Precedence of an expression node (higher binds tighter), as used for
+ * parenthesization: 0 lambda ... 16 primary.  Exposed for tests.
+ */
+int mpsfix_expr_precedence(TSNode node, const char *src);
+
+#endif
