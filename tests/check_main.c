@@ -1,0 +1,38 @@
+/* check_main.c: runs every Check suite; `CK_FORK=no` to debug under gdb/valgrind. */
+#include <stdlib.h>
+
+#include "tests.h"
+
+const char *mpsfix_test_top(void)
+{
+	const char *top = getenv("MPSFIX_TOP");
+
+	return top && *top ? top : ".";
+}
+
+int main(void)
+{
+	Suite *(*suites[])(void) = {
+		mpsfix_suite_common,
+		mpsfix_suite_source,
+		mpsfix_suite_edit,
+		mpsfix_suite_parse,
+		mpsfix_suite_git,
+		mpsfix_suite_discover,
+		mpsfix_suite_pattern,
+		mpsfix_suite_match,
+		mpsfix_suite_template,
+		mpsfix_suite_rule,
+		mpsfix_suite_engine,
+		mpsfix_suite_fixtures,
+	};
+	SRunner *sr = srunner_create(NULL);
+	int failed;
+
+	for (size_t i = 0; i < sizeof(suites) / sizeof(suites[0]); i++)
+		srunner_add_suite(sr, suites[i]());
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -1,0 +1,23 @@
+/* tests.h: the Check suites of mpsfix, one per module (tests/check_<module>.c). */
+#ifndef MPSFIX_TESTS_H
+#define MPSFIX_TESTS_H
+
+#include <check.h>
+
+Suite *mpsfix_suite_common(void);
+Suite *mpsfix_suite_source(void);
+Suite *mpsfix_suite_edit(void);
+Suite *mpsfix_suite_parse(void);
+Suite *mpsfix_suite_git(void);
+Suite *mpsfix_suite_discover(void);
+Suite *mpsfix_suite_pattern(void);
+Suite *mpsfix_suite_match(void);
+Suite *mpsfix_suite_template(void);
+Suite *mpsfix_suite_rule(void);
+Suite *mpsfix_suite_engine(void);
+Suite *mpsfix_suite_fixtures(void);
+
+/** The repository's top folder (MPSFIX_TOP, default "."). */
+const char *mpsfix_test_top(void);
+
+#endif
