@@ -27,7 +27,7 @@ endif
 SRCS      = $(sort $(wildcard src/*.c))
 LIB_SRCS  = $(filter-out src/main.c,$(SRCS))
 LIB_OBJS  = $(LIB_SRCS:src/%.c=$(O)/src/%.o)
-TEST_SRCS = $(sort $(wildcard tests/check_*.c))
+TEST_SRCS = $(sort $(wildcard tests/check_*.c)) tests/testutil.c
 TEST_OBJS = $(TEST_SRCS:tests/%.c=$(O)/tests/%.o)
 GRAMMAR_LIB = $(O)/libtree-sitter-python.a
 

@@ -30,11 +30,18 @@ void mpsfix_edits_add(mpsfix_edits *e, uint32_t start, uint32_t end,
 
 /**
  * Build in `out` the text `src` with every edit applied that does not overlap
- * an edit accepted before it.  Groups are considered in order of their first
- * edit's start (ties: the longer first), so an outer fix wins over fixes
- * inside it.  Each edit's `applied` flag is set; `*ngroups_applied` and
- * `*ngroups_deferred` count fixes applied and left for a later pass.
- * Returns 0, or MPSFIX_ERROR when an edit lies outside `src`.
+ * an edit accepted before it.  Groups are considered in order of their
+ * first-added edit's start (ties: the longer span first, then the order of
+ * adding), so an outer fix wins over fixes inside it; a group is applied
+ * whole or not at all.  [a,b) and [c,d) overlap when a < d && c < b, so an
+ * insertion at the edge of a replacement, or two insertions at one offset,
+ * do not overlap (insertions at one offset come out in acceptance order,
+ * before a replacement starting there).  `out` is emptied first and holds
+ * exactly the new text.  Each edit's `applied` flag is set;
+ * `*ngroups_applied` and `*ngroups_deferred` (either may be NULL) count fixes
+ * applied and left for a later pass.  Returns 0, or MPSFIX_ERROR when an
+ * edit lies outside `src` or two edits of one group overlap (then `out` is
+ * untouched).
  */
 int mpsfix_edits_apply(mpsfix_buf *out, mpsfix_edits *e, const char *src,
 		       size_t len, size_t *ngroups_applied,

@@ -1,0 +1,240 @@
+/*
+ * discover.c: turn command-line paths into the list of files to look at,
+ * walking folders iteratively (an explicit stack, so depth costs no C stack)
+ * and never following a symlinked folder (so symlink loops cannot hang us).
+ */
+#include "discover.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+typedef void (*error_fn)(void *payload, const char *message);
+
+typedef struct {
+	error_fn on_error;
+	void *payload;
+} reporter;
+
+static void report(const reporter *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void report(const reporter *r, const char *fmt, ...)
+{
+	mpsfix_buf b = MPSFIX_BUF_INIT;
+	va_list ap;
+
+	if (!r->on_error)
+		return;
+	va_start(ap, fmt);
+	mpsfix_buf_vprintf(&b, fmt, ap);
+	va_end(ap);
+	r->on_error(r->payload, b.data ? b.data : "");
+	mpsfix_buf_release(&b);
+}
+
+static void add(mpsfix_paths *p, char *path)
+{
+	mpsfix_grow((void **)&p->items, &p->cap, p->len + 1, sizeof(*p->items));
+	p->items[p->len++] = path;
+}
+
+/* `dir/name`, with no doubled slash however many `dir` ends with */
+static char *join(const char *dir, const char *name)
+{
+	size_t n = strlen(dir);
+
+	while (n > 1 && dir[n - 1] == '/')
+		n--;
+	if (n > 0 && dir[n - 1] == '/')
+		return mpsfix_xasprintf("%.*s%s", (int)n, dir, name);
+	return mpsfix_xasprintf("%.*s/%s", (int)n, dir, name);
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+
+	return n > m && strcmp(s + n - m, suffix) == 0;
+}
+
+static bool is_python(const char *name)
+{
+	return ends_with(name, ".py") || ends_with(name, ".pyi");
+}
+
+static bool skip_folder(const char *name)
+{
+	static const char *const skipped[] = {
+		"__pycache__", "node_modules", "venv", "site-packages",
+	};
+
+	if (name[0] == '.') /* .git, .venv, .tox, ... */
+		return true;
+	for (size_t i = 0; i < MPSFIX_ARRAY_SIZE(skipped); i++)
+		if (strcmp(name, skipped[i]) == 0)
+			return true;
+	return false;
+}
+
+enum kind { K_OTHER, K_DIR, K_FILE };
+
+/* What a folder entry is; symlinks count only when they lead to a file. */
+static enum kind classify(const char *path, const char *name, unsigned char d_type)
+{
+	struct stat st;
+
+	if (d_type == DT_DIR)
+		return K_DIR;
+	if (d_type == DT_REG)
+		return K_FILE;
+	if (d_type == DT_UNKNOWN) {
+		if (lstat(path, &st) < 0)
+			return K_OTHER;
+		if (S_ISDIR(st.st_mode))
+			return K_DIR;
+		if (S_ISREG(st.st_mode))
+			return K_FILE;
+		if (!S_ISLNK(st.st_mode))
+			return K_OTHER;
+	} else if (d_type != DT_LNK) {
+		return K_OTHER;
+	}
+	/* a symlink: taken when it is a Python file's, never followed into a folder */
+	if (!is_python(name) || stat(path, &st) < 0)
+		return K_OTHER;
+	return S_ISREG(st.st_mode) ? K_FILE : K_OTHER;
+}
+
+/* Append every Python file under `root` to `out` (unsorted). */
+static void walk(mpsfix_paths *out, const char *root, const reporter *r)
+{
+	ARRAY(char *) stack = {0};
+
+	ARRAY_PUSH(&stack, mpsfix_xstrdup(root));
+	while (stack.len) {
+		char *dir = stack.items[--stack.len];
+		DIR *d = opendir(dir);
+
+		if (!d) {
+			report(r, "%s: %s", dir, strerror(errno));
+			free(dir);
+			continue;
+		}
+		for (;;) {
+			errno = 0;
+			struct dirent *ent = readdir(d);
+			if (!ent) {
+				if (errno)
+					report(r, "%s: %s", dir, strerror(errno));
+				break;
+			}
+			const char *name = ent->d_name;
+			if (strcmp(name, ".") == 0 || strcmp(name, "..") == 0)
+				continue;
+			char *path = join(dir, name);
+			enum kind k = classify(path, name, ent->d_type);
+			if (k == K_DIR && !skip_folder(name)) {
+				ARRAY_PUSH(&stack, path);
+				path = NULL;
+			} else if (k == K_FILE && is_python(name)) {
+				add(out, path);
+				path = NULL;
+			}
+			free(path);
+		}
+		closedir(d);
+		free(dir);
+	}
+	free(stack.items);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+typedef struct {
+	const char *s;
+	size_t index;
+} keyed;
+
+static int cmp_keyed(const void *a, const void *b)
+{
+	const keyed *x = a, *y = b;
+	int c = strcmp(x->s, y->s);
+
+	if (c)
+		return c;
+	return x->index < y->index ? -1 : x->index > y->index;
+}
+
+/* Drop every path that appeared earlier in `p`, keeping the order. */
+static void dedupe(mpsfix_paths *p)
+{
+	keyed *k = mpsfix_xmalloc(p->len * sizeof(*k));
+	bool *dup = mpsfix_xcalloc(p->len, sizeof(*dup));
+	size_t n = 0;
+
+	for (size_t i = 0; i < p->len; i++)
+		k[i] = (keyed){p->items[i], i};
+	qsort(k, p->len, sizeof(*k), cmp_keyed);
+	for (size_t i = 1; i < p->len; i++)
+		if (strcmp(k[i].s, k[i - 1].s) == 0)
+			dup[k[i].index] = true;
+	for (size_t i = 0; i < p->len; i++) {
+		if (dup[i])
+			free(p->items[i]);
+		else
+			p->items[n++] = p->items[i];
+	}
+	p->len = n;
+	free(k);
+	free(dup);
+}
+
+int mpsfix_discover(mpsfix_paths *out, char *const *args, size_t nargs,
+		    void (*on_error)(void *payload, const char *message), void *payload)
+{
+	reporter r = {on_error, payload};
+
+	for (size_t i = 0; i < nargs; i++) {
+		const char *arg = args[i];
+		struct stat st;
+
+		if (!arg)
+			return mpsfix_error_set(MPSFIX_ERROR, "discover: argument %zu is NULL", i);
+		if (lstat(arg, &st) < 0) {
+			report(&r, "%s: %s", arg, strerror(errno));
+			continue;
+		}
+		/* a symlink named on the command line is followed to a folder */
+		bool folder = S_ISDIR(st.st_mode) ||
+			      (S_ISLNK(st.st_mode) && stat(arg, &st) == 0 && S_ISDIR(st.st_mode));
+		if (!folder) {
+			add(out, mpsfix_xstrdup(arg));
+			continue;
+		}
+		size_t start = out->len;
+		walk(out, arg, &r);
+		if (out->len - start > 1)
+			qsort(out->items + start, out->len - start, sizeof(*out->items), cmp_str);
+	}
+	if (out->len > 1)
+		dedupe(out);
+	return 0;
+}
+
+void mpsfix_paths_release(mpsfix_paths *p)
+{
+	if (!p)
+		return;
+	for (size_t i = 0; i < p->len; i++)
+		free(p->items[i]);
+	free(p->items);
+	p->items = NULL;
+	p->len = p->cap = 0;
+}

@@ -1,0 +1,38 @@
+/*
+ * discover.h: which files to look at.  For now a plain walk of the file
+ * system (git-aware discovery comes later).
+ */
+#ifndef MPSFIX_DISCOVER_H
+#define MPSFIX_DISCOVER_H
+
+#include "common.h"
+
+/** A list of paths; every string is owned and freed by mpsfix_paths_release(). */
+typedef struct {
+	char **items;
+	size_t len, cap;
+} mpsfix_paths;
+
+#define MPSFIX_PATHS_INIT {NULL, 0, 0}
+
+/**
+ * Append to `out` the files named by `args`:
+ * - a file (or anything not a folder) is taken as given, whatever its name;
+ *   a symlink given as an argument is followed when it leads to a folder;
+ * - a folder is walked without following symlinked folders, collecting
+ *   `*.py` and `*.pyi` (symlinks to regular files included) and skipping
+ *   folders named `.*`, `__pycache__`, `node_modules`, `venv`,
+ *   `site-packages`; the files of one folder argument come sorted (strcmp).
+ * Paths are `dir/name` with no doubled slash.  Argument order is kept and a
+ * path already in `out` is not added again.  A path that cannot be read
+ * (missing argument, unreadable folder) is reported through
+ * `on_error(payload, "PATH: reason")` (when not NULL) and the walk goes on.
+ * Returns 0, or MPSFIX_ERROR for a fatal problem.
+ */
+int mpsfix_discover(mpsfix_paths *out, char *const *args, size_t nargs,
+		    void (*on_error)(void *payload, const char *message), void *payload);
+
+/** Free every path and the list; `p` is left empty and reusable. */
+void mpsfix_paths_release(mpsfix_paths *p);
+
+#endif

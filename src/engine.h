@@ -1,0 +1,81 @@
+/*
+ * engine.h: running rules over one source file — findings, fixes rendered
+ * into an edit list, passes of edits until nothing changes, and the re-parse
+ * check that guards every write.
+ */
+#ifndef MPSFIX_ENGINE_H
+#define MPSFIX_ENGINE_H
+
+#include <tree_sitter/api.h>
+
+#include "common.h"
+#include "match.h"
+#include "rule.h"
+#include "source.h"
+
+#define MPSFIX_MAX_PASSES 10
+
+/** Rules prepared for matching: patterns indexed by the symbol of their root. */
+typedef struct mpsfix_index mpsfix_index;
+
+/** Index `n` rules (borrowed: they must outlive the index). */
+mpsfix_index *mpsfix_index_new(mpsfix_rule *const *rules, size_t n);
+void mpsfix_index_free(mpsfix_index *ix);
+
+/** Per-thread state: a parser and matcher scratch. */
+typedef struct {
+	TSParser *parser;
+	mpsfix_matcher *matcher;
+} mpsfix_ctx;
+
+int mpsfix_ctx_init(mpsfix_ctx *ctx);
+void mpsfix_ctx_release(mpsfix_ctx *ctx);
+
+typedef enum {
+	MPSFIX_FIX_NONE,      /* the rule has no fix */
+	MPSFIX_FIX_AVAILABLE, /* a fix the run would apply */
+	MPSFIX_FIX_UNSAFE,    /* an unsafe fix, not enabled */
+	MPSFIX_FIX_MANUAL     /* a fix exists but may not be applied here: see reason */
+} mpsfix_fix_status;
+
+typedef struct {
+	const mpsfix_rule *rule;
+	uint32_t start, end;          /* bytes of the matched code */
+	uint32_t line, col;           /* 1-based start (column in characters) */
+	uint32_t end_line, end_col;   /* 1-based, exclusive end */
+	mpsfix_fix_status fix;
+	char *reason;                 /* MANUAL: why (owned) */
+} mpsfix_finding;
+
+typedef struct {
+	mpsfix_finding *items;        /* sorted by position, then code */
+	size_t len, cap;
+	char *text;                   /* fix mode: the new text (owned), else NULL */
+	size_t text_len;
+	bool changed;                 /* text differs from the source */
+	size_t fixed;                 /* fixes applied */
+	unsigned passes;
+	char **warnings;              /* per-file warnings (owned) */
+	size_t nwarnings;
+} mpsfix_result;
+
+#define MPSFIX_RESULT_INIT {NULL, 0, 0, NULL, 0, false, 0, 0, NULL, 0}
+
+void mpsfix_result_release(mpsfix_result *r);
+
+typedef struct {
+	bool fix;           /* compute the fixed text (fix and diff) */
+	bool unsafe_fixes;  /* unsafe fixes count as available and are applied */
+} mpsfix_engine_opts;
+
+/**
+ * Run the indexed rules over `src`.  Without opts->fix, the findings are
+ * those of the source as it is.  With it, fixes are applied in passes (at
+ * most MPSFIX_MAX_PASSES) and the findings are what remains in the new text;
+ * if the new text would parse with more errors than the old, no fix is kept
+ * and a warning says so.
+ */
+int mpsfix_engine_run(mpsfix_result *out, mpsfix_ctx *ctx, const mpsfix_index *ix,
+		      const mpsfix_source *src, const mpsfix_engine_opts *opts);
+
+#endif

@@ -1,0 +1,387 @@
+/*
+ * match.c: structural matching of a compiled pattern against a source tree,
+ * with backtracking over $$$ metavariables.
+ */
+#include "match.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Bound on matching steps for one attempt: a pattern with several $$$ in one
+ * list could otherwise backtrack exponentially. */
+#define MATCH_STEP_LIMIT 200000u
+
+struct mpsfix_matcher {
+	ARRAY(TSNode) scratch;   /* children lists of the levels being matched */
+	ARRAY(TSNode) bound;     /* nodes of multi bindings */
+	ARRAY(int) trail;        /* metavariables bound, in order, for undo */
+	mpsfix_binding *bindings;
+	size_t nbindings;
+	const mpsfix_pattern *pattern;
+	const char *src;
+	unsigned steps;
+	TSTreeCursor cursor;
+	bool have_cursor;
+};
+
+mpsfix_matcher *mpsfix_matcher_new(void)
+{
+	return mpsfix_xcalloc(1, sizeof(mpsfix_matcher));
+}
+
+void mpsfix_matcher_free(mpsfix_matcher *m)
+{
+	if (!m)
+		return;
+	free(m->scratch.items);
+	free(m->bound.items);
+	free(m->trail.items);
+	free(m->bindings);
+	if (m->have_cursor)
+		ts_tree_cursor_delete(&m->cursor);
+	free(m);
+}
+
+void mpsfix_match_release(mpsfix_match *m)
+{
+	if (!m)
+		return;
+	free(m->bindings);
+	free(m->nodes);
+	m->bindings = NULL;
+	m->nodes = NULL;
+	m->nnodes = 0;
+}
+
+const mpsfix_binding *mpsfix_match_get(const mpsfix_match *m, const char *name)
+{
+	int i = mpsfix_pattern_metavar_index(m->pattern, name);
+
+	if (i < 0 || !m->bindings[i].bound)
+		return NULL;
+	return &m->bindings[i];
+}
+
+/* Push the children of `node` worth comparing (no extras; named only if asked)
+ * onto the scratch stack; returns how many. */
+static uint32_t push_children(mpsfix_matcher *m, TSNode node, bool named_only)
+{
+	uint32_t n = 0;
+
+	if (!m->have_cursor) {
+		m->cursor = ts_tree_cursor_new(node);
+		m->have_cursor = true;
+	} else {
+		ts_tree_cursor_reset(&m->cursor, node);
+	}
+	if (!ts_tree_cursor_goto_first_child(&m->cursor))
+		return 0;
+	do {
+		TSNode child = ts_tree_cursor_current_node(&m->cursor);
+
+		if (ts_node_is_extra(child) || (named_only && !ts_node_is_named(child)))
+			continue;
+		ARRAY_PUSH(&m->scratch, child);
+		n++;
+	} while (ts_tree_cursor_goto_next_sibling(&m->cursor));
+	return n;
+}
+
+static bool same_text(TSNode a, TSNode b, const char *src)
+{
+	uint32_t as = ts_node_start_byte(a), ae = ts_node_end_byte(a);
+	uint32_t bs = ts_node_start_byte(b), be = ts_node_end_byte(b);
+
+	return ae - as == be - bs && memcmp(src + as, src + bs, ae - as) == 0;
+}
+
+typedef struct {
+	TSNode a, b;
+} node_pair;
+
+bool mpsfix_nodes_equal(TSNode a, TSNode b, const char *src)
+{
+	ARRAY(node_pair) todo = {0};
+	ARRAY(TSNode) ca = {0}, cb = {0};
+	bool equal = true;
+
+	ARRAY_PUSH(&todo, ((node_pair){a, b}));
+	while (equal && todo.len) {
+		node_pair p = todo.items[--todo.len];
+		uint32_t na = ts_node_child_count(p.a), nb = ts_node_child_count(p.b);
+
+		if (ts_node_symbol(p.a) != ts_node_symbol(p.b)) {
+			equal = false;
+			break;
+		}
+		if (na == 0 || nb == 0) {
+			equal = na == nb && same_text(p.a, p.b, src);
+			continue;
+		}
+		ca.len = cb.len = 0;
+		for (uint32_t i = 0; i < na; i++) {
+			TSNode c = ts_node_child(p.a, i);
+
+			if (!ts_node_is_extra(c))
+				ARRAY_PUSH(&ca, c);
+		}
+		for (uint32_t i = 0; i < nb; i++) {
+			TSNode c = ts_node_child(p.b, i);
+
+			if (!ts_node_is_extra(c))
+				ARRAY_PUSH(&cb, c);
+		}
+		if (ca.len != cb.len) {
+			equal = false;
+			break;
+		}
+		for (size_t i = 0; i < ca.len; i++)
+			ARRAY_PUSH(&todo, ((node_pair){ca.items[i], cb.items[i]}));
+	}
+	free(todo.items);
+	free(ca.items);
+	free(cb.items);
+	return equal;
+}
+
+static void undo(mpsfix_matcher *m, size_t trail_mark, size_t bound_mark)
+{
+	while (m->trail.len > trail_mark)
+		m->bindings[m->trail.items[--m->trail.len]].bound = false;
+	m->bound.len = bound_mark;
+}
+
+static bool match_pnode(mpsfix_matcher *m, const mpsfix_pnode *pn, TSNode node);
+
+static bool bind_single(mpsfix_matcher *m, int meta, TSNode node)
+{
+	mpsfix_binding *b;
+	const mpsfix_constraint *c;
+
+	if (meta < 0)
+		return true;
+	b = &m->bindings[meta];
+	if (b->bound) {
+		if (b->multi)
+			return b->count == 1 &&
+			       mpsfix_nodes_equal(m->bound.items[b->first], node, m->src);
+		return mpsfix_nodes_equal(b->node, node, m->src);
+	}
+	c = m->pattern->metavars[meta].constraint;
+	if (c && !mpsfix_constraint_accepts(c, node, m->src))
+		return false;
+	b->bound = true;
+	b->multi = false;
+	b->node = node;
+	ARRAY_PUSH(&m->trail, meta);
+	return true;
+}
+
+/* Bind $$$meta to scratch[base .. base+count). */
+static bool bind_multi(mpsfix_matcher *m, int meta, size_t base, uint32_t count)
+{
+	mpsfix_binding *b;
+
+	if (meta < 0)
+		return true;
+	b = &m->bindings[meta];
+	if (b->bound) {
+		if (b->count != count)
+			return false;
+		for (uint32_t i = 0; i < count; i++)
+			if (!mpsfix_nodes_equal(m->bound.items[b->first + i],
+						m->scratch.items[base + i], m->src))
+				return false;
+		return true;
+	}
+	b->bound = true;
+	b->multi = true;
+	b->first = (uint32_t)m->bound.len;
+	b->count = count;
+	for (uint32_t i = 0; i < count; i++)
+		ARRAY_PUSH(&m->bound, m->scratch.items[base + i]);
+	ARRAY_PUSH(&m->trail, meta);
+	return true;
+}
+
+/*
+ * Match pattern items `items[pi..np)` (skipping those marked in `skip`)
+ * against source nodes scratch[base+si .. base+ns) (skipping those marked in
+ * `used`).  The source list lives on the scratch stack at `base`, addressed
+ * by index because the stack may move as deeper levels push.
+ */
+static bool match_seq(mpsfix_matcher *m, mpsfix_pnode *const *items, uint32_t np,
+		      uint32_t pi, size_t base, uint32_t ns, uint32_t si)
+{
+	const mpsfix_pnode *pn;
+
+	if (++m->steps > MATCH_STEP_LIMIT)
+		return false;
+	if (pi == np)
+		return si == ns;
+	pn = items[pi];
+	if (pn->kind == MPSFIX_PN_MULTI) {
+		for (uint32_t k = 0; si + k <= ns; k++) {
+			size_t tmark = m->trail.len, bmark = m->bound.len;
+
+			if (bind_multi(m, pn->meta, base + si, k) &&
+			    match_seq(m, items, np, pi + 1, base, ns, si + k))
+				return true;
+			undo(m, tmark, bmark);
+		}
+		return false;
+	}
+	if (si == ns)
+		return false;
+	{
+		size_t tmark = m->trail.len, bmark = m->bound.len;
+
+		if (match_pnode(m, pn, m->scratch.items[base + si]) &&
+		    match_seq(m, items, np, pi + 1, base, ns, si + 1))
+			return true;
+		undo(m, tmark, bmark);
+	}
+	return false;
+}
+
+static bool keyword_name_is(TSNode kw, const char *name, const char *src)
+{
+	TSNode n = ts_node_child_by_field_name(kw, "name", 4);
+	uint32_t s, e;
+
+	if (ts_node_is_null(n))
+		return false;
+	s = ts_node_start_byte(n);
+	e = ts_node_end_byte(n);
+	return strlen(name) == e - s && memcmp(src + s, name, e - s) == 0;
+}
+
+static bool match_args(mpsfix_matcher *m, const mpsfix_pnode *pn, TSNode node)
+{
+	size_t base = m->scratch.len;
+	uint32_t ns = push_children(m, node, true);
+	mpsfix_pnode **rest = NULL;
+	uint32_t nrest = 0;
+	bool ok = true;
+	size_t tmark = m->trail.len, bmark = m->bound.len;
+
+	/* keyword arguments named in the pattern: found by name, in any order */
+	for (uint32_t i = 0; i < pn->nchildren && ok; i++) {
+		const mpsfix_pnode *kw = pn->children[i];
+		bool found = false;
+
+		if (!kw->kwname)
+			continue;
+		for (uint32_t j = 0; j < ns; j++) {
+			TSNode s = m->scratch.items[base + j];
+
+			if (!strcmp(ts_node_type(s), "keyword_argument") &&
+			    keyword_name_is(s, kw->kwname, m->src)) {
+				found = match_pnode(m, kw, s);
+				/* remove it from the list the other items see */
+				memmove(&m->scratch.items[base + j], &m->scratch.items[base + j + 1],
+					(ns - j - 1) * sizeof(TSNode));
+				ns--;
+				break;
+			}
+		}
+		ok = found;
+	}
+	if (ok) {
+		rest = mpsfix_xmalloc((pn->nchildren + 1) * sizeof(*rest));
+		for (uint32_t i = 0; i < pn->nchildren; i++)
+			if (!pn->children[i]->kwname)
+				rest[nrest++] = pn->children[i];
+		/* the scratch entries past base+ns are stale after the removals */
+		m->scratch.len = base + ns;
+		ok = match_seq(m, rest, nrest, 0, base, ns, 0);
+	}
+	if (!ok)
+		undo(m, tmark, bmark);
+	free(rest);
+	m->scratch.len = base;
+	return ok;
+}
+
+static bool match_pnode(mpsfix_matcher *m, const mpsfix_pnode *pn, TSNode node)
+{
+	switch (pn->kind) {
+	case MPSFIX_PN_META:
+		return bind_single(m, pn->meta, node);
+	case MPSFIX_PN_MULTI: {
+		/* $$$X outside a list stands for exactly one node */
+		size_t base = m->scratch.len;
+		bool ok;
+
+		ARRAY_PUSH(&m->scratch, node);
+		ok = bind_multi(m, pn->meta, base, 1);
+		m->scratch.len = base;
+		return ok;
+	}
+	case MPSFIX_PN_LEAF: {
+		uint32_t s = ts_node_start_byte(node), e = ts_node_end_byte(node);
+
+		return ts_node_symbol(node) == pn->symbol && ts_node_child_count(node) == 0 &&
+		       e - s == pn->text_len && memcmp(m->src + s, pn->text, e - s) == 0;
+	}
+	case MPSFIX_PN_STRING: {
+		mpsfix_literal l;
+		bool ok;
+
+		if (ts_node_symbol(node) != pn->symbol || !mpsfix_node_literal(&l, node, m->src))
+			return false;
+		ok = l.type == MPSFIX_LIT_STRING && l.slen == pn->text_len &&
+		     memcmp(l.s, pn->text, l.slen) == 0;
+		mpsfix_literal_release(&l);
+		return ok;
+	}
+	case MPSFIX_PN_ARGS:
+		if (ts_node_symbol(node) != pn->symbol)
+			return false;
+		return match_args(m, pn, node);
+	case MPSFIX_PN_NODE: {
+		size_t base;
+		uint32_t ns;
+		bool ok;
+
+		if (ts_node_symbol(node) != pn->symbol)
+			return false;
+		base = m->scratch.len;
+		ns = push_children(m, node, pn->named_only);
+		ok = match_seq(m, pn->children, pn->nchildren, 0, base, ns, 0);
+		m->scratch.len = base;
+		return ok;
+	}
+	}
+	return false;
+}
+
+int mpsfix_match_node(mpsfix_match *out, mpsfix_matcher *m,
+		      const mpsfix_pattern *p, TSNode node, const char *src)
+{
+	size_t nb = p->nmetavars;
+
+	if (ts_node_symbol(node) != p->root->symbol)
+		return MPSFIX_ENOMATCH;
+	if (m->nbindings < nb) {
+		m->bindings = mpsfix_xrealloc(m->bindings, nb * sizeof(*m->bindings));
+		m->nbindings = nb;
+	}
+	memset(m->bindings, 0, (nb ? nb : 0) * sizeof(*m->bindings));
+	m->scratch.len = m->bound.len = m->trail.len = 0;
+	m->pattern = p;
+	m->src = src;
+	m->steps = 0;
+	if (!match_pnode(m, p->root, node))
+		return MPSFIX_ENOMATCH;
+	out->pattern = p;
+	out->node = node;
+	out->bindings = mpsfix_xcalloc(nb ? nb : 1, sizeof(*out->bindings));
+	if (nb)
+		memcpy(out->bindings, m->bindings, nb * sizeof(*out->bindings));
+	out->nnodes = m->bound.len;
+	out->nodes = mpsfix_xmalloc((m->bound.len ? m->bound.len : 1) * sizeof(TSNode));
+	if (m->bound.len)
+		memcpy(out->nodes, m->bound.items, m->bound.len * sizeof(TSNode));
+	return 0;
+}

@@ -1,0 +1,685 @@
+/*
+ * pattern.c: compiling a pattern snippet into a matcher tree, and the
+ * literal values (strings by value, numbers, True/False/None) that patterns
+ * and constraints compare.
+ */
+#include "pattern.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "parse.h"
+
+/* U+00B5 MICRO SIGN: an identifier character that stands for '$'. */
+#define MU0 '\xc2'
+#define MU1 '\xb5'
+#define MAX_PATTERN_DEPTH 256
+
+void mpsfix_offset_map_release(mpsfix_offset_map *m)
+{
+	free(m->map);
+	m->map = NULL;
+	m->len = 0;
+}
+
+static bool is_name_start(char c)
+{
+	return (c >= 'A' && c <= 'Z') || c == '_';
+}
+
+static bool is_name_char(char c)
+{
+	return is_name_start(c) || (c >= '0' && c <= '9');
+}
+
+static void emit(mpsfix_buf *out, mpsfix_offset_map *map, size_t *cap,
+		 const char *s, size_t n, uint32_t orig)
+{
+	mpsfix_grow((void **)&map->map, cap, map->len + n + 1, sizeof(uint32_t));
+	for (size_t i = 0; i < n; i++)
+		map->map[map->len++] = orig;
+	mpsfix_buf_add(out, s, n);
+}
+
+int mpsfix_metavar_substitute(mpsfix_buf *out, mpsfix_offset_map *map,
+			      const char *text, size_t len, uint32_t *err_offset)
+{
+	static const char mu[2] = {MU0, MU1};
+	size_t cap = 0;
+
+	(void)err_offset; /* every '$' that is not a metavariable is left to the parser */
+
+	map->len = 0;
+	for (size_t i = 0; i < len;) {
+		size_t dollars = 0;
+
+		while (i + dollars < len && text[i + dollars] == '$')
+			dollars++;
+		if ((dollars == 1 || dollars == 3) && i + dollars < len &&
+		    is_name_start(text[i + dollars]) &&
+		    (i == 0 || !is_name_char(text[i - 1]))) {
+			for (size_t d = 0; d < dollars; d++)
+				emit(out, map, &cap, mu, 2, (uint32_t)(i + d));
+			i += dollars;
+			while (i < len && is_name_char(text[i])) {
+				emit(out, map, &cap, text + i, 1, (uint32_t)i);
+				i++;
+			}
+			continue;
+		}
+		emit(out, map, &cap, text + i, 1, (uint32_t)i);
+		i++;
+	}
+	/* one past the end maps to the end */
+	mpsfix_grow((void **)&map->map, &cap, map->len + 1, sizeof(uint32_t));
+	map->map[map->len] = (uint32_t)len;
+	if (!out->data)
+		mpsfix_buf_add(out, "", 0);
+	return 0;
+}
+
+bool mpsfix_metavar_ident(const char *s, size_t n, const char **name,
+			  size_t *name_len, bool *multi)
+{
+	size_t mus = 0;
+
+	while (2 * mus + 1 < n && s[2 * mus] == MU0 && s[2 * mus + 1] == MU1)
+		mus++;
+	if (mus != 1 && mus != 3)
+		return false;
+	s += 2 * mus;
+	n -= 2 * mus;
+	if (n == 0 || !is_name_start(s[0]))
+		return false;
+	for (size_t i = 1; i < n; i++)
+		if (!is_name_char(s[i]))
+			return false;
+	*name = s;
+	*name_len = n;
+	*multi = mus == 3;
+	return true;
+}
+
+/* ---- literal values ------------------------------------------------------ */
+
+void mpsfix_literal_release(mpsfix_literal *l)
+{
+	if (!l)
+		return;
+	free(l->s);
+	l->s = NULL;
+	l->slen = 0;
+}
+
+bool mpsfix_literal_equal(const mpsfix_literal *a, const mpsfix_literal *b)
+{
+	if (a->type != b->type)
+		return false;
+	switch (a->type) {
+	case MPSFIX_LIT_BOOL:
+		return a->b == b->b;
+	case MPSFIX_LIT_NONE:
+		return true;
+	case MPSFIX_LIT_STRING:
+		return a->slen == b->slen && memcmp(a->s, b->s, a->slen) == 0;
+	case MPSFIX_LIT_NUMBER:
+		return a->num == b->num;
+	}
+	return false;
+}
+
+static void add_utf8(mpsfix_buf *b, uint32_t cp)
+{
+	char u[4];
+
+	if (cp < 0x80) {
+		u[0] = (char)cp;
+		mpsfix_buf_add(b, u, 1);
+	} else if (cp < 0x800) {
+		u[0] = (char)(0xc0 | (cp >> 6));
+		u[1] = (char)(0x80 | (cp & 0x3f));
+		mpsfix_buf_add(b, u, 2);
+	} else if (cp < 0x10000) {
+		u[0] = (char)(0xe0 | (cp >> 12));
+		u[1] = (char)(0x80 | ((cp >> 6) & 0x3f));
+		u[2] = (char)(0x80 | (cp & 0x3f));
+		mpsfix_buf_add(b, u, 3);
+	} else {
+		u[0] = (char)(0xf0 | (cp >> 18));
+		u[1] = (char)(0x80 | ((cp >> 12) & 0x3f));
+		u[2] = (char)(0x80 | ((cp >> 6) & 0x3f));
+		u[3] = (char)(0x80 | (cp & 0x3f));
+		mpsfix_buf_add(b, u, 4);
+	}
+}
+
+static int hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/* Decode the escapes of a non-raw str body; false for \N{...} (no name table). */
+static bool decode_escapes(mpsfix_buf *out, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		char c = s[i];
+		size_t digits;
+		uint32_t cp;
+
+		if (c != '\\' || i + 1 >= n) {
+			mpsfix_buf_addc(out, c);
+			continue;
+		}
+		c = s[++i];
+		switch (c) {
+		case '\n':
+			break;
+		case '\r':
+			if (i + 1 < n && s[i + 1] == '\n')
+				i++;
+			break;
+		case '\\': case '\'': case '"':
+			mpsfix_buf_addc(out, c);
+			break;
+		case 'a': mpsfix_buf_addc(out, '\a'); break;
+		case 'b': mpsfix_buf_addc(out, '\b'); break;
+		case 'f': mpsfix_buf_addc(out, '\f'); break;
+		case 'n': mpsfix_buf_addc(out, '\n'); break;
+		case 'r': mpsfix_buf_addc(out, '\r'); break;
+		case 't': mpsfix_buf_addc(out, '\t'); break;
+		case 'v': mpsfix_buf_addc(out, '\v'); break;
+		case 'x': case 'u': case 'U':
+			digits = c == 'x' ? 2 : c == 'u' ? 4 : 8;
+			cp = 0;
+			for (size_t d = 1; d <= digits; d++) {
+				int v = i + d < n ? hexval(s[i + d]) : -1;
+
+				if (v < 0)
+					return false;
+				cp = cp * 16 + (uint32_t)v;
+			}
+			if (cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+				return false;
+			add_utf8(out, cp);
+			i += digits;
+			break;
+		case 'N':
+			return false;
+		default:
+			if (c >= '0' && c <= '7') {
+				cp = 0;
+				for (digits = 0; digits < 3 && i < n && s[i] >= '0' && s[i] <= '7'; digits++)
+					cp = cp * 8 + (uint32_t)(s[i++] - '0');
+				i--;
+				add_utf8(out, cp);
+			} else {
+				/* unknown escapes keep their backslash, as in Python */
+				mpsfix_buf_addc(out, '\\');
+				mpsfix_buf_addc(out, c);
+			}
+		}
+	}
+	return true;
+}
+
+/* The value of one string literal token [s, s+n), prefix and quotes included. */
+static bool string_value(mpsfix_literal *out, const char *s, size_t n)
+{
+	size_t p = 0, q;
+	bool raw = false;
+	mpsfix_buf b = MPSFIX_BUF_INIT;
+
+	while (p < n && strchr("rRuUbBfF", s[p])) {
+		if (s[p] == 'b' || s[p] == 'B' || s[p] == 'f' || s[p] == 'F')
+			return false; /* bytes and f-strings are not str values */
+		if (s[p] == 'r' || s[p] == 'R')
+			raw = true;
+		p++;
+	}
+	if (p >= n || (s[p] != '\'' && s[p] != '"'))
+		return false;
+	q = (n - p >= 6 && s[p + 1] == s[p] && s[p + 2] == s[p]) ? 3 : 1;
+	if (n < p + 2 * q)
+		return false;
+	for (size_t i = 0; i < q; i++)
+		if (s[n - 1 - i] != s[p])
+			return false;
+	s += p + q;
+	n -= p + 2 * q;
+	if (raw)
+		mpsfix_buf_add(&b, s, n);
+	else if (!decode_escapes(&b, s, n)) {
+		mpsfix_buf_release(&b);
+		return false;
+	}
+	out->type = MPSFIX_LIT_STRING;
+	out->s = mpsfix_buf_detach(&b, &out->slen);
+	return true;
+}
+
+static bool number_value(double *out, const char *s, size_t n)
+{
+	char tmp[128];
+	size_t k = 0;
+	char *end;
+
+	if (n == 0 || n >= sizeof(tmp))
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (s[i] != '_')
+			tmp[k++] = s[i];
+	tmp[k] = '\0';
+	if (k && (tmp[k - 1] == 'j' || tmp[k - 1] == 'J'))
+		return false; /* complex */
+	if (k > 2 && tmp[0] == '0' && strchr("xXoObB", tmp[1])) {
+		int base = strchr("xX", tmp[1]) ? 16 : strchr("oO", tmp[1]) ? 8 : 2;
+
+		*out = (double)strtoull(tmp + 2, &end, base);
+	} else {
+		*out = strtod(tmp, &end);
+	}
+	return *end == '\0';
+}
+
+static bool node_is(TSNode n, const char *type)
+{
+	return strcmp(ts_node_type(n), type) == 0;
+}
+
+bool mpsfix_node_literal(mpsfix_literal *out, TSNode node, const char *src)
+{
+	uint32_t s = ts_node_start_byte(node), e = ts_node_end_byte(node);
+	const char *type = ts_node_type(node);
+	mpsfix_literal l = {0};
+
+	if (!strcmp(type, "true") || !strcmp(type, "false")) {
+		l.type = MPSFIX_LIT_BOOL;
+		l.b = type[0] == 't';
+	} else if (!strcmp(type, "none")) {
+		l.type = MPSFIX_LIT_NONE;
+	} else if (!strcmp(type, "integer") || !strcmp(type, "float")) {
+		l.type = MPSFIX_LIT_NUMBER;
+		if (!number_value(&l.num, src + s, e - s))
+			return false;
+	} else if (!strcmp(type, "unary_operator") && ts_node_named_child_count(node) == 1) {
+		TSNode arg = ts_node_named_child(node, 0);
+		char op = src[s];
+
+		if ((op != '-' && op != '+') ||
+		    !(node_is(arg, "integer") || node_is(arg, "float")))
+			return false;
+		l.type = MPSFIX_LIT_NUMBER;
+		if (!number_value(&l.num, src + ts_node_start_byte(arg),
+				  ts_node_end_byte(arg) - ts_node_start_byte(arg)))
+			return false;
+		if (op == '-')
+			l.num = -l.num;
+	} else if (!strcmp(type, "string")) {
+		uint32_t n = ts_node_child_count(node);
+
+		for (uint32_t i = 0; i < n; i++)
+			if (node_is(ts_node_child(node, i), "interpolation"))
+				return false;
+		if (!string_value(&l, src + s, e - s))
+			return false;
+	} else {
+		return false;
+	}
+	*out = l;
+	return true;
+}
+
+/* ---- compiling ------------------------------------------------------------ */
+
+static bool named_only_kind(const char *type)
+{
+	static const char *const kinds[] = {
+		"list", "tuple", "set", "dictionary", "expression_list",
+		"pattern_list", "tuple_pattern", "list_pattern", "parameters",
+		"lambda_parameters", "block", "module", "import_from_statement",
+		"subscript", "with_clause", "global_statement", "nonlocal_statement",
+		"delete_statement", "print_statement", "assert_statement",
+	};
+
+	for (size_t i = 0; i < MPSFIX_ARRAY_SIZE(kinds); i++)
+		if (!strcmp(type, kinds[i]))
+			return true;
+	return false;
+}
+
+typedef struct {
+	mpsfix_pattern *p;
+	const char *text2;          /* substituted text that was parsed */
+	const mpsfix_offset_map *map;
+	uint32_t err_offset;
+} compiler;
+
+static void pnode_free(mpsfix_pnode *n)
+{
+	if (!n)
+		return;
+	for (uint32_t i = 0; i < n->nchildren; i++)
+		pnode_free(n->children[i]);
+	free(n->children);
+	free(n->text);
+	free(n->kwname);
+	free(n);
+}
+
+static int add_metavar(compiler *c, TSNode node, const char *name, size_t len, bool multi)
+{
+	mpsfix_pattern *p = c->p;
+
+	if (len == 1 && name[0] == '_')
+		return -1;
+	for (size_t i = 0; i < p->nmetavars; i++) {
+		if (strlen(p->metavars[i].name) == len && !memcmp(p->metavars[i].name, name, len)) {
+			if (p->metavars[i].multi != multi) {
+				c->err_offset = c->map->map[ts_node_start_byte(node)];
+				mpsfix_error_set(MPSFIX_ERROR, "$%.*s is used both as $%.*s and $$$%.*s",
+						 (int)len, name, (int)len, name, (int)len, name);
+				return -2;
+			}
+			return (int)i;
+		}
+	}
+	p->metavars = mpsfix_xrealloc(p->metavars, (p->nmetavars + 1) * sizeof(*p->metavars));
+	p->metavars[p->nmetavars] = (mpsfix_metavar){
+		.name = mpsfix_xstrndup(name, len), .multi = multi, .constraint = NULL,
+	};
+	return (int)p->nmetavars++;
+}
+
+/* A metavariable written where the grammar wants an identifier or a statement. */
+static bool node_metavar(TSNode node, const char *text, const char **name,
+			 size_t *len, bool *multi, TSNode *ident)
+{
+	uint32_t s, e;
+
+	if (node_is(node, "expression_statement") && ts_node_named_child_count(node) == 1)
+		node = ts_node_named_child(node, 0);
+	if (!node_is(node, "identifier"))
+		return false;
+	s = ts_node_start_byte(node);
+	e = ts_node_end_byte(node);
+	*ident = node;
+	return mpsfix_metavar_ident(text + s, e - s, name, len, multi);
+}
+
+static int compile_node(compiler *c, mpsfix_pnode **out, TSNode node, int depth);
+
+static int compile_children(compiler *c, mpsfix_pnode *pn, TSNode node, bool named_only, int depth)
+{
+	uint32_t n = ts_node_child_count(node);
+	int error = 0;
+
+	pn->children = mpsfix_xcalloc(n ? n : 1, sizeof(*pn->children));
+	for (uint32_t i = 0; i < n; i++) {
+		TSNode child = ts_node_child(node, i);
+
+		if (ts_node_is_extra(child) || (named_only && !ts_node_is_named(child)))
+			continue;
+		if ((error = compile_node(c, &pn->children[pn->nchildren], child, depth + 1)) < 0)
+			return error;
+		pn->nchildren++;
+	}
+	return 0;
+}
+
+static int compile_node(compiler *c, mpsfix_pnode **out, TSNode node, int depth)
+{
+	const char *type = ts_node_type(node);
+	uint32_t s = ts_node_start_byte(node), e = ts_node_end_byte(node);
+	mpsfix_pnode *pn;
+	const char *name;
+	size_t name_len;
+	bool multi;
+	TSNode ident;
+	int error;
+
+	if (depth > MAX_PATTERN_DEPTH) {
+		c->err_offset = c->map->map[s];
+		return mpsfix_error_set(MPSFIX_ERROR, "nested more than %d levels deep", MAX_PATTERN_DEPTH);
+	}
+	pn = mpsfix_xcalloc(1, sizeof(*pn));
+	*out = pn;
+	pn->symbol = ts_node_symbol(node);
+	pn->meta = -1;
+
+	if (node_metavar(node, c->text2, &name, &name_len, &multi, &ident)) {
+		int idx = add_metavar(c, ident, name, name_len, multi);
+
+		if (idx == -2)
+			return MPSFIX_ERROR;
+		pn->kind = multi ? MPSFIX_PN_MULTI : MPSFIX_PN_META;
+		pn->meta = idx;
+		return 0;
+	}
+	if (!strcmp(type, "string")) {
+		mpsfix_literal l = {0};
+		uint32_t os = c->map->map[s], oe = c->map->map[e];
+
+		if (string_value(&l, c->p->text + os, oe - os)) {
+			pn->kind = MPSFIX_PN_STRING;
+			pn->text = l.s;
+			pn->text_len = l.slen;
+			return 0;
+		}
+		/* f-strings and friends: matched structurally */
+	}
+	if (ts_node_child_count(node) == 0) {
+		pn->kind = MPSFIX_PN_LEAF;
+		pn->text = mpsfix_xstrndup(c->text2 + s, e - s);
+		pn->text_len = e - s;
+		return 0;
+	}
+	if (!strcmp(type, "argument_list")) {
+		pn->kind = MPSFIX_PN_ARGS;
+		if ((error = compile_children(c, pn, node, true, depth)) < 0)
+			return error;
+		/* keyword arguments with a literal name are found by name */
+		for (uint32_t i = 0, k = 0; i < ts_node_child_count(node); i++) {
+			TSNode child = ts_node_child(node, i), kw;
+
+			if (ts_node_is_extra(child) || !ts_node_is_named(child))
+				continue;
+			if (node_is(child, "keyword_argument")) {
+				kw = ts_node_child_by_field_name(child, "name", 4);
+				if (!ts_node_is_null(kw) && !node_metavar(kw, c->text2, &name, &name_len, &multi, &ident))
+					pn->children[k]->kwname = mpsfix_xstrndup(
+						c->text2 + ts_node_start_byte(kw),
+						ts_node_end_byte(kw) - ts_node_start_byte(kw));
+			}
+			k++;
+		}
+		return 0;
+	}
+	pn->kind = MPSFIX_PN_NODE;
+	pn->named_only = named_only_kind(type);
+	return compile_children(c, pn, node, pn->named_only, depth);
+}
+
+/* The first ERROR or MISSING node, depth first. */
+static bool first_error(TSNode node, TSNode *out)
+{
+	TSTreeCursor cur = ts_tree_cursor_new(node);
+	bool found = false;
+
+	for (;;) {
+		TSNode n = ts_tree_cursor_current_node(&cur);
+
+		if (ts_node_is_missing(n) || node_is(n, "ERROR")) {
+			*out = n;
+			found = true;
+			break;
+		}
+		if (ts_node_has_error(n) && ts_tree_cursor_goto_first_child(&cur))
+			continue;
+		while (!ts_tree_cursor_goto_next_sibling(&cur))
+			if (!ts_tree_cursor_goto_parent(&cur))
+				goto done;
+	}
+done:
+	ts_tree_cursor_delete(&cur);
+	return found;
+}
+
+static TSNode sole_statement(TSNode root, bool *ok)
+{
+	TSNode only = {0};
+	uint32_t count = 0;
+
+	for (uint32_t i = 0; i < ts_node_named_child_count(root); i++) {
+		TSNode child = ts_node_named_child(root, i);
+
+		if (ts_node_is_extra(child))
+			continue;
+		only = child;
+		count++;
+	}
+	*ok = count == 1;
+	if (*ok && node_is(only, "expression_statement") && ts_node_named_child_count(only) == 1)
+		only = ts_node_named_child(only, 0);
+	return only;
+}
+
+int mpsfix_pattern_compile(mpsfix_pattern **out, TSParser *parser,
+			   const char *text, size_t len, uint32_t *err_offset)
+{
+	mpsfix_buf text2 = MPSFIX_BUF_INIT;
+	mpsfix_offset_map map = {0};
+	mpsfix_pattern *p = mpsfix_xcalloc(1, sizeof(*p));
+	TSTree *tree = NULL;
+	TSNode root, bad, top;
+	compiler c = {0};
+	bool ok;
+	int error;
+
+	*out = NULL;
+	*err_offset = 0;
+	p->text = mpsfix_xstrndup(text, len);
+	if ((error = mpsfix_metavar_substitute(&text2, &map, text, len, err_offset)) < 0 ||
+	    (error = mpsfix_parse(&tree, parser, text2.data, (uint32_t)text2.len)) < 0)
+		goto done;
+	root = ts_tree_root_node(tree);
+	if (first_error(root, &bad)) {
+		uint32_t at = ts_node_start_byte(bad);
+
+		*err_offset = map.map[at < map.len ? at : map.len];
+		if (*err_offset < len && text[*err_offset] == '$')
+			error = mpsfix_error_set(MPSFIX_ERROR, "unexpected '$' (a metavariable is $NAME, $$$NAME or $_, NAME in capitals)");
+		else
+			error = mpsfix_error_set(MPSFIX_ERROR, "%s near offset %u",
+						 ts_node_is_missing(bad) ? "missing token" : "syntax error", *err_offset);
+		goto done;
+	}
+	top = sole_statement(root, &ok);
+	if (!ok) {
+		error = mpsfix_error_set(MPSFIX_ERROR, "a pattern must be exactly one expression or statement");
+		goto done;
+	}
+	c = (compiler){.p = p, .text2 = text2.data, .map = &map};
+	if ((error = compile_node(&c, &p->root, top, 0)) < 0) {
+		*err_offset = c.err_offset;
+		goto done;
+	}
+	if (p->root->kind == MPSFIX_PN_META || p->root->kind == MPSFIX_PN_MULTI) {
+		error = mpsfix_error_set(MPSFIX_ERROR, "a pattern must not be a lone metavariable");
+		goto done;
+	}
+	*out = p;
+	p = NULL;
+done:
+	mpsfix_pattern_free(p);
+	ts_tree_delete(tree);
+	mpsfix_buf_release(&text2);
+	mpsfix_offset_map_release(&map);
+	return error;
+}
+
+void mpsfix_pattern_free(mpsfix_pattern *p)
+{
+	if (!p)
+		return;
+	pnode_free(p->root);
+	for (size_t i = 0; i < p->nmetavars; i++)
+		free(p->metavars[i].name);
+	free(p->metavars);
+	free(p->text);
+	free(p);
+}
+
+int mpsfix_pattern_metavar_index(const mpsfix_pattern *p, const char *name)
+{
+	for (size_t i = 0; i < p->nmetavars; i++)
+		if (!strcmp(p->metavars[i].name, name))
+			return (int)i;
+	return -1;
+}
+
+/* ---- constraints ---------------------------------------------------------- */
+
+bool mpsfix_constraint_accepts(const mpsfix_constraint *c, TSNode node, const char *src)
+{
+	uint32_t s = ts_node_start_byte(node), e = ts_node_end_byte(node);
+
+	if (c->nkinds) {
+		const char *type = ts_node_type(node);
+		bool any = false;
+
+		for (size_t i = 0; i < c->nkinds && !any; i++)
+			any = ts_node_symbol(node) == c->kinds[i] ||
+			      !strcmp(type, ts_language_symbol_name(mpsfix_language(), c->kinds[i]));
+		if (!any)
+			return false;
+	}
+	if (c->nvalues) {
+		mpsfix_literal l;
+		bool any = false;
+
+		if (!mpsfix_node_literal(&l, node, src))
+			return false;
+		for (size_t i = 0; i < c->nvalues && !any; i++)
+			any = mpsfix_literal_equal(&l, &c->values[i]);
+		mpsfix_literal_release(&l);
+		if (!any)
+			return false;
+	}
+	if (c->has_regex || c->has_not_regex) {
+		char *text = mpsfix_xstrndup(src + s, e - s);
+		bool ok = true;
+
+		if (c->has_regex && regexec(&c->regex, text, 0, NULL, 0) != 0)
+			ok = false;
+		if (ok && c->has_not_regex && regexec(&c->not_regex, text, 0, NULL, 0) == 0)
+			ok = false;
+		free(text);
+		if (!ok)
+			return false;
+	}
+	return true;
+}
+
+void mpsfix_constraint_release(mpsfix_constraint *c)
+{
+	if (!c)
+		return;
+	free(c->metavar);
+	if (c->has_regex)
+		regfree(&c->regex);
+	if (c->has_not_regex)
+		regfree(&c->not_regex);
+	free(c->regex_src);
+	free(c->not_regex_src);
+	free(c->kinds);
+	for (size_t i = 0; i < c->nvalues; i++)
+		mpsfix_literal_release(&c->values[i]);
+	free(c->values);
+	memset(c, 0, sizeof(*c));
+}

@@ -1,0 +1,486 @@
+/*
+ * template.c: rendering a fix from the bytes a match bound.
+ */
+#include "template.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "parse.h"
+
+#define PREC_PRIMARY 16
+
+typedef struct {
+	char *name;          /* without '$' (owned) */
+	bool multi;
+	mpsfix_span span;    /* of the metavariable in the template text */
+	int min_prec;        /* a bound expression below this needs parentheses */
+	bool has_before;     /* an empty $$$: the comma before it, and the space */
+	mpsfix_span before;  /*   up to the metavariable, can go with it ... */
+	bool has_after;      /* ... or the comma after it and the space up to */
+	mpsfix_span after;   /*   the next item */
+} tmpl_var;
+
+struct mpsfix_template {
+	char *text;
+	size_t len;
+	tmpl_var *vars;      /* in text order */
+	size_t nvars;
+	int root_prec;       /* precedence of the template's own top expression */
+	int root_var;        /* the template is exactly one metavariable: its index, else -1 */
+};
+
+static bool is(TSNode n, const char *type)
+{
+	return strcmp(ts_node_type(n), type) == 0;
+}
+
+static int binary_op_prec(const char *op, size_t n)
+{
+	static const struct {
+		const char *op;
+		int prec;
+	} ops[] = {
+		{"|", 6}, {"^", 7}, {"&", 8}, {"<<", 9}, {">>", 9}, {"+", 10}, {"-", 10},
+		{"*", 11}, {"/", 11}, {"//", 11}, {"%", 11}, {"@", 11}, {"**", 13},
+	};
+
+	for (size_t i = 0; i < MPSFIX_ARRAY_SIZE(ops); i++)
+		if (strlen(ops[i].op) == n && !memcmp(ops[i].op, op, n))
+			return ops[i].prec;
+	return PREC_PRIMARY;
+}
+
+static int operator_prec(TSNode node, const char *src)
+{
+	TSNode op = ts_node_child_by_field_name(node, "operator", 8);
+	uint32_t s, e;
+
+	if (ts_node_is_null(op))
+		return PREC_PRIMARY;
+	s = ts_node_start_byte(op);
+	e = ts_node_end_byte(op);
+	if (is(node, "boolean_operator"))
+		return (e - s == 2 && !memcmp(src + s, "or", 2)) ? 2 : 3;
+	return binary_op_prec(src + s, e - s);
+}
+
+int mpsfix_expr_precedence(TSNode node, const char *src)
+{
+	const char *t = ts_node_type(node);
+
+	if (!strcmp(t, "named_expression") || !strcmp(t, "expression_list") ||
+	    !strcmp(t, "yield") || !strcmp(t, "list_splat") || !strcmp(t, "dictionary_splat"))
+		return -1;
+	if (!strcmp(t, "lambda"))
+		return 0;
+	if (!strcmp(t, "conditional_expression"))
+		return 1;
+	if (!strcmp(t, "boolean_operator") || !strcmp(t, "binary_operator"))
+		return operator_prec(node, src);
+	if (!strcmp(t, "not_operator"))
+		return 4;
+	if (!strcmp(t, "comparison_operator"))
+		return 5;
+	if (!strcmp(t, "unary_operator"))
+		return 12;
+	if (!strcmp(t, "await"))
+		return 14;
+	return PREC_PRIMARY;
+}
+
+/*
+ * The precedence an expression must have to stand as `child` of its parent
+ * without parentheses.
+ */
+static int slot_prec(TSNode child, const char *src)
+{
+	TSNode parent = ts_node_parent(child);
+	const char *pt;
+	bool left;
+
+	if (ts_node_is_null(parent))
+		return 0;
+	pt = ts_node_type(parent);
+	left = ts_node_eq(ts_node_child_by_field_name(parent, "left", 4), child) ||
+	       ts_node_eq(ts_node_child_by_field_name(parent, "argument", 8), child);
+	if (!strcmp(pt, "binary_operator")) {
+		int q = operator_prec(parent, src);
+
+		if (q == 13) /* ** is right-associative; its right side may be unary */
+			return left ? 14 : 12;
+		return left ? q : q + 1;
+	}
+	if (!strcmp(pt, "boolean_operator")) {
+		int q = operator_prec(parent, src);
+
+		return left ? q : q + 1;
+	}
+	if (!strcmp(pt, "unary_operator"))
+		return 12;
+	if (!strcmp(pt, "not_operator"))
+		return 4;
+	if (!strcmp(pt, "comparison_operator"))
+		return 6;
+	if (!strcmp(pt, "conditional_expression")) {
+		/* a if b else c: a and b need more than a conditional, c does not */
+		TSNode last = ts_node_named_child(parent, ts_node_named_child_count(parent) - 1);
+
+		return ts_node_eq(last, child) ? 1 : 2;
+	}
+	if (!strcmp(pt, "attribute") || !strcmp(pt, "call") || !strcmp(pt, "subscript")) {
+		TSNode head = ts_node_named_child(parent, 0);
+
+		return ts_node_eq(head, child) ? PREC_PRIMARY : 0;
+	}
+	if (!strcmp(pt, "await"))
+		return PREC_PRIMARY;
+	if (!strcmp(pt, "list_splat") || !strcmp(pt, "dictionary_splat"))
+		return 6;
+	return 0;
+}
+
+static bool is_comma(TSNode n)
+{
+	return !ts_node_is_null(n) && !ts_node_is_named(n) && is(n, ",");
+}
+
+static TSNode prev_token(TSNode n)
+{
+	TSNode p = ts_node_prev_sibling(n);
+
+	while (!ts_node_is_null(p) && ts_node_is_extra(p))
+		p = ts_node_prev_sibling(p);
+	return p;
+}
+
+static TSNode next_token(TSNode n)
+{
+	TSNode p = ts_node_next_sibling(n);
+
+	while (!ts_node_is_null(p) && ts_node_is_extra(p))
+		p = ts_node_next_sibling(p);
+	return p;
+}
+
+typedef struct {
+	mpsfix_template *t;
+	const char *text2;
+	const mpsfix_offset_map *map;
+} tcompiler;
+
+static void collect_vars(tcompiler *c, TSNode root)
+{
+	TSTreeCursor cur = ts_tree_cursor_new(root);
+	ARRAY(tmpl_var) vars = {0};
+
+	for (;;) {
+		TSNode n = ts_tree_cursor_current_node(&cur);
+		uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
+		const char *name;
+		size_t nlen;
+		bool multi;
+
+		if (is(n, "identifier") && mpsfix_metavar_ident(c->text2 + s, e - s, &name, &nlen, &multi)) {
+			TSNode slot = n, before, after;
+			tmpl_var v = {
+				.name = mpsfix_xstrndup(name, nlen),
+				.multi = multi,
+				.span = {c->map->map[s], c->map->map[e]},
+			};
+
+			/* a $$$X statement sits in an expression_statement */
+			if (is(ts_node_parent(n), "expression_statement") &&
+			    ts_node_named_child_count(ts_node_parent(n)) == 1)
+				slot = ts_node_parent(n);
+			v.min_prec = slot_prec(slot, c->text2);
+			before = prev_token(slot);
+			after = next_token(slot);
+			if (is_comma(before)) {
+				v.has_before = true;
+				v.before = (mpsfix_span){c->map->map[ts_node_start_byte(before)], v.span.start};
+			}
+			if (is_comma(after)) {
+				TSNode next = next_token(after);
+				uint32_t end = ts_node_is_null(next) ? ts_node_end_byte(after)
+								     : ts_node_start_byte(next);
+
+				v.has_after = true;
+				v.after = (mpsfix_span){v.span.end, c->map->map[end]};
+			}
+			ARRAY_PUSH(&vars, v);
+		} else if (ts_tree_cursor_goto_first_child(&cur)) {
+			continue;
+		}
+		while (!ts_tree_cursor_goto_next_sibling(&cur))
+			if (!ts_tree_cursor_goto_parent(&cur))
+				goto done;
+	}
+done:
+	ts_tree_cursor_delete(&cur);
+	c->t->vars = vars.items;
+	c->t->nvars = vars.len;
+}
+
+static bool find_error(TSNode node, uint32_t *at)
+{
+	TSTreeCursor cur = ts_tree_cursor_new(node);
+	bool found = false;
+
+	for (;;) {
+		TSNode n = ts_tree_cursor_current_node(&cur);
+
+		if (ts_node_is_missing(n) || is(n, "ERROR")) {
+			*at = ts_node_start_byte(n);
+			found = true;
+			break;
+		}
+		if (ts_node_has_error(n) && ts_tree_cursor_goto_first_child(&cur))
+			continue;
+		while (!ts_tree_cursor_goto_next_sibling(&cur))
+			if (!ts_tree_cursor_goto_parent(&cur))
+				goto done;
+	}
+done:
+	ts_tree_cursor_delete(&cur);
+	return found;
+}
+
+int mpsfix_template_compile(mpsfix_template **out, TSParser *parser,
+			    const char *text, size_t len, uint32_t *err_offset)
+{
+	mpsfix_buf text2 = MPSFIX_BUF_INIT;
+	mpsfix_offset_map map = {0};
+	mpsfix_template *t = mpsfix_xcalloc(1, sizeof(*t));
+	TSTree *tree = NULL;
+	TSNode root, top = {0};
+	uint32_t at, count = 0;
+	int error;
+
+	*out = NULL;
+	*err_offset = 0;
+	/* a template ends where the replaced code ended: trailing blanks and
+	 * line breaks (YAML block scalars end with one) are not part of it */
+	while (len && strchr(" \t\r\n", text[len - 1]))
+		len--;
+	t->text = mpsfix_xstrndup(text, len);
+	t->len = len;
+	t->root_var = -1;
+	if ((error = mpsfix_metavar_substitute(&text2, &map, text, len, err_offset)) < 0 ||
+	    (error = mpsfix_parse(&tree, parser, text2.data, (uint32_t)text2.len)) < 0)
+		goto done;
+	root = ts_tree_root_node(tree);
+	if (find_error(root, &at)) {
+		*err_offset = map.map[at < map.len ? at : map.len];
+		error = mpsfix_error_set(MPSFIX_ERROR, "%s near offset %u",
+					 *err_offset < len && text[*err_offset] == '$'
+						 ? "unexpected '$' (a metavariable is $NAME or $$$NAME, NAME in capitals)"
+						 : "syntax error",
+					 *err_offset);
+		goto done;
+	}
+	collect_vars(&(tcompiler){.t = t, .text2 = text2.data, .map = &map}, root);
+	t->root_prec = PREC_PRIMARY;
+	for (uint32_t i = 0; i < ts_node_named_child_count(root); i++) {
+		TSNode child = ts_node_named_child(root, i);
+
+		if (!ts_node_is_extra(child)) {
+			top = child;
+			count++;
+		}
+	}
+	if (count == 1 && is(top, "expression_statement") && ts_node_named_child_count(top) == 1) {
+		TSNode e = ts_node_named_child(top, 0);
+		uint32_t s = ts_node_start_byte(e), end = ts_node_end_byte(e);
+		const char *name;
+		size_t nlen;
+		bool multi;
+
+		t->root_prec = mpsfix_expr_precedence(e, text2.data);
+		if (is(e, "identifier") && mpsfix_metavar_ident(text2.data + s, end - s, &name, &nlen, &multi) &&
+		    t->nvars == 1)
+			t->root_var = 0;
+	}
+	*out = t;
+	t = NULL;
+done:
+	mpsfix_template_free(t);
+	ts_tree_delete(tree);
+	mpsfix_buf_release(&text2);
+	mpsfix_offset_map_release(&map);
+	return error;
+}
+
+void mpsfix_template_free(mpsfix_template *t)
+{
+	if (!t)
+		return;
+	for (size_t i = 0; i < t->nvars; i++)
+		free(t->vars[i].name);
+	free(t->vars);
+	free(t->text);
+	free(t);
+}
+
+const char *mpsfix_template_text(const mpsfix_template *t)
+{
+	return t->text;
+}
+
+size_t mpsfix_template_metavar_count(const mpsfix_template *t)
+{
+	return t->nvars;
+}
+
+const char *mpsfix_template_metavar(const mpsfix_template *t, size_t i,
+				    bool *multi, uint32_t *offset)
+{
+	if (multi)
+		*multi = t->vars[i].multi;
+	if (offset)
+		*offset = t->vars[i].span.start;
+	return t->vars[i].name;
+}
+
+/* ---- rendering ------------------------------------------------------------ */
+
+typedef struct {
+	mpsfix_buf *out;
+	const char *newline;
+	const char *indent;
+	size_t indent_len;
+} emitter;
+
+/* Template text: each line break becomes the file's line ending plus the
+ * indentation of the replaced code's line. */
+static void emit_template(emitter *em, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] == '\n') {
+			mpsfix_buf_adds(em->out, em->newline);
+			if (i + 1 == n || (s[i + 1] != '\n' && s[i + 1] != '\r'))
+				mpsfix_buf_add(em->out, em->indent, em->indent_len);
+		} else {
+			mpsfix_buf_addc(em->out, s[i]);
+		}
+	}
+}
+
+static void emit_source(emitter *em, mpsfix_spans *kept, const mpsfix_source *src,
+			uint32_t start, uint32_t end)
+{
+	mpsfix_buf_add(em->out, src->data + start, end - start);
+	if (kept && end > start) {
+		mpsfix_grow((void **)&kept->items, &kept->cap, kept->len + 1, sizeof(*kept->items));
+		kept->items[kept->len++] = (mpsfix_span){start, end};
+	}
+}
+
+/* Are a and b neighbours in their list (nothing but commas and extras between)? */
+static bool adjacent(TSNode a, TSNode b)
+{
+	TSNode n = ts_node_next_sibling(a);
+
+	while (!ts_node_is_null(n) && (ts_node_is_extra(n) || !ts_node_is_named(n))) {
+		if (ts_node_eq(n, b))
+			return true;
+		n = ts_node_next_sibling(n);
+	}
+	return !ts_node_is_null(n) && ts_node_eq(n, b);
+}
+
+static void emit_multi(emitter *em, mpsfix_spans *kept, const mpsfix_source *src,
+		       const TSNode *nodes, uint32_t count)
+{
+	uint32_t i = 0;
+
+	while (i < count) {
+		uint32_t j = i;
+
+		while (j + 1 < count && adjacent(nodes[j], nodes[j + 1]))
+			j++;
+		if (i > 0)
+			mpsfix_buf_adds(em->out, ", ");
+		emit_source(em, kept, src, ts_node_start_byte(nodes[i]), ts_node_end_byte(nodes[j]));
+		i = j + 1;
+	}
+}
+
+static const mpsfix_binding *lookup(const mpsfix_match *m, const char *name)
+{
+	return mpsfix_match_get(m, name);
+}
+
+int mpsfix_template_render(mpsfix_buf *out, mpsfix_spans *kept,
+			   const mpsfix_template *t, const mpsfix_match *m,
+			   const mpsfix_source *src, TSNode target)
+{
+	uint32_t tstart = ts_node_start_byte(target);
+	mpsfix_span line;
+	uint32_t lineno, col, pos = 0, indent_end;
+	emitter em = {.out = out, .newline = mpsfix_source_newline(src)};
+	int root_prec = t->root_prec;
+	bool wrap;
+
+	/* validate first, so nothing is appended on error */
+	for (size_t i = 0; i < t->nvars; i++) {
+		const mpsfix_binding *b = lookup(m, t->vars[i].name);
+
+		if (!b || b->multi != t->vars[i].multi)
+			return mpsfix_error_set(MPSFIX_ERROR, "template names $%s%s, which the match did not bind",
+						t->vars[i].multi ? "$$" : "", t->vars[i].name);
+	}
+	mpsfix_source_position(src, tstart, &lineno, &col);
+	line = mpsfix_source_line(src, lineno);
+	indent_end = line.start;
+	while (indent_end < line.end && (src->data[indent_end] == ' ' || src->data[indent_end] == '\t'))
+		indent_end++;
+	em.indent = src->data + line.start;
+	em.indent_len = indent_end - line.start;
+
+	if (t->root_var >= 0) {
+		const mpsfix_binding *b = lookup(m, t->vars[t->root_var].name);
+
+		root_prec = b->multi ? PREC_PRIMARY : mpsfix_expr_precedence(b->node, src->data);
+	}
+	wrap = root_prec < slot_prec(target, src->data);
+	if (wrap)
+		mpsfix_buf_addc(out, '(');
+
+	{
+		mpsfix_span prev_erase = {0, 0};
+
+		for (size_t i = 0; i < t->nvars; i++) {
+			const tmpl_var *v = &t->vars[i];
+			const mpsfix_binding *b = lookup(m, v->name);
+			mpsfix_span erase = v->span;
+
+			if (v->multi && b->count == 0) {
+				if (v->has_before && v->before.start >= prev_erase.end && v->before.start >= pos)
+					erase.start = v->before.start;
+				else if (v->has_after)
+					erase.end = v->after.end;
+			}
+			if (erase.start < pos)
+				erase.start = pos;
+			emit_template(&em, t->text + pos, erase.start - pos);
+			if (!v->multi) {
+				bool paren = mpsfix_expr_precedence(b->node, src->data) < v->min_prec;
+
+				if (paren)
+					mpsfix_buf_addc(out, '(');
+				emit_source(&em, kept, src, ts_node_start_byte(b->node), ts_node_end_byte(b->node));
+				if (paren)
+					mpsfix_buf_addc(out, ')');
+			} else if (b->count) {
+				emit_multi(&em, kept, src, m->nodes + b->first, b->count);
+			}
+			pos = erase.end;
+			prev_erase = erase;
+		}
+		emit_template(&em, t->text + pos, t->len - pos);
+	}
+	if (wrap)
+		mpsfix_buf_addc(out, ')');
+	return 0;
+}

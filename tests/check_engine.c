@@ -1,0 +1,243 @@
+/* check_engine.c: findings, fix passes, guards. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "tests.h"
+#include "testutil.h"
+
+static const char *to_mps[] = {"$X.to(\"mps\", $$$A, non_blocking=$NB)", NULL};
+
+static mpsfix_rule *nb_rule(void)
+{
+	mpsfix_rule *r = tu_rule("MPS006", to_mps, NULL, NULL, "NB", false);
+
+	tu_rule_value(r, "NB", NULL, 1);
+	return r;
+}
+
+static char *fix_with(mpsfix_rule *r, const char *code, mpsfix_result *res)
+{
+	return tu_run(r, code, strlen(code), true, res);
+}
+
+START_TEST(test_engine_remove_argument_and_comma)
+{
+	mpsfix_rule *r = nb_rule();
+	mpsfix_result res = MPSFIX_RESULT_INIT;
+	char *out = fix_with(r, "y = x.to('mps', non_blocking=True)\nz = x.to(non_blocking=True, device='cpu')\n", &res);
+
+	ck_assert_str_eq(out, "y = x.to('mps')\nz = x.to(non_blocking=True, device='cpu')\n");
+	ck_assert_uint_eq(res.fixed, 1);
+	ck_assert_uint_eq(res.len, 0);
+	free(out);
+	mpsfix_result_release(&res);
+	mpsfix_rule_free(r);
+}
+END_TEST
+
+START_TEST(test_engine_nested_matches_take_two_passes)
+{
+	mpsfix_rule *r = nb_rule();
+	mpsfix_result res = MPSFIX_RESULT_INIT;
+	char *out = fix_with(r, "y = a.to('mps', non_blocking=True).b.to('mps', non_blocking=True)\n", &res);
+
+	ck_assert_str_eq(out, "y = a.to('mps').b.to('mps')\n");
+	ck_assert_uint_eq(res.fixed, 2);
+	ck_assert_uint_ge(res.passes, 1);
+	free(out);
+	mpsfix_result_release(&res);
+	mpsfix_rule_free(r);
+}
+END_TEST
+
+START_TEST(test_engine_check_mode_reports_positions)
+{
+	mpsfix_rule *r = nb_rule();
+	mpsfix_result res = MPSFIX_RESULT_INIT;
+
+	const char *code = "import torch\n\xc3\xa9 = 1; y = x.to('mps', non_blocking=True)\n";
+
+	tu_run(r, code, strlen(code), false, &res);
+	ck_assert_uint_eq(res.len, 1);
+	ck_assert_uint_eq(res.items[0].line, 2);
+	ck_assert_uint_eq(res.items[0].col, 12); /* characters, not bytes */
+	ck_assert_int_eq(res.items[0].fix, MPSFIX_FIX_AVAILABLE);
+	ck_assert_ptr_null(res.text);
+	mpsfix_result_release(&res);
+	mpsfix_rule_free(r);
+}
+END_TEST
+
+START_TEST(test_engine_comment_would_be_dropped)
+{
+	mpsfix_rule *r = nb_rule();
+	mpsfix_result res = MPSFIX_RESULT_INIT;
+	const char *code = "y = x.to('mps',  # fast path\n         non_blocking=True)\n";
+	char *out = fix_with(r, code, &res);
+
+	ck_assert_str_eq(out, code);
+	ck_assert_uint_eq(res.len, 1);
+	ck_assert_int_eq(res.items[0].fix, MPSFIX_FIX_MANUAL);
+	ck_assert_str_eq(res.items[0].reason, "the fix would drop a comment");
+	free(out);
+	mpsfix_result_release(&res);
+	mpsfix_rule_free(r);
+}
+END_TEST
+
+START_TEST(test_engine_syntax_error_region_not_fixed)
+{
+	mpsfix_rule *r = nb_rule();
+	mpsfix_result res = MPSFIX_RESULT_INIT;
+	const char *code = "a = x.to('mps', non_blocking=True)\n"
+			   "b = (x.to('mps', non_blocking=True) +\n"
+			   "c = 1\n";
+	char *out = fix_with(r, code, &res);
+
+	ck_assert_str_eq(out, "a = x.to('mps')\n"
+			      "b = (x.to('mps', non_blocking=True) +\n"
+			      "c = 1\n");
+	ck_assert_uint_eq(res.len, 1);
+	ck_assert_str_eq(res.items[0].reason, "inside a syntax error");
+	free(out);
+	mpsfix_result_release(&res);
+	mpsfix_rule_free(r);
+}
+END_TEST
+
+START_TEST(test_engine_fix_that_breaks_syntax_is_dropped)
+{
+	/* a template that yields a statement where an expression stood */
+	const char *pats[] = {"f($X)", NULL};
+	mpsfix_rule *r = tu_rule("MPS999", pats, NULL, "del $X", NULL, false);
+	mpsfix_result res = MPSFIX_RESULT_INIT;
+	char *out = fix_with(r, "y = f(a)\n", &res);
+
+	ck_assert_str_eq(out, "y = f(a)\n");
+	ck_assert_uint_eq(res.nwarnings, 1);
+	ck_assert_ptr_nonnull(strstr(res.warnings[0], "would not parse"));
+	ck_assert_uint_eq(res.fixed, 0);
+	ck_assert_int_eq(res.items[0].fix, MPSFIX_FIX_MANUAL);
+	free(out);
+	mpsfix_result_release(&res);
+	mpsfix_rule_free(r);
+}
+END_TEST
+
+START_TEST(test_engine_torch_import_required)
+{
+	const char *pats[] = {"DataLoader($$$A, pin_memory=$V)", NULL};
+	mpsfix_rule *r = tu_rule("MPS101", pats, "V", "torch.cuda.is_available()", NULL, false);
+	mpsfix_result res = MPSFIX_RESULT_INIT;
+	char *out = fix_with(r, "from torch.utils.data import DataLoader\nl = DataLoader(d, pin_memory=True)\n", &res);
+
+	ck_assert_str_eq(out, "from torch.utils.data import DataLoader\nl = DataLoader(d, pin_memory=True)\n");
+	ck_assert_int_eq(res.items[0].fix, MPSFIX_FIX_MANUAL);
+	ck_assert_ptr_nonnull(strstr(res.items[0].reason, "import torch"));
+	free(out);
+	mpsfix_result_release(&res);
+	out = fix_with(r, "import torch.utils.data\nl = DataLoader(d, pin_memory=True)\n", &res);
+	ck_assert_str_eq(out, "import torch.utils.data\nl = DataLoader(d, pin_memory=torch.cuda.is_available())\n");
+	free(out);
+	mpsfix_result_release(&res);
+	mpsfix_rule_free(r);
+}
+END_TEST
+
+START_TEST(test_engine_bytes_outside_edits_kept)
+{
+	mpsfix_rule *r = nb_rule();
+	mpsfix_result res = MPSFIX_RESULT_INIT;
+	const char in[] = "\xef\xbb\xbfimport torch\r\n\tx = y.to('mps', non_blocking=True)   \r\n# caf\xc3\xa9\r\n";
+	const char want[] = "\xef\xbb\xbfimport torch\r\n\tx = y.to('mps')   \r\n# caf\xc3\xa9\r\n";
+	char *out = tu_run(r, in, sizeof(in) - 1, true, &res);
+
+	ck_assert_uint_eq(res.text_len, sizeof(want) - 1);
+	ck_assert_mem_eq(out, want, sizeof(want) - 1);
+	free(out);
+	mpsfix_result_release(&res);
+	mpsfix_rule_free(r);
+}
+END_TEST
+
+START_TEST(test_engine_fix_twice_changes_nothing)
+{
+	mpsfix_rule *r = nb_rule();
+	mpsfix_result res = MPSFIX_RESULT_INIT, res2 = MPSFIX_RESULT_INIT;
+	char *once = fix_with(r, "a = x.to('mps', dtype=d, non_blocking=True).to('mps', non_blocking=True)\n", &res);
+	char *twice = fix_with(r, once, &res2);
+
+	ck_assert_str_eq(once, "a = x.to('mps', dtype=d).to('mps')\n");
+	ck_assert_str_eq(once, twice);
+	ck_assert(!res2.changed);
+	free(once);
+	free(twice);
+	mpsfix_result_release(&res);
+	mpsfix_result_release(&res2);
+	mpsfix_rule_free(r);
+}
+END_TEST
+
+START_TEST(test_engine_unsafe_fix_needs_opt_in)
+{
+	const char *pats[] = {"f($X)", NULL};
+	mpsfix_rule *r = tu_rule("MPS999", pats, NULL, "g($X)", NULL, true);
+	mpsfix_ctx ctx;
+	mpsfix_source src = MPSFIX_SOURCE_INIT;
+	mpsfix_index *ix = mpsfix_index_new(&r, 1);
+	mpsfix_engine_opts opts = {.fix = true, .unsafe_fixes = false};
+	mpsfix_result res = MPSFIX_RESULT_INIT;
+
+	ck_assert_int_eq(mpsfix_ctx_init(&ctx), 0);
+	ck_assert_int_eq(mpsfix_source_from_buffer(&src, "t.py", "f(1)\n", 5), 0);
+	ck_assert_int_eq(mpsfix_engine_run(&res, &ctx, ix, &src, &opts), 0);
+	ck_assert(!res.changed);
+	ck_assert_int_eq(res.items[0].fix, MPSFIX_FIX_UNSAFE);
+	mpsfix_result_release(&res);
+	opts.unsafe_fixes = true;
+	ck_assert_int_eq(mpsfix_engine_run(&res, &ctx, ix, &src, &opts), 0);
+	ck_assert_str_eq(res.text, "g(1)\n");
+	mpsfix_result_release(&res);
+	mpsfix_source_release(&src);
+	mpsfix_index_free(ix);
+	mpsfix_ctx_release(&ctx);
+	mpsfix_rule_free(r);
+}
+END_TEST
+
+START_TEST(test_engine_pass_limit)
+{
+	/* a fix whose output matches again: stops after MPSFIX_MAX_PASSES */
+	const char *pats[] = {"f($X)", NULL};
+	mpsfix_rule *r = tu_rule("MPS999", pats, NULL, "f(f($X))", NULL, false);
+	mpsfix_result res = MPSFIX_RESULT_INIT;
+	char *out = fix_with(r, "f(1)\n", &res);
+
+	ck_assert_uint_eq(res.passes, MPSFIX_MAX_PASSES);
+	ck_assert_uint_eq(res.nwarnings, 1);
+	ck_assert_ptr_nonnull(strstr(res.warnings[0], "passes"));
+	free(out);
+	mpsfix_result_release(&res);
+	mpsfix_rule_free(r);
+}
+END_TEST
+
+Suite *mpsfix_suite_engine(void)
+{
+	Suite *s = suite_create("engine");
+	TCase *tc = tcase_create("engine");
+
+	tcase_add_test(tc, test_engine_remove_argument_and_comma);
+	tcase_add_test(tc, test_engine_nested_matches_take_two_passes);
+	tcase_add_test(tc, test_engine_check_mode_reports_positions);
+	tcase_add_test(tc, test_engine_comment_would_be_dropped);
+	tcase_add_test(tc, test_engine_syntax_error_region_not_fixed);
+	tcase_add_test(tc, test_engine_fix_that_breaks_syntax_is_dropped);
+	tcase_add_test(tc, test_engine_torch_import_required);
+	tcase_add_test(tc, test_engine_bytes_outside_edits_kept);
+	tcase_add_test(tc, test_engine_fix_twice_changes_nothing);
+	tcase_add_test(tc, test_engine_unsafe_fix_needs_opt_in);
+	tcase_add_test(tc, test_engine_pass_limit);
+	suite_add_tcase(s, tc);
+	return s;
+}

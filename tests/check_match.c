@@ -1,0 +1,130 @@
+/* check_match.c: structural matching semantics. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "tests.h"
+#include "testutil.h"
+
+#define COUNT(p, c) tu_count_matches((p), (c))
+
+START_TEST(test_match_whitespace_and_comments_ignored)
+{
+	ck_assert_int_eq(COUNT("$X.to(\"mps\", non_blocking=True)",
+			       "y = x.to(  # move\n    'mps',\n    non_blocking = True ,\n)\n"), 1);
+	ck_assert_int_eq(COUNT("a + b", "c = (a  +\\\n b)\n"), 1);
+}
+END_TEST
+
+START_TEST(test_match_keyword_arguments_any_order)
+{
+	const char *p = "f(x, a=1, b=2)";
+
+	ck_assert_int_eq(COUNT(p, "f(x, b=2, a=1)\n"), 1);
+	ck_assert_int_eq(COUNT(p, "f(x, a=1, b=2)\n"), 1);
+	ck_assert_int_eq(COUNT(p, "f(x, a=1)\n"), 0);
+	ck_assert_int_eq(COUNT(p, "f(x, a=1, b=2, c=3)\n"), 0);
+	ck_assert_int_eq(COUNT(p, "f(a=1, b=2, x)\n"), 1); /* the grammar accepts it; so do we */
+	ck_assert_int_eq(COUNT("f($$$A, b=2)", "f(x, b=2, c=3)\n"), 1);
+	ck_assert_int_eq(COUNT("f($$$A, b=2)", "f(x, c=3)\n"), 0);
+}
+END_TEST
+
+START_TEST(test_match_strings_by_value)
+{
+	ck_assert_int_eq(COUNT("x.to('mps')", "x.to(\"mps\")\nx.to('mps')\nx.to('''mps''')\n"), 3);
+	ck_assert_int_eq(COUNT("x.to('mps')", "x.to(f'mps')\nx.to(b'mps')\nx.to('mps:0')\n"), 0);
+	ck_assert_int_eq(COUNT("x.to('m\\x70s')", "x.to('mps')\n"), 1);
+}
+END_TEST
+
+START_TEST(test_match_multi_binds_siblings)
+{
+	char *t = tu_binding("DataLoader($$$A, pin_memory=$V)",
+			     "DataLoader(ds, batch_size=4, pin_memory=True, shuffle=True)\n", "A");
+
+	ck_assert_str_eq(t, "ds|batch_size=4|shuffle=True");
+	free(t);
+	t = tu_binding("DataLoader($$$A, pin_memory=$V)", "DataLoader(pin_memory=flag)\n", "A");
+	ck_assert_str_eq(t, "");
+	free(t);
+	t = tu_binding("f($$$A, last)", "f(1, 2, last)\n", "A");
+	ck_assert_str_eq(t, "1|2");
+	free(t);
+	ck_assert_int_eq(COUNT("f($$$A, last)", "f(1, 2)\n"), 0);
+	ck_assert_int_eq(COUNT("f($$$_)", "f()\nf(1)\nf(1, *a, **k)\n"), 3);
+}
+END_TEST
+
+START_TEST(test_match_repeated_metavariable_must_be_equal)
+{
+	ck_assert_int_eq(COUNT("$A if $A else $B", "y = x if x else z\n"), 1);
+	ck_assert_int_eq(COUNT("$A if $A else $B", "y = x if w else z\n"), 0);
+	ck_assert_int_eq(COUNT("$A if $A else $B", "y = a.b  if a . b else z\n"), 1);
+	ck_assert_int_eq(COUNT("f($$$A, $$$A)", "f(1, 2, 1, 2)\nf(1, 2, 1)\n"), 1);
+}
+END_TEST
+
+START_TEST(test_match_wildcard_and_nesting)
+{
+	ck_assert_int_eq(COUNT("$_.to('mps', non_blocking=True)",
+			       "a.to('mps', non_blocking=True).b.to('mps', non_blocking=True)\n"), 2);
+	ck_assert_int_eq(COUNT("torch.cuda.is_available()", "torch.cuda.is_available()\n"), 1);
+	ck_assert_int_eq(COUNT("torch.cuda.is_available()", "th.cuda.is_available()\n"), 0);
+}
+END_TEST
+
+START_TEST(test_match_binding_text)
+{
+	char *t = tu_binding("$X.to(\"mps\", non_blocking=$NB)",
+			     "y = model(inp)[0].to('mps', non_blocking=True)\n", "X");
+
+	ck_assert_str_eq(t, "model(inp)[0]");
+	free(t);
+	t = tu_binding("$X.to(\"mps\", non_blocking=$NB)", "y = a.to('mps', non_blocking=flag)\n", "NB");
+	ck_assert_str_eq(t, "flag");
+	free(t);
+}
+END_TEST
+
+START_TEST(test_match_in_broken_file)
+{
+	/* a match away from the syntax error is still found */
+	ck_assert_int_eq(COUNT("x.to('mps')", "def f(:\n    pass\ny = x.to('mps')\n"), 1);
+}
+END_TEST
+
+START_TEST(test_match_deep_nesting)
+{
+	size_t n = 5000;
+	char *code = malloc(2 * n + 16);
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++)
+		code[k++] = '(';
+	code[k++] = 'x';
+	for (size_t i = 0; i < n; i++)
+		code[k++] = ')';
+	memcpy(code + k, ".to('mps')\n", 12);
+	ck_assert_int_eq(COUNT("$X.to('mps')", code), 1);
+	ck_assert_int_eq(COUNT("$X if $X else $X", code), 0);
+	free(code);
+}
+END_TEST
+
+Suite *mpsfix_suite_match(void)
+{
+	Suite *s = suite_create("match");
+	TCase *tc = tcase_create("match");
+
+	tcase_add_test(tc, test_match_whitespace_and_comments_ignored);
+	tcase_add_test(tc, test_match_keyword_arguments_any_order);
+	tcase_add_test(tc, test_match_strings_by_value);
+	tcase_add_test(tc, test_match_multi_binds_siblings);
+	tcase_add_test(tc, test_match_repeated_metavariable_must_be_equal);
+	tcase_add_test(tc, test_match_wildcard_and_nesting);
+	tcase_add_test(tc, test_match_binding_text);
+	tcase_add_test(tc, test_match_in_broken_file);
+	tcase_add_test(tc, test_match_deep_nesting);
+	suite_add_tcase(s, tc);
+	return s;
+}

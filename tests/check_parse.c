@@ -1,0 +1,161 @@
+/* check_parse.c: the grammar, parsing, error counting at any depth. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "parse.h"
+#include "tests.h"
+
+static TSTree *parse(TSParser *p, const char *text)
+{
+	TSTree *tree = NULL;
+
+	ck_assert_int_eq(mpsfix_parse(&tree, p, text, (uint32_t)strlen(text)), 0);
+	ck_assert_ptr_nonnull(tree);
+	return tree;
+}
+
+/* The first node of symbol `sym` in document order (a cursor walk). */
+static TSNode find(TSNode root, TSSymbol sym)
+{
+	TSTreeCursor c = ts_tree_cursor_new(root);
+	TSNode found = {{0}, NULL, NULL};
+	unsigned depth = 0;
+
+	for (;;) {
+		TSNode n = ts_tree_cursor_current_node(&c);
+		if (ts_node_symbol(n) == sym) {
+			found = n;
+			break;
+		}
+		if (ts_tree_cursor_goto_first_child(&c)) {
+			depth++;
+			continue;
+		}
+		while (depth > 0 && !ts_tree_cursor_goto_next_sibling(&c)) {
+			ts_tree_cursor_goto_parent(&c);
+			depth--;
+		}
+		if (depth == 0)
+			break;
+	}
+	ts_tree_cursor_delete(&c);
+	return found;
+}
+
+START_TEST(test_parse_language)
+{
+	TSParser *p = NULL;
+
+	ck_assert_str_eq(mpsfix_grammar_version(), "0.23.6");
+	ck_assert_uint_eq(ts_language_version(mpsfix_language()), 14);
+	ck_assert_int_eq(mpsfix_parser_new(&p), 0);
+	ck_assert_ptr_nonnull(p);
+	ck_assert_ptr_eq(ts_parser_language(p), mpsfix_language());
+	ck_assert_uint_ne(mpsfix_symbol("call"), 0);
+	ck_assert_uint_ne(mpsfix_symbol("identifier"), 0);
+	ck_assert_uint_ne(mpsfix_symbol("call"), mpsfix_symbol("identifier"));
+	ck_assert_str_eq(ts_language_symbol_name(mpsfix_language(), mpsfix_symbol("call")), "call");
+	ck_assert_uint_eq(mpsfix_symbol("no_such_kind"), 0);
+	ts_parser_delete(p);
+}
+END_TEST
+
+START_TEST(test_parse_clean_code)
+{
+	TSParser *p = NULL;
+
+	ck_assert_int_eq(mpsfix_parser_new(&p), 0);
+	TSTree *t = parse(p, "import torch\nx = torch.std_mean(y, dim=1)\n");
+	TSNode root = ts_tree_root_node(t);
+	ck_assert_str_eq(ts_node_type(root), "module");
+	ck_assert_uint_eq(mpsfix_error_count(root), 0);
+	TSNode call = find(root, mpsfix_symbol("call"));
+	ck_assert(!ts_node_is_null(call));
+	ck_assert(!mpsfix_node_in_error(call));
+	ck_assert(!mpsfix_node_in_error(root));
+	ts_tree_delete(t);
+	ts_parser_delete(p);
+}
+END_TEST
+
+START_TEST(test_parse_error_count)
+{
+	TSParser *p = NULL;
+	TSNode null_node = {{0}, NULL, NULL};
+
+	ck_assert_int_eq(mpsfix_parser_new(&p), 0);
+	/* an ERROR node */
+	TSTree *t = parse(p, "def f(:\n    return g(x)\n");
+	TSNode root = ts_tree_root_node(t);
+	ck_assert(ts_node_has_error(root));
+	ck_assert_uint_ge(mpsfix_error_count(root), 1);
+	TSNode err = find(root, (TSSymbol)-1);
+	ck_assert(!ts_node_is_null(err));
+	ck_assert(mpsfix_node_in_error(err));
+	if (ts_node_child_count(err) > 0)
+		ck_assert(mpsfix_node_in_error(ts_node_child(err, 0)));
+	ts_tree_delete(t);
+
+	/* a MISSING node: an unclosed call */
+	t = parse(p, "x = 1\nprint((1)\n");
+	root = ts_tree_root_node(t);
+	ck_assert_uint_ge(mpsfix_error_count(root), 1);
+	TSNode first = ts_node_named_child(root, 0); /* x = 1 is intact */
+	ck_assert_uint_eq(mpsfix_error_count(first), 0);
+	ck_assert(!mpsfix_node_in_error(first));
+	ts_tree_delete(t);
+
+	/* two separate errors count twice */
+	t = parse(p, "a = (\nb = 1\ndef g(:\n  pass\nc = ]\n");
+	ck_assert_uint_ge(mpsfix_error_count(ts_tree_root_node(t)), 2);
+	ts_tree_delete(t);
+
+	ck_assert_uint_eq(mpsfix_error_count(null_node), 0);
+	ck_assert(!mpsfix_node_in_error(null_node));
+	ts_parser_delete(p);
+}
+END_TEST
+
+enum { DEPTH = 100000 };
+
+START_TEST(test_parse_deep_nesting)
+{
+	TSParser *p = NULL;
+	char *text = malloc(2 * DEPTH + 3);
+
+	ck_assert_ptr_nonnull(text);
+	ck_assert_int_eq(mpsfix_parser_new(&p), 0);
+	/* balanced: 100,000 parentheses around 1 */
+	memset(text, '(', DEPTH);
+	text[DEPTH] = '1';
+	memset(text + DEPTH + 1, ')', DEPTH);
+	text[2 * DEPTH + 1] = '\n';
+	text[2 * DEPTH + 2] = '\0';
+	TSTree *t = parse(p, text);
+	ck_assert_uint_eq(mpsfix_error_count(ts_tree_root_node(t)), 0);
+	ts_tree_delete(t);
+
+	/* unbalanced: never closed */
+	text[DEPTH + 1] = '\n';
+	text[DEPTH + 2] = '\0';
+	t = parse(p, text);
+	ck_assert_uint_ge(mpsfix_error_count(ts_tree_root_node(t)), 1);
+	ts_tree_delete(t);
+	free(text);
+	ts_parser_delete(p);
+}
+END_TEST
+
+Suite *mpsfix_suite_parse(void)
+{
+	Suite *s = suite_create("parse");
+	TCase *tc = tcase_create("parse");
+
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, test_parse_language);
+	tcase_add_test(tc, test_parse_clean_code);
+	tcase_add_test(tc, test_parse_error_count);
+	tcase_add_test(tc, test_parse_deep_nesting);
+	suite_add_tcase(s, tc);
+	return s;
+}

@@ -1,0 +1,144 @@
+/* check_pattern.c: compiling patterns, metavariables, literal values. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "parse.h"
+#include "pattern.h"
+#include "tests.h"
+#include "testutil.h"
+
+static int compile(const char *text, mpsfix_pattern **out, uint32_t *off)
+{
+	return mpsfix_pattern_compile(out, tu_parser(), text, strlen(text), off);
+}
+
+START_TEST(test_pattern_metavars_collected)
+{
+	mpsfix_pattern *p = NULL;
+	uint32_t off;
+
+	ck_assert_int_eq(compile("$X.to(\"mps\", $$$ARGS, non_blocking=$NB, other=$_)", &p, &off), 0);
+	ck_assert_uint_eq(p->nmetavars, 3);
+	ck_assert_str_eq(p->metavars[0].name, "X");
+	ck_assert(!p->metavars[0].multi);
+	ck_assert_str_eq(p->metavars[1].name, "ARGS");
+	ck_assert(p->metavars[1].multi);
+	ck_assert_int_eq(mpsfix_pattern_metavar_index(p, "NB"), 2);
+	ck_assert_int_eq(mpsfix_pattern_metavar_index(p, "_"), -1);
+	ck_assert_int_eq(mpsfix_pattern_metavar_index(p, "Y"), -1);
+	ck_assert_str_eq(ts_language_symbol_name(mpsfix_language(), p->root->symbol), "call");
+	mpsfix_pattern_free(p);
+}
+END_TEST
+
+START_TEST(test_pattern_syntax_error_offset)
+{
+	mpsfix_pattern *p = NULL;
+	uint32_t off = 99;
+
+	ck_assert_int_eq(compile("torch.std_mean($X,, )", &p, &off), MPSFIX_ERROR);
+	ck_assert_ptr_null(p);
+	ck_assert_uint_eq(off, 17);
+}
+END_TEST
+
+START_TEST(test_pattern_lowercase_dollar_is_error)
+{
+	mpsfix_pattern *p = NULL;
+	uint32_t off = 0;
+
+	ck_assert_int_eq(compile("foo($x)", &p, &off), MPSFIX_ERROR);
+	ck_assert_uint_eq(off, 4);
+	ck_assert_ptr_nonnull(strstr(mpsfix_error_last()->message, "metavariable"));
+}
+END_TEST
+
+START_TEST(test_pattern_single_and_multi_same_name)
+{
+	mpsfix_pattern *p = NULL;
+	uint32_t off;
+
+	ck_assert_int_eq(compile("f($X, $$$X)", &p, &off), MPSFIX_ERROR);
+	ck_assert_ptr_nonnull(strstr(mpsfix_error_last()->message, "both"));
+}
+END_TEST
+
+START_TEST(test_pattern_must_be_one_statement)
+{
+	mpsfix_pattern *p = NULL;
+	uint32_t off;
+
+	ck_assert_int_eq(compile("a = 1\nb = 2\n", &p, &off), MPSFIX_ERROR);
+	ck_assert_int_eq(compile("$X", &p, &off), MPSFIX_ERROR);
+	ck_assert_int_eq(compile("", &p, &off), MPSFIX_ERROR);
+}
+END_TEST
+
+START_TEST(test_pattern_dollar_in_string_kept)
+{
+	mpsfix_pattern *p = NULL;
+	uint32_t off;
+
+	/* "$HOME" inside a string is text, not a metavariable */
+	ck_assert_int_eq(compile("os.getenv(\"$HOME\")", &p, &off), 0);
+	ck_assert_int_eq(tu_count_matches("os.getenv(\"$HOME\")", "os.getenv('$HOME')\n"), 1);
+	ck_assert_int_eq(tu_count_matches("os.getenv(\"$HOME\")", "os.getenv('HOME')\n"), 0);
+	mpsfix_pattern_free(p);
+}
+END_TEST
+
+static bool literal_of(const char *code, mpsfix_literal *out)
+{
+	TSTree *tree = NULL;
+	TSNode n;
+	bool ok;
+
+	ck_assert_int_eq(mpsfix_parse(&tree, tu_parser(), code, (uint32_t)strlen(code)), 0);
+	/* module > expression_statement > expression */
+	n = ts_node_named_child(ts_node_named_child(ts_tree_root_node(tree), 0), 0);
+	ok = mpsfix_node_literal(out, n, code);
+	ts_tree_delete(tree);
+	return ok;
+}
+
+START_TEST(test_pattern_literal_values)
+{
+	mpsfix_literal l;
+
+	ck_assert(literal_of("True", &l) && l.type == MPSFIX_LIT_BOOL && l.b);
+	ck_assert(literal_of("None", &l) && l.type == MPSFIX_LIT_NONE);
+	ck_assert(literal_of("0x1_0", &l) && l.type == MPSFIX_LIT_NUMBER && l.num == 16);
+	ck_assert(literal_of("-2.5", &l) && l.num == -2.5);
+	ck_assert(literal_of("'a\\tb\\x41\\u00e9'", &l));
+	ck_assert_uint_eq(l.slen, 6);
+	ck_assert_mem_eq(l.s, "a\tbA\xc3\xa9", 6);
+	mpsfix_literal_release(&l);
+	ck_assert(literal_of("r'a\\n'", &l));
+	ck_assert_str_eq(l.s, "a\\n");
+	mpsfix_literal_release(&l);
+	ck_assert(literal_of("\"\"\"mps\"\"\"", &l));
+	ck_assert_str_eq(l.s, "mps");
+	mpsfix_literal_release(&l);
+	ck_assert(!literal_of("f'mps'", &l));
+	ck_assert(!literal_of("b'mps'", &l));
+	ck_assert(!literal_of("'m' 'ps'", &l));
+	ck_assert(!literal_of("1j", &l));
+	ck_assert(!literal_of("x", &l));
+}
+END_TEST
+
+Suite *mpsfix_suite_pattern(void)
+{
+	Suite *s = suite_create("pattern");
+	TCase *tc = tcase_create("compile");
+
+	tcase_add_test(tc, test_pattern_metavars_collected);
+	tcase_add_test(tc, test_pattern_syntax_error_offset);
+	tcase_add_test(tc, test_pattern_lowercase_dollar_is_error);
+	tcase_add_test(tc, test_pattern_single_and_multi_same_name);
+	tcase_add_test(tc, test_pattern_must_be_one_statement);
+	tcase_add_test(tc, test_pattern_dollar_in_string_kept);
+	tcase_add_test(tc, test_pattern_literal_values);
+	suite_add_tcase(s, tc);
+	return s;
+}

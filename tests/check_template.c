@@ -1,0 +1,100 @@
+/* check_template.c: rendering fixes (through rules built in the test). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "tests.h"
+#include "testutil.h"
+
+/* Apply a one-pattern rule with a whole-match template to `code`. */
+static char *rewrite(const char *pattern, const char *tmpl, const char *code)
+{
+	const char *pats[] = {pattern, NULL};
+	mpsfix_rule *r = tu_rule("MPS999", pats, NULL, tmpl, NULL, false);
+	mpsfix_result res = MPSFIX_RESULT_INIT;
+	char *out = tu_run(r, code, strlen(code), true, &res);
+
+	mpsfix_result_release(&res);
+	mpsfix_rule_free(r);
+	return out;
+}
+
+#define REWRITES(p, t, in, want)                         \
+	do {                                             \
+		char *got_ = rewrite((p), (t), (in));    \
+		ck_assert_str_eq(got_, (want));          \
+		free(got_);                              \
+	} while (0)
+
+START_TEST(test_template_keeps_bound_bytes_and_comments)
+{
+	REWRITES("wrap($X)", "unwrap($X)", "y = wrap(a  +  b  # sum\n)\n",
+		 "y = unwrap(a  +  b  # sum\n)\n");
+}
+END_TEST
+
+START_TEST(test_template_parenthesizes_by_precedence)
+{
+	REWRITES("f($V)", "$V and x", "y = f(a or b)\n", "y = (a or b) and x\n");
+	REWRITES("f($V)", "$V and x", "y = f(a and b)\n", "y = a and b and x\n");
+	REWRITES("f($V)", "$V.pin()", "y = f(a + b)\n", "y = (a + b).pin()\n");
+	REWRITES("f($V)", "-$V", "y = f(a ** b)\n", "y = -a ** b\n");
+	REWRITES("f($V)", "$V * 2", "y = f(a - b)\n", "y = (a - b) * 2\n");
+	REWRITES("f($V)", "2 - $V", "y = f(a - b)\n", "y = 2 - (a - b)\n");
+	REWRITES("f($V)", "$V if c else d", "y = f(lambda: 1)\n", "y = (lambda: 1) if c else d\n");
+	/* the rendered whole gets parentheses when its own context needs them */
+	REWRITES("f($V)", "$V or z", "y = f(a) * 3\n", "y = (a or z) * 3\n");
+	REWRITES("g($A)", "$A", "y = g(a or b) * 3\n", "y = (a or b) * 3\n");
+}
+END_TEST
+
+START_TEST(test_template_empty_multi_takes_its_comma)
+{
+	REWRITES("f($$$A, drop=1)", "f($$$A)", "f(x, y, drop=1)\n", "f(x, y)\n");
+	REWRITES("f($$$A, drop=1)", "f($$$A)", "f(drop=1)\n", "f()\n");
+	REWRITES("f($$$A, drop=1)", "g(1, $$$A)", "f(drop=1)\n", "g(1)\n");
+	REWRITES("f($$$A, drop=1)", "g($$$A, 1)", "f(drop=1)\n", "g(1)\n");
+	REWRITES("f($$$A, drop=1, $$$B)", "g($$$A, $$$B)", "f(drop=1)\n", "g()\n");
+	/* adjacent bound nodes keep their own separators; others are joined */
+	REWRITES("f($$$A, drop=1)", "g($$$A)", "f(a,b,  drop=1)\n", "g(a,b)\n");
+	REWRITES("f($$$A, drop=1)", "g($$$A)", "f(a, drop=1, c)\n", "g(a, c)\n");
+}
+END_TEST
+
+START_TEST(test_template_reindents_multiline)
+{
+	REWRITES("f($X)", "g(\n    $X,\n)", "if t:\n\ty = f(a)\n", "if t:\n\ty = g(\n\t    a,\n\t)\n");
+	/* CRLF files get CRLF line breaks */
+	REWRITES("f($X)", "g(\n    $X)", "if t:\r\n  y = f(a)\r\n", "if t:\r\n  y = g(\r\n      a)\r\n");
+}
+END_TEST
+
+START_TEST(test_template_unbound_metavariable)
+{
+	const char *pats[] = {"f($X)", NULL};
+	mpsfix_rule *r = tu_rule("MPS999", pats, NULL, "g($Y)", NULL, false);
+	mpsfix_result res = MPSFIX_RESULT_INIT;
+	char *out = tu_run(r, "f(1)\n", 5, true, &res);
+
+	ck_assert_str_eq(out, "f(1)\n");
+	ck_assert_uint_eq(res.len, 1);
+	ck_assert_int_eq(res.items[0].fix, MPSFIX_FIX_MANUAL);
+	ck_assert_ptr_nonnull(strstr(res.items[0].reason, "$Y"));
+	free(out);
+	mpsfix_result_release(&res);
+	mpsfix_rule_free(r);
+}
+END_TEST
+
+Suite *mpsfix_suite_template(void)
+{
+	Suite *s = suite_create("template");
+	TCase *tc = tcase_create("render");
+
+	tcase_add_test(tc, test_template_keeps_bound_bytes_and_comments);
+	tcase_add_test(tc, test_template_parenthesizes_by_precedence);
+	tcase_add_test(tc, test_template_empty_multi_takes_its_comma);
+	tcase_add_test(tc, test_template_reindents_multiline);
+	tcase_add_test(tc, test_template_unbound_metavariable);
+	suite_add_tcase(s, tc);
+	return s;
+}

@@ -1,0 +1,193 @@
+#include "testutil.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "parse.h"
+
+static TSParser *parser;
+
+TSParser *tu_parser(void)
+{
+	if (!parser && mpsfix_parser_new(&parser) < 0)
+		abort();
+	return parser;
+}
+
+static int first_match(mpsfix_match *out, int *count, const mpsfix_pattern *p, TSTree *tree,
+		       const char *code)
+{
+	mpsfix_matcher *m = mpsfix_matcher_new();
+	TSTreeCursor cur = ts_tree_cursor_new(ts_tree_root_node(tree));
+	bool have = false;
+
+	*count = 0;
+	for (;;) {
+		mpsfix_match mm = {0};
+
+		if (mpsfix_match_node(&mm, m, p, ts_tree_cursor_current_node(&cur), code) == 0) {
+			(*count)++;
+			if (!have) {
+				*out = mm;
+				have = true;
+			} else {
+				mpsfix_match_release(&mm);
+			}
+		}
+		if (ts_tree_cursor_goto_first_child(&cur))
+			continue;
+		while (!ts_tree_cursor_goto_next_sibling(&cur))
+			if (!ts_tree_cursor_goto_parent(&cur))
+				goto done;
+	}
+done:
+	ts_tree_cursor_delete(&cur);
+	mpsfix_matcher_free(m);
+	return have ? 0 : MPSFIX_ENOMATCH;
+}
+
+int tu_count_matches(const char *pattern, const char *code)
+{
+	mpsfix_pattern *p = NULL;
+	uint32_t off;
+	TSTree *tree = NULL;
+	mpsfix_match m = {0};
+	int count = -1;
+
+	if (mpsfix_pattern_compile(&p, tu_parser(), pattern, strlen(pattern), &off) < 0)
+		return -1;
+	if (mpsfix_parse(&tree, tu_parser(), code, (uint32_t)strlen(code)) == 0 &&
+	    first_match(&m, &count, p, tree, code) == 0)
+		mpsfix_match_release(&m);
+	ts_tree_delete(tree);
+	mpsfix_pattern_free(p);
+	return count;
+}
+
+char *tu_binding(const char *pattern, const char *code, const char *name)
+{
+	mpsfix_pattern *p = NULL;
+	uint32_t off;
+	TSTree *tree = NULL;
+	mpsfix_match m = {0};
+	char *text = NULL;
+	int count;
+
+	if (mpsfix_pattern_compile(&p, tu_parser(), pattern, strlen(pattern), &off) < 0)
+		return NULL;
+	if (mpsfix_parse(&tree, tu_parser(), code, (uint32_t)strlen(code)) == 0 &&
+	    first_match(&m, &count, p, tree, code) == 0) {
+		const mpsfix_binding *b = mpsfix_match_get(&m, name);
+
+		if (b && !b->multi) {
+			text = mpsfix_xstrndup(code + ts_node_start_byte(b->node),
+					       ts_node_end_byte(b->node) - ts_node_start_byte(b->node));
+		} else if (b) {
+			mpsfix_buf buf = MPSFIX_BUF_INIT;
+
+			for (uint32_t i = 0; i < b->count; i++) {
+				TSNode n = m.nodes[b->first + i];
+
+				if (i)
+					mpsfix_buf_adds(&buf, "|");
+				mpsfix_buf_add(&buf, code + ts_node_start_byte(n),
+					       ts_node_end_byte(n) - ts_node_start_byte(n));
+			}
+			text = mpsfix_buf_detach(&buf, NULL);
+		}
+		mpsfix_match_release(&m);
+	}
+	ts_tree_delete(tree);
+	mpsfix_pattern_free(p);
+	return text;
+}
+
+mpsfix_rule *tu_rule(const char *code, const char *const *patterns, const char *target,
+		     const char *tmpl, const char *remove_target, bool unsafe)
+{
+	mpsfix_rule *r = mpsfix_xcalloc(1, sizeof(*r));
+	uint32_t off;
+	size_t n = 0;
+
+	while (patterns[n])
+		n++;
+	r->path = mpsfix_xstrdup("test.yml");
+	r->id = mpsfix_xstrdup("test-rule");
+	r->code = mpsfix_xstrdup(code);
+	r->message = mpsfix_xstrdup("test message");
+	r->torch = mpsfix_xstrdup("all");
+	r->severity = MPSFIX_SEV_WARNING;
+	r->enabled = true;
+	r->patterns = mpsfix_xcalloc(n, sizeof(*r->patterns));
+	for (size_t i = 0; i < n; i++) {
+		if (mpsfix_pattern_compile(&r->patterns[i], tu_parser(), patterns[i],
+					   strlen(patterns[i]), &off) < 0)
+			abort();
+		r->npatterns++;
+	}
+	if (tmpl || remove_target) {
+		r->fix.present = true;
+		r->fix.unsafe = unsafe;
+		r->fix.edits = mpsfix_xcalloc(1, sizeof(*r->fix.edits));
+		r->fix.nedits = 1;
+		if (tmpl) {
+			r->fix.edits[0].op = MPSFIX_FIX_REPLACE;
+			r->fix.edits[0].target = target ? mpsfix_xstrdup(target) : NULL;
+			if (mpsfix_template_compile(&r->fix.edits[0].tmpl, tu_parser(), tmpl,
+						    strlen(tmpl), &off) < 0)
+				abort();
+		} else {
+			r->fix.edits[0].op = MPSFIX_FIX_REMOVE;
+			r->fix.edits[0].target = mpsfix_xstrdup(remove_target);
+		}
+	}
+	return r;
+}
+
+void tu_rule_value(mpsfix_rule *r, const char *name, const char *str_value, int bool_value)
+{
+	mpsfix_constraint *c;
+
+	r->constraints = mpsfix_xrealloc(r->constraints, (r->nconstraints + 1) * sizeof(*c));
+	c = &r->constraints[r->nconstraints++];
+	memset(c, 0, sizeof(*c));
+	c->metavar = mpsfix_xstrdup(name);
+	c->values = mpsfix_xcalloc(1, sizeof(*c->values));
+	c->nvalues = 1;
+	if (str_value) {
+		c->values[0].type = MPSFIX_LIT_STRING;
+		c->values[0].s = mpsfix_xstrdup(str_value);
+		c->values[0].slen = strlen(str_value);
+	} else {
+		c->values[0].type = MPSFIX_LIT_BOOL;
+		c->values[0].b = bool_value;
+	}
+	/* re-attach every constraint: the array may have moved */
+	for (size_t k = 0; k < r->nconstraints; k++)
+		for (size_t i = 0; i < r->npatterns; i++) {
+			int idx = mpsfix_pattern_metavar_index(r->patterns[i], r->constraints[k].metavar);
+
+			if (idx >= 0)
+				r->patterns[i]->metavars[idx].constraint = &r->constraints[k];
+		}
+}
+
+char *tu_run(mpsfix_rule *rule, const char *code, size_t len, bool fix, mpsfix_result *res)
+{
+	mpsfix_ctx ctx;
+	mpsfix_source src = MPSFIX_SOURCE_INIT;
+	mpsfix_index *ix = mpsfix_index_new(&rule, 1);
+	mpsfix_engine_opts opts = {.fix = fix, .unsafe_fixes = true};
+	char *text = NULL;
+
+	if (mpsfix_ctx_init(&ctx) < 0 ||
+	    mpsfix_source_from_buffer(&src, "t.py", code, len) < 0 ||
+	    mpsfix_engine_run(res, &ctx, ix, &src, &opts) < 0)
+		abort();
+	if (fix)
+		text = mpsfix_xstrndup(res->text, res->text_len);
+	mpsfix_source_release(&src);
+	mpsfix_index_free(ix);
+	mpsfix_ctx_release(&ctx);
+	return text;
+}

@@ -1,0 +1,33 @@
+/* testutil.h: helpers shared by the Check suites. */
+#ifndef MPSFIX_TESTUTIL_H
+#define MPSFIX_TESTUTIL_H
+
+#include <tree_sitter/api.h>
+
+#include "engine.h"
+#include "rule.h"
+
+/** A parser for this test process (created on first use). */
+TSParser *tu_parser(void);
+
+/** Compile `pattern` and count its matches anywhere in `code` (-1: compile error). */
+int tu_count_matches(const char *pattern, const char *code);
+
+/** The text bound to `name` in the first match of `pattern` in `code` (malloc'd), or NULL. */
+char *tu_binding(const char *pattern, const char *code, const char *name);
+
+/**
+ * A rule built without YAML: `patterns` (NULL-terminated), an optional fix
+ * (`tmpl` replacing `target`, or the whole match when target is NULL; or a
+ * removal of `remove_target`), and `unsafe`.
+ */
+mpsfix_rule *tu_rule(const char *code, const char *const *patterns, const char *target,
+		     const char *tmpl, const char *remove_target, bool unsafe);
+
+/** Add a `value:` constraint of one string or bool literal to metavariable `name`. */
+void tu_rule_value(mpsfix_rule *r, const char *name, const char *str_value, int bool_value);
+
+/** Run `rule` over `code`; fix mode gives the new text (malloc'd) and findings in `res`. */
+char *tu_run(mpsfix_rule *rule, const char *code, size_t len, bool fix, mpsfix_result *res);
+
+#endif
