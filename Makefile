@@ -110,13 +110,15 @@ uninstall:
 
 # --- set-up -------------------------------------------------------------------
 DEBIAN_PACKAGES = build-essential pkg-config libtree-sitter-dev libgit2-dev libyaml-dev \
-	libjansson-dev check npm git ca-certificates
+	libjansson-dev check git ca-certificates openssl
+# npm only when missing: a Node.js that bundles npm conflicts with Debian's npm
+NPM_PACKAGE = $(if $(shell command -v npm 2>/dev/null),,npm)
 
 deps:
 	@if [ "$$(id -u)" = 0 ]; then \
-		apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $(DEBIAN_PACKAGES); \
+		apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $(DEBIAN_PACKAGES) $(NPM_PACKAGE); \
 	else \
-		echo "run as root, or: sudo apt-get install -y --no-install-recommends $(DEBIAN_PACKAGES)"; \
+		echo "run as root, or: sudo apt-get install -y --no-install-recommends $(DEBIAN_PACKAGES) $(NPM_PACKAGE)"; \
 	fi
 
 clean:

@@ -285,6 +285,65 @@ static const char *removal_range(TSNode node, uint32_t *s, uint32_t *e, TSNode *
 	return NULL;
 }
 
+/*
+ * Safe to evaluate twice: names, attribute chains, literals, subscripts of
+ * those with literal or name keys, tuples and parentheses of those.  Calls,
+ * await, walrus, lambdas, comprehensions and operators are not.
+ */
+static bool is_pure(TSNode n, int depth)
+{
+	const char *t = ts_node_type(n);
+
+	if (depth > 64)
+		return false;
+	if (!strcmp(t, "identifier") || !strcmp(t, "integer") || !strcmp(t, "float") ||
+	    !strcmp(t, "true") || !strcmp(t, "false") || !strcmp(t, "none"))
+		return true;
+	if (!strcmp(t, "string")) {
+		for (uint32_t i = 0; i < ts_node_named_child_count(n); i++)
+			if (is(ts_node_named_child(n, i), "interpolation"))
+				return false;
+		return true;
+	}
+	if (!strcmp(t, "attribute"))
+		return is_pure(ts_node_child_by_field_name(n, "object", 6), depth + 1);
+	if (!strcmp(t, "subscript") || !strcmp(t, "tuple") || !strcmp(t, "parenthesized_expression")) {
+		for (uint32_t i = 0; i < ts_node_named_child_count(n); i++) {
+			TSNode c = ts_node_named_child(n, i);
+
+			if (!ts_node_is_extra(c) && !is_pure(c, depth + 1))
+				return false;
+		}
+		return true;
+	}
+	return false;
+}
+
+/* A metavariable the template uses more than once, bound to impure code. */
+static const char *evaluated_twice(const mpsfix_template *t, const mpsfix_match *m)
+{
+	size_t n = mpsfix_template_metavar_count(t);
+
+	for (size_t i = 0; i < n; i++) {
+		const char *name = mpsfix_template_metavar(t, i, NULL, NULL);
+		const mpsfix_binding *b = mpsfix_match_get(m, name);
+		size_t uses = 0;
+
+		for (size_t k = 0; k < n; k++)
+			uses += !strcmp(name, mpsfix_template_metavar(t, k, NULL, NULL));
+		if (uses < 2 || !b)
+			continue;
+		if (b->multi) {
+			for (uint32_t k = 0; k < b->count; k++)
+				if (!is_pure(m->nodes[b->first + k], 0))
+					return name;
+		} else if (!is_pure(b->node, 0)) {
+			return name;
+		}
+	}
+	return NULL;
+}
+
 static TSNode edit_target(const mpsfix_fix_edit *fe, const mpsfix_match *m)
 {
 	const mpsfix_binding *b;
@@ -332,6 +391,18 @@ static char *render_fix(pass *ps, const mpsfix_rule *r, const mpsfix_match *m,
 		}
 		if (template_uses_torch(fe->tmpl) && !file_binds_torch(ps)) {
 			reason = mpsfix_xstrdup("the fix needs `import torch`, which this file does not have");
+			break;
+		}
+		if ((why = evaluated_twice(fe->tmpl, m)) != NULL) {
+			const mpsfix_binding *b = mpsfix_match_get(m, why);
+			TSNode first = b->multi ? m->nodes[b->first] : b->node;
+			uint32_t fs = ts_node_start_byte(first), fe_ = ts_node_end_byte(first);
+
+			if (fe_ - fs > 60)
+				reason = mpsfix_xasprintf("$%s would be evaluated twice", why);
+			else
+				reason = mpsfix_xasprintf("`%.*s` would be evaluated twice",
+							  (int)(fe_ - fs), src->data + fs);
 			break;
 		}
 		mpsfix_buf_clear(&text);

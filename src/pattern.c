@@ -425,9 +425,10 @@ static int compile_children(compiler *c, mpsfix_pnode *pn, TSNode node, bool nam
 
 		if (ts_node_is_extra(child) || (named_only && !ts_node_is_named(child)))
 			continue;
-		if ((error = compile_node(c, &pn->children[pn->nchildren], child, depth + 1)) < 0)
+		error = compile_node(c, &pn->children[pn->nchildren], child, depth + 1);
+		pn->nchildren++; /* freed with the parent even when it failed */
+		if (error < 0)
 			return error;
-		pn->nchildren++;
 	}
 	return 0;
 }
@@ -575,8 +576,8 @@ int mpsfix_pattern_compile(mpsfix_pattern **out, TSParser *parser,
 		if (*err_offset < len && text[*err_offset] == '$')
 			error = mpsfix_error_set(MPSFIX_ERROR, "unexpected '$' (a metavariable is $NAME, $$$NAME or $_, NAME in capitals)");
 		else
-			error = mpsfix_error_set(MPSFIX_ERROR, "%s near offset %u",
-						 ts_node_is_missing(bad) ? "missing token" : "syntax error", *err_offset);
+			error = mpsfix_error_set(MPSFIX_ERROR, "%s",
+						 ts_node_is_missing(bad) ? "missing token" : "syntax error");
 		goto done;
 	}
 	top = sole_statement(root, &ok);

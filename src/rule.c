@@ -10,11 +10,9 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "parse.h"
 #include "yaml_util.h"
@@ -28,7 +26,6 @@ typedef struct {
 } edit_src;
 
 typedef struct {
-	const char *path;
 	TSParser *parser;
 	const mpsfix_yaml_doc *doc;
 	mpsfix_rule *rule;
@@ -184,7 +181,8 @@ static int compile_pattern(const loader *ld, const mpsfix_yaml_node *v)
 		return fail(ld, v, "'match' must be a string or a list of strings");
 	if (mpsfix_pattern_compile(&p, ld->parser, v->value, v->len, &off) < 0) {
 		mpsfix_yaml_position(ld->doc, v, off, &line, &col);
-		return fail_at(ld, line, col, "pattern does not parse: %s", mpsfix_error_last()->message);
+		return fail_at(ld, line, col, "pattern does not parse: %s",
+			       mpsfix_error_last()->message);
 	}
 	r->patterns[r->npatterns++] = p;
 	return 0;
@@ -221,29 +219,6 @@ static bool is_metavar_name(const char *s)
 	return true;
 }
 
-/* A Python number as YAML would read a plain scalar ("1", "-2.5", "1e3", "1_000"). */
-static bool parse_number(const char *s, double *out)
-{
-	char buf[64], *end;
-	size_t n = 0;
-	const char *p = s;
-
-	if (*p == '-' || *p == '+')
-		p++;
-	if (!isdigit((unsigned char)*p) && !(*p == '.' && isdigit((unsigned char)p[1])))
-		return false;
-	for (p = s; *p; p++) {
-		if (*p == '_')
-			continue;
-		if (n + 1 >= sizeof(buf))
-			return false;
-		buf[n++] = *p;
-	}
-	buf[n] = '\0';
-	*out = strtod(buf, &end);
-	return *end == '\0';
-}
-
 /* A `value:` literal, typed by the scalar's style (quoted = string). */
 static int parse_literal(const loader *ld, const mpsfix_yaml_node *v, mpsfix_literal *out)
 {
@@ -254,7 +229,7 @@ static int parse_literal(const loader *ld, const mpsfix_yaml_node *v, mpsfix_lit
 		out->type = MPSFIX_LIT_BOOL;
 	} else if (is_none(v)) {
 		*out = (mpsfix_literal){.type = MPSFIX_LIT_NONE};
-	} else if (v->style == MPSFIX_YAML_PLAIN && parse_number(v->value, &out->num)) {
+	} else if (mpsfix_yaml_number(v, &out->num)) {
 		out->type = MPSFIX_LIT_NUMBER;
 	} else {
 		out->s = mpsfix_xstrndup(v->value, v->len);
@@ -272,7 +247,9 @@ static int load_values(const loader *ld, mpsfix_constraint *c, const mpsfix_yaml
 		return fail(ld, v, "'value' must be a literal or a list of literals");
 	c->values = mpsfix_xcalloc(n, sizeof(*c->values));
 	for (size_t i = 0; i < n && error == 0; i++) {
-		error = parse_literal(ld, v->type == MPSFIX_YAML_SEQ ? v->items[i] : v, &c->values[i]);
+		const mpsfix_yaml_node *item = v->type == MPSFIX_YAML_SEQ ? v->items[i] : v;
+
+		error = parse_literal(ld, item, &c->values[i]);
 		c->nvalues = i + 1;
 	}
 	return error;
@@ -322,22 +299,25 @@ static int load_constraint(const loader *ld, mpsfix_constraint *c, const mpsfix_
 	int error = 0;
 
 	if (v->type != MPSFIX_YAML_MAP)
-		return fail(ld, v, "the constraints on $%s must be a mapping (value, regex, not-regex, kind)",
-			    c->metavar);
+		return fail(ld, v, "the constraints on $%s must be a mapping "
+			    "(value, regex, not-regex, kind)", c->metavar);
 	if (v->nitems == 0)
-		return fail(ld, v, "no constraint on $%s: give 'value', 'regex', 'not-regex' or 'kind'",
-			    c->metavar);
-	if ((error = mpsfix_yaml_collect(&f, ld->doc, v, "where", constraint_names, C_COUNT, 0)) < 0)
+		return fail(ld, v, "no constraint on $%s: give 'value', 'regex', "
+			    "'not-regex' or 'kind'", c->metavar);
+	error = mpsfix_yaml_collect(&f, ld->doc, v, "where", constraint_names, C_COUNT, 0);
+	if (error < 0)
 		return error;
 	for (size_t i = 0; i < mpsfix_yaml_npairs(v) && error == 0; i++) {
 		const mpsfix_yaml_node *val = mpsfix_yaml_value(v, i);
+		const char *key = mpsfix_yaml_key(v, i)->value;
 
-		switch (mpsfix_yaml_field_index(constraint_names, C_COUNT, mpsfix_yaml_key(v, i)->value)) {
+		switch (mpsfix_yaml_field_index(constraint_names, C_COUNT, key)) {
 		case C_VALUE:
 			error = load_values(ld, c, val);
 			break;
 		case C_REGEX:
-			error = load_regex(ld, "regex", val, &c->regex, &c->has_regex, &c->regex_src);
+			error = load_regex(ld, "regex", val, &c->regex, &c->has_regex,
+					   &c->regex_src);
 			break;
 		case C_NOT_REGEX:
 			error = load_regex(ld, "not-regex", val, &c->not_regex, &c->has_not_regex,
@@ -358,7 +338,8 @@ static int load_where(loader *ld, const mpsfix_yaml_node *v)
 	int error = 0;
 
 	if (v->type != MPSFIX_YAML_MAP)
-		return fail(ld, v, "'where' must be a mapping from metavariable names to constraints");
+		return fail(ld, v, "'where' must be a mapping from metavariable names "
+			    "to constraints");
 	n = mpsfix_yaml_npairs(v);
 	r->constraints = mpsfix_xcalloc(n, sizeof(*r->constraints));
 	ld->where_keys = mpsfix_xcalloc(n, sizeof(*ld->where_keys));
@@ -369,12 +350,13 @@ static int load_where(loader *ld, const mpsfix_yaml_node *v)
 
 		ld->where_keys[r->nconstraints++] = k;
 		if (strncmp(name, "$$$", 3) == 0 && is_metavar_name(name + 3))
-			return fail(ld, k, "%s binds a list of nodes and cannot be constrained", name);
+			return fail(ld, k, "%s binds a list of nodes and cannot be constrained",
+				    name);
 		if (name[0] == '$' && is_metavar_name(name + 1))
 			return fail(ld, k, "write 'where' keys without '$': '%s'", name + 1);
 		if (!is_metavar_name(name))
-			return fail(ld, k, "bad metavariable name '%s' in 'where' (names are [A-Z_][A-Z0-9_]*)",
-				    name);
+			return fail(ld, k, "bad metavariable name '%s' in 'where' "
+				    "(names are [A-Z_][A-Z0-9_]*)", name);
 		if (strcmp(name, "_") == 0)
 			return fail(ld, k, "$_ binds nothing and cannot be constrained");
 		c->metavar = mpsfix_xstrdup(name);
@@ -446,7 +428,8 @@ static int load_edit(loader *ld, const mpsfix_yaml_fields *f, const mpsfix_yaml_
 		return fail(ld, tv, "'template' must be a string");
 	if (mpsfix_template_compile(&e->tmpl, ld->parser, tv->value, tv->len, &off) < 0) {
 		mpsfix_yaml_position(ld->doc, tv, off, &line, &col);
-		return fail_at(ld, line, col, "template does not parse: %s", mpsfix_error_last()->message);
+		return fail_at(ld, line, col, "template does not parse: %s",
+			       mpsfix_error_last()->message);
 	}
 	return 0;
 }
@@ -467,29 +450,34 @@ static int load_edits(loader *ld, const mpsfix_yaml_node *v)
 		mpsfix_yaml_fields f;
 
 		if (item->type != MPSFIX_YAML_MAP)
-			return fail(ld, item, "each edit must be a mapping (replace, template, remove)");
-		if ((error = mpsfix_yaml_collect(&f, ld->doc, item, "edits", edit_names, E_COUNT, 0)) < 0)
+			return fail(ld, item, "each edit must be a mapping "
+				    "(replace, template, remove)");
+		error = mpsfix_yaml_collect(&f, ld->doc, item, "edits", edit_names, E_COUNT, 0);
+		if (error < 0)
 			return error;
 		error = load_edit(ld, &f, item);
 	}
 	return error;
 }
 
-static const char *const fix_names[] = {"safety", "template", "replace", "remove", "edits"};
-enum { F_SAFETY, F_TEMPLATE, F_REPLACE, F_REMOVE, F_EDITS, F_COUNT };
+/* the first three as in edit_names, so that a shorthand fix is an edit */
+static const char *const fix_names[] = {"replace", "template", "remove", "safety", "edits"};
+enum { F_SAFETY = E_COUNT, F_EDITS, F_COUNT };
 
 static int load_fix(loader *ld, const mpsfix_yaml_node *v)
 {
 	mpsfix_fix *fix = &ld->rule->fix;
 	const mpsfix_yaml_node *safety;
-	mpsfix_yaml_fields f, ef = {0};
+	mpsfix_yaml_fields f;
 	int error;
 
 	if (v->type != MPSFIX_YAML_MAP)
 		return fail(ld, v, "'fix' must be a mapping");
 	if (v->nitems == 0)
-		return fail(ld, v, "'fix' is empty: give 'safety' and a 'template', a 'remove' or 'edits'");
-	if ((error = mpsfix_yaml_collect(&f, ld->doc, v, "fix", fix_names, F_COUNT, 1u << F_SAFETY)) < 0)
+		return fail(ld, v, "'fix' is empty: give 'safety' and a 'template', "
+			    "a 'remove' or 'edits'");
+	error = mpsfix_yaml_collect(&f, ld->doc, v, "fix", fix_names, F_COUNT, 1u << F_SAFETY);
+	if (error < 0)
 		return error;
 	fix->present = true;
 	safety = f.val[F_SAFETY];
@@ -499,24 +487,18 @@ static int load_fix(loader *ld, const mpsfix_yaml_node *v)
 		return fail(ld, safety, "bad safety '%s': expected safe or unsafe",
 			    safety->type == MPSFIX_YAML_SCALAR ? safety->value : "...");
 	if (f.key[F_EDITS]) {
-		for (int j = F_TEMPLATE; j <= F_REMOVE; j++)
+		for (int j = 0; j < E_COUNT; j++)
 			if (f.key[j])
-				return fail(ld, f.key[j], "'%s' cannot be combined with 'edits' (put it in an edit)",
-					    fix_names[j]);
+				return fail(ld, f.key[j], "'%s' cannot be combined with "
+					    "'edits' (put it in an edit)", fix_names[j]);
 		return load_edits(ld, f.val[F_EDITS]);
 	}
-	if (!f.key[F_TEMPLATE] && !f.key[F_REMOVE] && !f.key[F_REPLACE])
+	if (!f.key[E_TEMPLATE] && !f.key[E_REMOVE] && !f.key[E_REPLACE])
 		return fail(ld, v, "'fix' has no edit: give a 'template', a 'remove' or 'edits'");
 	fix->edits = mpsfix_xcalloc(1, sizeof(*fix->edits));
 	ld->edit_srcs = mpsfix_xcalloc(1, sizeof(*ld->edit_srcs));
-	ef.key[E_REPLACE] = f.key[F_REPLACE];
-	ef.val[E_REPLACE] = f.val[F_REPLACE];
-	ef.key[E_TEMPLATE] = f.key[F_TEMPLATE];
-	ef.val[E_TEMPLATE] = f.val[F_TEMPLATE];
-	ef.key[E_REMOVE] = f.key[F_REMOVE];
-	ef.val[E_REMOVE] = f.val[F_REMOVE];
-	return load_edit(ld, &ef, f.val[F_TEMPLATE] ? f.val[F_TEMPLATE]
-				  : f.val[F_REMOVE] ? f.val[F_REMOVE] : v);
+	return load_edit(ld, &f, f.val[E_TEMPLATE] ? f.val[E_TEMPLATE]
+				 : f.val[E_REMOVE] ? f.val[E_REMOVE] : v);
 }
 
 /* --- examples ------------------------------------------------------------------ */
@@ -543,8 +525,10 @@ static int load_invalid(const loader *ld, const mpsfix_yaml_node *v)
 		mpsfix_yaml_fields f;
 
 		if (item->type != MPSFIX_YAML_MAP)
-			return fail(ld, item, "each 'invalid' example must be a mapping with 'input' and 'output'");
-		if ((error = mpsfix_yaml_collect(&f, ld->doc, item, "invalid", example_names, 2, 1u)) < 0)
+			return fail(ld, item, "each 'invalid' example must be a mapping "
+				    "with 'input' and 'output'");
+		error = mpsfix_yaml_collect(&f, ld->doc, item, "invalid", example_names, 2, 1u);
+		if (error < 0)
 			return error;
 		if (!mpsfix_yaml_is_string(f.val[0]))
 			return fail(ld, f.val[0], "'input' must be a string");
@@ -587,8 +571,10 @@ static int load_examples(const loader *ld, const mpsfix_yaml_node *v)
 	int error;
 
 	if (v->type != MPSFIX_YAML_MAP)
-		return fail(ld, v, "'examples' must be a mapping with 'invalid' and 'valid' lists");
-	if ((error = mpsfix_yaml_collect(&f, ld->doc, v, "examples", examples_names, 2, 0)) < 0)
+		return fail(ld, v, "'examples' must be a mapping with 'invalid' and 'valid' "
+			    "lists");
+	error = mpsfix_yaml_collect(&f, ld->doc, v, "examples", examples_names, 2, 0);
+	if (error < 0)
 		return error;
 	for (size_t i = 0; i < mpsfix_yaml_npairs(v) && error == 0; i++) {
 		const mpsfix_yaml_node *val = mpsfix_yaml_value(v, i);
@@ -617,20 +603,22 @@ static int check_use(const loader *ld, uint32_t line, uint32_t col, const char *
 		bool pm;
 
 		if (idx < 0)
-			return fail_at(ld, line, col, "fix names %s%s, which pattern %zu does not bind",
+			return fail_at(ld, line, col,
+				       "fix names %s%s, which pattern %zu does not bind",
 				       mark, name, j + 1);
 		pm = r->patterns[j]->metavars[idx].multi;
 		if (target && pm)
 			return fail_at(ld, line, col,
-				       "'%s' needs a single-node metavariable, but pattern %zu binds $$$%s",
-				       target, j + 1, name);
+				       "'%s' needs a single-node metavariable, "
+				       "but pattern %zu binds $$$%s", target, j + 1, name);
 		if (!target && multi && !pm)
-			return fail_at(ld, line, col, "fix uses $$$%s, but pattern %zu binds $%s to one node",
+			return fail_at(ld, line, col,
+				       "fix uses $$$%s, but pattern %zu binds $%s to one node",
 				       name, j + 1, name);
 		if (!target && !multi && pm)
 			return fail_at(ld, line, col,
-				       "fix uses $%s, but pattern %zu binds $$$%s to a list of nodes",
-				       name, j + 1, name);
+				       "fix uses $%s, but pattern %zu binds $$$%s "
+				       "to a list of nodes", name, j + 1, name);
 	}
 	return 0;
 }
@@ -649,11 +637,13 @@ static int check_names(const loader *ld)
 
 			if (idx >= 0 && r->patterns[j]->metavars[idx].multi)
 				return fail(ld, ld->where_keys[k],
-					    "$$$%s binds a list of nodes and cannot be constrained", name);
+					    "$$$%s binds a list of nodes and cannot be "
+					    "constrained", name);
 			bound |= idx >= 0;
 		}
 		if (!bound)
-			return fail(ld, ld->where_keys[k], "'where' names $%s, which no pattern binds", name);
+			return fail(ld, ld->where_keys[k],
+				    "'where' names $%s, which no pattern binds", name);
 	}
 	for (size_t i = 0; i < r->fix.nedits; i++) {
 		const mpsfix_fix_edit *e = &r->fix.edits[i];
@@ -681,10 +671,11 @@ static void attach_constraints(mpsfix_rule *r)
 {
 	for (size_t k = 0; k < r->nconstraints; k++) {
 		for (size_t j = 0; j < r->npatterns; j++) {
-			int idx = mpsfix_pattern_metavar_index(r->patterns[j], r->constraints[k].metavar);
+			mpsfix_pattern *p = r->patterns[j];
+			int idx = mpsfix_pattern_metavar_index(p, r->constraints[k].metavar);
 
 			if (idx >= 0)
-				r->patterns[j]->metavars[idx].constraint = &r->constraints[k];
+				p->metavars[idx].constraint = &r->constraints[k];
 		}
 	}
 }
@@ -711,13 +702,13 @@ static int load_field(loader *ld, size_t j, const mpsfix_yaml_node *v)
 	switch (j) {
 	case R_ID:
 		if ((error = get_string(ld, "id", v, &r->id)) == 0 && !is_slug(r->id))
-			error = fail(ld, v, "bad id '%s': use lowercase letters, digits and single dashes",
-				     r->id);
+			error = fail(ld, v, "bad id '%s': use lowercase letters, digits "
+				     "and single dashes", r->id);
 		return error;
 	case R_CODE:
 		if ((error = get_string(ld, "code", v, &r->code)) == 0 && !is_code(r->code))
-			error = fail(ld, v, "bad code '%s': expected MPS and three digits, like MPS006",
-				     r->code);
+			error = fail(ld, v, "bad code '%s': expected MPS and three "
+				     "digits, like MPS006", r->code);
 		return error;
 	case R_SEVERITY:
 		for (size_t i = 0; i < MPSFIX_ARRAY_SIZE(sev); i++) {
@@ -735,7 +726,8 @@ static int load_field(loader *ld, size_t j, const mpsfix_yaml_node *v)
 	case R_URL:
 		return get_string(ld, "url", v, &r->url);
 	case R_TORCH:
-		if ((error = get_string(ld, "torch", v, &r->torch)) == 0 && !is_torch_range(r->torch))
+		error = get_string(ld, "torch", v, &r->torch);
+		if (error == 0 && !is_torch_range(r->torch))
 			error = fail(ld, v, "bad torch range '%s': expected 'all' or constraints "
 				     "like '>=2.3,<2.8' (operators < <= > >= ==)", r->torch);
 		return error;
@@ -765,11 +757,18 @@ static int load_rule(loader *ld, const mpsfix_yaml_node *root)
 	if (root->type != MPSFIX_YAML_MAP)
 		return fail(ld, root, "a rule must be a mapping of keys (id, code, severity, "
 			    "message, torch, match, ...)");
-	if ((error = mpsfix_yaml_collect(&f, ld->doc, root, NULL, rule_names, R_COUNT, R_REQUIRED)) < 0)
+	/* unknown keys first, then each value in order, then what is missing */
+	if ((error = mpsfix_yaml_collect(&f, ld->doc, root, NULL, rule_names, R_COUNT, 0)) < 0)
 		return error;
-	for (size_t i = 0; i < mpsfix_yaml_npairs(root) && error == 0; i++)
-		error = load_field(ld, mpsfix_yaml_field_index(rule_names, R_COUNT, mpsfix_yaml_key(root, i)->value),
+	for (size_t i = 0; i < mpsfix_yaml_npairs(root); i++) {
+		const char *key = mpsfix_yaml_key(root, i)->value;
+
+		error = load_field(ld, mpsfix_yaml_field_index(rule_names, R_COUNT, key),
 				   mpsfix_yaml_value(root, i));
+		if (error < 0)
+			return error;
+	}
+	error = mpsfix_yaml_require(&f, ld->doc, root, NULL, rule_names, R_COUNT, R_REQUIRED);
 	if (error == 0 && (error = check_names(ld)) == 0)
 		attach_constraints(ld->rule);
 	return error;
@@ -779,13 +778,14 @@ int mpsfix_rule_load_buffer(mpsfix_rule **out, TSParser *parser, const char *pat
 			    const char *data, size_t len)
 {
 	mpsfix_yaml_doc doc = MPSFIX_YAML_DOC_INIT;
-	loader ld = {.path = path, .parser = parser, .doc = &doc};
+	loader ld = {.parser = parser, .doc = &doc};
 	mpsfix_rule *r = NULL;
 	int error;
 
 	*out = NULL;
 	if (len > RULE_FILE_MAX)
-		return mpsfix_error_set(MPSFIX_ERROR, "%s: rule file is larger than 1 MiB", path);
+		return mpsfix_error_set(MPSFIX_ERROR, "%s: the file is larger than %u KiB", path,
+					RULE_FILE_MAX / 1024);
 	if ((error = mpsfix_yaml_load(&doc, path, data, len)) < 0)
 		goto done;
 	r = mpsfix_xcalloc(1, sizeof(*r));
@@ -807,38 +807,11 @@ done:
 int mpsfix_rule_load_file(mpsfix_rule **out, TSParser *parser, const char *path)
 {
 	mpsfix_buf b = MPSFIX_BUF_INIT;
-	struct stat st;
-	char chunk[65536];
-	ssize_t n;
-	int fd, error = 0;
+	int error;
 
 	*out = NULL;
-	if ((fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) < 0)
-		return mpsfix_error_set(MPSFIX_ERROR, "cannot open '%s': %s", path, strerror(errno));
-	if (fstat(fd, &st) < 0) {
-		error = mpsfix_error_set(MPSFIX_ERROR, "cannot read '%s': %s", path, strerror(errno));
-		goto done;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		error = mpsfix_error_set(MPSFIX_ERROR, "%s: not a regular file", path);
-		goto done;
-	}
-	while ((n = read(fd, chunk, sizeof(chunk))) != 0) {
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			error = mpsfix_error_set(MPSFIX_ERROR, "cannot read '%s': %s", path, strerror(errno));
-			goto done;
-		}
-		mpsfix_buf_add(&b, chunk, (size_t)n);
-		if (b.len > RULE_FILE_MAX) {
-			error = mpsfix_error_set(MPSFIX_ERROR, "%s: rule file is larger than 1 MiB", path);
-			goto done;
-		}
-	}
-	error = mpsfix_rule_load_buffer(out, parser, path, b.data ? b.data : "", b.len);
-done:
-	close(fd);
+	if ((error = mpsfix_yaml_read_file(&b, path, RULE_FILE_MAX)) == 0)
+		error = mpsfix_rule_load_buffer(out, parser, path, b.data ? b.data : "", b.len);
 	mpsfix_buf_release(&b);
 	return error;
 }
@@ -886,11 +859,11 @@ static int ruleset_add(mpsfix_ruleset *set, mpsfix_rule *r)
 		int error = 0;
 
 		if (strcmp(o->id, r->id) == 0)
-			error = mpsfix_error_set(MPSFIX_ERROR, "%s: rule id '%s' is already used by %s",
-						 r->path, r->id, o->path);
+			error = mpsfix_error_set(MPSFIX_ERROR, "%s: rule id '%s' is already "
+						 "used by %s", r->path, r->id, o->path);
 		else if (strcmp(o->code, r->code) == 0)
-			error = mpsfix_error_set(MPSFIX_ERROR, "%s: rule code '%s' is already used by %s",
-						 r->path, r->code, o->path);
+			error = mpsfix_error_set(MPSFIX_ERROR, "%s: rule code '%s' is already "
+						 "used by %s", r->path, r->code, o->path);
 		if (error < 0) {
 			mpsfix_rule_free(r);
 			return error;
@@ -965,7 +938,8 @@ int mpsfix_ruleset_load(mpsfix_ruleset *set, TSParser *parser, const char *dir)
 	int error = 0;
 
 	if (stat(dir, &st) < 0) {
-		error = mpsfix_error_set(MPSFIX_ERROR, "cannot open rules '%s': %s", dir, strerror(errno));
+		error = mpsfix_error_set(MPSFIX_ERROR, "cannot open rules '%s': %s", dir,
+					 strerror(errno));
 		goto done;
 	}
 	if (!S_ISDIR(st.st_mode)) {

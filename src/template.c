@@ -272,11 +272,10 @@ int mpsfix_template_compile(mpsfix_template **out, TSParser *parser,
 	root = ts_tree_root_node(tree);
 	if (find_error(root, &at)) {
 		*err_offset = map.map[at < map.len ? at : map.len];
-		error = mpsfix_error_set(MPSFIX_ERROR, "%s near offset %u",
+		error = mpsfix_error_set(MPSFIX_ERROR, "%s",
 					 *err_offset < len && text[*err_offset] == '$'
 						 ? "unexpected '$' (a metavariable is $NAME or $$$NAME, NAME in capitals)"
-						 : "syntax error",
-					 *err_offset);
+						 : "syntax error");
 		goto done;
 	}
 	collect_vars(&(tcompiler){.t = t, .text2 = text2.data, .map = &map}, root);

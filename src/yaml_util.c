@@ -1,5 +1,7 @@
 /*
- * yaml_util.c: builds the mpsfix_yaml_node tree from libyaml's events.
+ * yaml_util.c: builds the mpsfix_yaml_node tree from libyaml's events, maps
+ * offsets inside scalars back to the file, and has the small schema helpers
+ * (typed scalars, known keys, "PATH:LINE:COL:" messages) loaders share.
  *
  * The event API (rather than libyaml's document loader) lets us refuse
  * aliases at the first one, before anything is expanded, and keeps the
@@ -8,9 +10,13 @@
 #include "yaml_util.h"
 
 #include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <yaml.h>
 
 typedef struct {
@@ -89,17 +95,21 @@ static int parser_fail(loader *ld, const yaml_parser_t *p)
 {
 	uint32_t line = 1, col = 1;
 	const char *problem = p->problem ? p->problem : "YAML error";
+	size_t at;
 
 	if (p->error == YAML_MEMORY_ERROR)
 		return mpsfix_error_set(MPSFIX_ERROR, "%s: out of memory reading YAML", ld->path);
 	if (p->error == YAML_READER_ERROR) {
-		size_t at = p->problem_offset < ld->len ? p->problem_offset : ld->len;
-
+		at = p->problem_offset < ld->len ? p->problem_offset : ld->len;
 		walk(ld->data, ld->bom < at ? ld->bom : at, at, &line, &col);
 		return fail_at(ld, line, col, problem);
 	}
 	line = (uint32_t)p->problem_mark.line + 1;
 	col = (uint32_t)p->problem_mark.column + 1;
+	at = byte_of(ld, p->problem_mark.index);
+	if (at < ld->len && ld->data[at] == '\t' && !strstr(problem, "tab"))
+		return mpsfix_error_set(MPSFIX_ERROR, "%s:%u:%u: %s (YAML cannot indent with tabs)",
+					ld->path, line, col, problem);
 	if (p->context)
 		return mpsfix_error_set(MPSFIX_ERROR, "%s:%u:%u: %s (%s at %u:%u)", ld->path,
 					line, col, problem, p->context,
@@ -156,9 +166,11 @@ static int attach(loader *ld, mpsfix_yaml_node *n)
 		ld->root = n;
 		return 0;
 	}
-	mpsfix_grow((void **)&parent->items, &parent->cap, parent->nitems + 1, sizeof(*parent->items));
+	mpsfix_grow((void **)&parent->items, &parent->cap, parent->nitems + 1,
+		    sizeof(*parent->items));
 	parent->items[parent->nitems++] = n;
-	if (parent->type == MPSFIX_YAML_MAP && parent->nitems % 2 == 1 && n->type != MPSFIX_YAML_SCALAR)
+	if (parent->type == MPSFIX_YAML_MAP && parent->nitems % 2 == 1 &&
+	    n->type != MPSFIX_YAML_SCALAR)
 		return fail_at(ld, n->line, n->col, "mapping keys must be plain strings");
 	return 0;
 }
@@ -201,8 +213,9 @@ static int check_duplicates(const loader *ld, const mpsfix_yaml_node *map)
 		}
 	}
 	if (dup)
-		error = mpsfix_error_set(MPSFIX_ERROR, "%s:%u:%u: duplicate key '%s' (first at line %u)",
-					 ld->path, dup->line, dup->col, dup->value, first->line);
+		error = mpsfix_error_set(MPSFIX_ERROR, "%s:%u:%u: duplicate key '%s' "
+					 "(first at line %u)", ld->path, dup->line, dup->col,
+					 dup->value, first->line);
 	free(keys);
 	return error;
 }
@@ -234,7 +247,8 @@ static int on_event(loader *ld, const yaml_event_t *ev, int *ndocs, bool *done)
 	case YAML_DOCUMENT_START_EVENT:
 		if ((*ndocs)++)
 			return fail_mark(ld, &ev->start_mark,
-					 "a rule file holds one YAML document; a second one starts here");
+					 "a rule file holds one YAML document; "
+					 "a second one starts here");
 		return 0;
 	case YAML_ALIAS_EVENT:
 		return fail_mark(ld, &ev->start_mark, "aliases are not allowed in rule files");
@@ -249,8 +263,9 @@ static int on_event(loader *ld, const yaml_event_t *ev, int *ndocs, bool *done)
 		if ((error = attach(ld, n)) < 0 || n->type == MPSFIX_YAML_SCALAR)
 			return error;
 		if (ld->depth == MPSFIX_YAML_MAX_DEPTH)
-			return mpsfix_error_set(MPSFIX_ERROR, "%s:%u:%u: nested deeper than %d levels",
-						ld->path, n->line, n->col, MPSFIX_YAML_MAX_DEPTH);
+			return mpsfix_error_set(MPSFIX_ERROR, "%s:%u:%u: nested deeper than "
+						"%d levels", ld->path, n->line, n->col,
+						MPSFIX_YAML_MAX_DEPTH);
 		ld->stack[ld->depth++] = n;
 		return 0;
 	case YAML_SEQUENCE_END_EVENT:
@@ -358,6 +373,40 @@ static bool is_white(char c)
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
 }
 
+/*
+ * Skip the escape sequence at d[r] of a double-quoted scalar; advance *v over
+ * the bytes it stands for.  Returns the offset after the sequence.
+ */
+static size_t skip_escape(const char *d, size_t r, size_t end, size_t *v)
+{
+	unsigned long cp;
+	size_t digits = 0;
+	char c = d[r + 1];
+
+	if (c == '\n' || c == '\r') { /* an escaped line break folds to nothing */
+		for (r++; r < end && is_white(d[r]); r++)
+			;
+		return r;
+	}
+	if (c == 'x')
+		digits = 2;
+	else if (c == 'u')
+		digits = 4;
+	else if (c == 'U')
+		digits = 8;
+	if (digits == 0) {
+		/* \N and \_ stand for 2 bytes of UTF-8, \L and \P for 3 */
+		*v += c == 'N' || c == '_' ? 2 : c == 'L' || c == 'P' ? 3 : 1;
+		return r + 2;
+	}
+	cp = 0;
+	for (r += 2; digits > 0 && r < end && isxdigit((unsigned char)d[r]); digits--, r++)
+		cp = cp * 16 + (unsigned long)(isdigit((unsigned char)d[r]) ? d[r] - '0'
+					       : (tolower((unsigned char)d[r]) - 'a' + 10));
+	*v += cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
+	return r;
+}
+
 void mpsfix_yaml_position(const mpsfix_yaml_doc *doc, const mpsfix_yaml_node *s,
 			  size_t offset, uint32_t *line, uint32_t *col)
 {
@@ -375,14 +424,14 @@ void mpsfix_yaml_position(const mpsfix_yaml_doc *doc, const mpsfix_yaml_node *s,
 			}
 		}
 		*line = s->line + 1 + (uint32_t)nl;
-		*col = block_indent(doc, s->start) + (uint32_t)count_chars(s->value + ls, offset - ls) + 1;
+		*col = block_indent(doc, s->start) +
+		       (uint32_t)count_chars(s->value + ls, offset - ls) + 1;
 		return;
 	}
 	/*
 	 * Other styles: walk the written text and the value together.  Equal
-	 * bytes advance both; written whitespace (indentation, folded line
-	 * breaks) and escape characters are skipped.  Exact for single-line
-	 * scalars, escapes included.
+	 * bytes advance both, escapes are decoded, and a run of whitespace
+	 * (indentation, folded line breaks) matches a run in the value.
 	 */
 	if (s->style == MPSFIX_YAML_FOLDED)
 		r = next_line(doc, s->start);
@@ -391,18 +440,68 @@ void mpsfix_yaml_position(const mpsfix_yaml_doc *doc, const mpsfix_yaml_node *s,
 	else
 		r = s->start + 1;
 	for (size_t v = 0; v < offset && r < end;) {
-		if (doc->data[r] == s->value[v]) {
-			r++;
+		const char *d = doc->data;
+
+		if (s->style == MPSFIX_YAML_DOUBLE_QUOTED && d[r] == '\\' && r + 1 < end) {
+			r = skip_escape(d, r, end, &v);
+		} else if (s->style == MPSFIX_YAML_SINGLE_QUOTED && d[r] == '\'' && r + 1 < end &&
+			   d[r + 1] == '\'') {
+			r += 2;
 			v++;
-		} else if (is_white(doc->data[r]) || !is_white(s->value[v])) {
+		} else if (is_white(d[r]) && is_white(s->value[v])) {
+			/* a run of spaces and line breaks (maybe folded) against its value */
+			while (r < end && is_white(d[r]))
+				r++;
+			while (v < offset && is_white(s->value[v]))
+				v++;
+		} else if (is_white(d[r]) || d[r] != s->value[v]) {
 			r++;
 		} else {
+			r++;
 			v++;
 		}
 	}
+	/* land on the character itself, not on the indentation before it */
+	while (offset < s->len && !is_white(s->value[offset]) && r < end && is_white(doc->data[r]))
+		r++;
 	*line = s->line;
 	*col = s->col;
 	walk(doc->data, s->start, r, line, col);
+}
+
+int mpsfix_yaml_read_file(mpsfix_buf *out, const char *path, size_t max)
+{
+	struct stat st;
+	char chunk[65536];
+	ssize_t n;
+	size_t start = out->len;
+	int fd, error = 0;
+
+	if ((fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) < 0)
+		return mpsfix_error_set(MPSFIX_ERROR, "cannot open '%s': %s", path,
+					strerror(errno));
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		error = mpsfix_error_set(MPSFIX_ERROR, "%s: not a regular file", path);
+		goto done;
+	}
+	while ((n = read(fd, chunk, sizeof(chunk))) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			error = mpsfix_error_set(MPSFIX_ERROR, "cannot read '%s': %s", path,
+						 strerror(errno));
+			goto done;
+		}
+		if (out->len - start + (size_t)n > max) {
+			error = mpsfix_error_set(MPSFIX_ERROR, "%s: the file is larger than "
+						 "%zu KiB", path, max / 1024);
+			goto done;
+		}
+		mpsfix_buf_add(out, chunk, (size_t)n);
+	}
+done:
+	close(fd);
+	return error;
 }
 
 /* --- schema helpers for loaders ---------------------------------------------- */
@@ -410,6 +509,29 @@ void mpsfix_yaml_position(const mpsfix_yaml_doc *doc, const mpsfix_yaml_node *s,
 bool mpsfix_yaml_is_string(const mpsfix_yaml_node *n)
 {
 	return n->type == MPSFIX_YAML_SCALAR && !mpsfix_yaml_is_null(n);
+}
+
+bool mpsfix_yaml_number(const mpsfix_yaml_node *n, double *out)
+{
+	char buf[64], *end;
+	size_t k = 0;
+	const char *p;
+
+	if (n->type != MPSFIX_YAML_SCALAR || n->style != MPSFIX_YAML_PLAIN)
+		return false;
+	p = n->value + (n->value[0] == '-' || n->value[0] == '+');
+	if (!isdigit((unsigned char)*p) && !(*p == '.' && isdigit((unsigned char)p[1])))
+		return false;
+	for (p = n->value; *p; p++) {
+		if (*p == '_')
+			continue;
+		if (k + 1 >= sizeof(buf))
+			return false;
+		buf[k++] = *p;
+	}
+	buf[k] = '\0';
+	*out = strtod(buf, &end);
+	return *end == '\0';
 }
 
 bool mpsfix_yaml_bool(const mpsfix_yaml_node *n, bool *out)
@@ -477,8 +599,9 @@ static size_t distance(const char *a, const char *b)
 		d[0][j] = j;
 	for (size_t i = 1; i <= m; i++) {
 		for (size_t j = 1; j <= n; j++) {
-			size_t v = d[i - 1][j - 1] +
-				   (tolower((unsigned char)a[i - 1]) != tolower((unsigned char)b[j - 1]));
+			int ca = tolower((unsigned char)a[i - 1]);
+			int cb = tolower((unsigned char)b[j - 1]);
+			size_t v = d[i - 1][j - 1] + (ca != cb);
 
 			if (d[i - 1][j] + 1 < v)
 				v = d[i - 1][j] + 1;
@@ -539,11 +662,19 @@ int mpsfix_yaml_collect(mpsfix_yaml_fields *out, const mpsfix_yaml_doc *doc,
 		out->key[j] = k;
 		out->val[j] = mpsfix_yaml_value(map, i);
 	}
+	return mpsfix_yaml_require(out, doc, map, ctx, names, n, required);
+}
+
+int mpsfix_yaml_require(const mpsfix_yaml_fields *f, const mpsfix_yaml_doc *doc,
+			const mpsfix_yaml_node *map, const char *ctx,
+			const char *const *names, size_t n, unsigned required)
+{
 	for (size_t j = 0; j < n; j++) {
-		if (!(required & (1u << j)) || out->key[j])
+		if (!(required & (1u << j)) || f->key[j])
 			continue;
 		if (ctx)
-			return mpsfix_yaml_fail(doc, map, "missing required key '%s' in '%s'", names[j], ctx);
+			return mpsfix_yaml_fail(doc, map, "missing required key '%s' in '%s'",
+						names[j], ctx);
 		return mpsfix_yaml_fail(doc, map, "missing required key '%s'", names[j]);
 	}
 	return 0;

@@ -1,6 +1,6 @@
 /*
- * yaml_util.h: a small YAML document tree for the rule loader, built from
- * libyaml events, with the position (line and column) of every node.
+ * yaml_util.h: a small YAML document tree for rule (and configuration)
+ * files, built from libyaml events, with the position of every node.
  *
  * Only what rule files need is accepted: one document; mappings with scalar,
  * unique keys; no aliases (which also defeats "billion laughs" documents);
@@ -81,6 +81,15 @@ bool mpsfix_yaml_is_null(const mpsfix_yaml_node *n);
 /** True for a scalar that is not null. */
 bool mpsfix_yaml_is_string(const mpsfix_yaml_node *n);
 
+/**
+ * Read the regular file `path` into `out` (appended).  Anything that is not a
+ * regular file (a FIFO never blocks), and files over `max` bytes, are errors.
+ */
+int mpsfix_yaml_read_file(mpsfix_buf *out, const char *path, size_t max);
+
+/** A plain scalar that reads as a number ("1", "-2.5", "1e3", "1_000"). */
+bool mpsfix_yaml_number(const mpsfix_yaml_node *n, double *out);
+
 /** A plain true/True/TRUE or false/False/FALSE: returns true and sets *out. */
 bool mpsfix_yaml_bool(const mpsfix_yaml_node *n, bool *out);
 
@@ -112,6 +121,11 @@ size_t mpsfix_yaml_field_index(const char *const *names, size_t n, const char *n
  * key".  `ctx` names the mapping in messages (NULL: the top level).
  */
 int mpsfix_yaml_collect(mpsfix_yaml_fields *out, const mpsfix_yaml_doc *doc,
+			const mpsfix_yaml_node *map, const char *ctx,
+			const char *const *names, size_t n, unsigned required);
+
+/** Just the "missing required key" part of mpsfix_yaml_collect(). */
+int mpsfix_yaml_require(const mpsfix_yaml_fields *f, const mpsfix_yaml_doc *doc,
 			const mpsfix_yaml_node *map, const char *ctx,
 			const char *const *names, size_t n, unsigned required);
 

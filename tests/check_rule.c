@@ -1,0 +1,763 @@
+/* check_rule.c: the rule model, its YAML loader and its error messages. */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "tests.h"
+
+#include "parse.h"
+#include "rule.h"
+#include "yaml_util.h"
+
+static TSParser *parser;
+
+static void setup(void)
+{
+	ck_assert_int_eq(mpsfix_parser_new(&parser), 0);
+}
+
+static void teardown(void)
+{
+	ts_parser_delete(parser);
+	parser = NULL;
+}
+
+static int load(mpsfix_rule **out, const char *yaml)
+{
+	return mpsfix_rule_load_buffer(out, parser, "t.yml", yaml, strlen(yaml));
+}
+
+#define RULE_HEAD "id: demo\ncode: MPS900\nseverity: warning\nmessage: m\ntorch: all\n"
+
+/* --- loading valid rules ---------------------------------------------------- */
+
+static const char full_rule[] =
+	"# a comment before the rule\n"
+	"id: to-mps-non-blocking\n"
+	"code: MPS006\n"
+	"severity: error\n"
+	"message: \"non_blocking copies to MPS can corrupt data\"\n"
+	"note: |\n"
+	"  Long text.\n"
+	"  Second line.\n"
+	"url: https://github.com/pytorch/pytorch/issues/139550\n"
+	"torch: \">=2.3, <2.8\"\n"
+	"enabled: false\n"
+	"match: '$X.to(\"mps\", non_blocking=$NB)'\n"
+	"where:\n"
+	"  NB:\n"
+	"    value: [true, 1]\n"
+	"    regex: '^[A-Za-z]+$'\n"
+	"    not-regex: 'False'\n"
+	"    kind: [true, identifier]\n"
+	"  X:\n"
+	"    kind: identifier\n"
+	"fix:\n"
+	"  safety: unsafe\n"
+	"  edits:\n"
+	"    - replace: $X\n"
+	"      template: 'torch.as_tensor($X)'\n"
+	"    - remove: $NB\n"
+	"examples:\n"
+	"  invalid:\n"
+	"    - input: |\n"
+	"        x.to(\"mps\", non_blocking=True)\n"
+	"      output: |\n"
+	"        x.to(\"mps\")\n"
+	"    - input: 'y.to(\"mps\", non_blocking=True)'\n"
+	"  valid:\n"
+	"    - |\n"
+	"      x.to(\"cuda\", non_blocking=True)\n"
+	"    - x.to(\"mps\")\n";
+
+START_TEST(test_rule_full)
+{
+	mpsfix_rule *r = NULL;
+	const mpsfix_constraint *nb, *x;
+	int i;
+
+	ck_assert_msg(load(&r, full_rule) == 0, "%s", mpsfix_error_last()->message);
+	ck_assert_str_eq(r->path, "t.yml");
+	ck_assert_str_eq(r->id, "to-mps-non-blocking");
+	ck_assert_str_eq(r->code, "MPS006");
+	ck_assert_int_eq(r->severity, MPSFIX_SEV_ERROR);
+	ck_assert_str_eq(r->message, "non_blocking copies to MPS can corrupt data");
+	ck_assert_str_eq(r->note, "Long text.\nSecond line.\n");
+	ck_assert_str_eq(r->url, "https://github.com/pytorch/pytorch/issues/139550");
+	ck_assert_str_eq(r->torch, ">=2.3, <2.8");
+	ck_assert(!r->enabled);
+
+	ck_assert_uint_eq(r->npatterns, 1);
+	ck_assert_str_eq(r->patterns[0]->text, "$X.to(\"mps\", non_blocking=$NB)");
+
+	ck_assert_uint_eq(r->nconstraints, 2);
+	nb = &r->constraints[0];
+	x = &r->constraints[1];
+	ck_assert_str_eq(nb->metavar, "NB");
+	ck_assert_uint_eq(nb->nvalues, 2);
+	ck_assert_int_eq(nb->values[0].type, MPSFIX_LIT_BOOL);
+	ck_assert(nb->values[0].b);
+	ck_assert_int_eq(nb->values[1].type, MPSFIX_LIT_NUMBER);
+	ck_assert(nb->values[1].num == 1.0);
+	ck_assert(nb->has_regex && nb->has_not_regex);
+	ck_assert_str_eq(nb->regex_src, "^[A-Za-z]+$");
+	ck_assert_str_eq(nb->not_regex_src, "False");
+	ck_assert_uint_eq(nb->nkinds, 2);
+	ck_assert_uint_eq(nb->kinds[0], mpsfix_symbol("true"));
+	ck_assert_uint_eq(nb->kinds[1], mpsfix_symbol("identifier"));
+	ck_assert_str_eq(x->metavar, "X");
+	ck_assert_uint_eq(x->nkinds, 1);
+	ck_assert(!x->has_regex && x->nvalues == 0);
+
+	/* the constraints hang on the pattern's metavariables */
+	i = mpsfix_pattern_metavar_index(r->patterns[0], "NB");
+	ck_assert_int_ge(i, 0);
+	ck_assert_ptr_eq(r->patterns[0]->metavars[i].constraint, nb);
+	i = mpsfix_pattern_metavar_index(r->patterns[0], "X");
+	ck_assert_int_ge(i, 0);
+	ck_assert_ptr_eq(r->patterns[0]->metavars[i].constraint, x);
+
+	ck_assert(r->fix.present && r->fix.unsafe);
+	ck_assert_uint_eq(r->fix.nedits, 2);
+	ck_assert_int_eq(r->fix.edits[0].op, MPSFIX_FIX_REPLACE);
+	ck_assert_str_eq(r->fix.edits[0].target, "X");
+	ck_assert_str_eq(mpsfix_template_text(r->fix.edits[0].tmpl), "torch.as_tensor($X)");
+	ck_assert_uint_eq(r->fix.edits[0].line, 24);
+	ck_assert_uint_eq(r->fix.edits[0].col, 7);
+	ck_assert_int_eq(r->fix.edits[1].op, MPSFIX_FIX_REMOVE);
+	ck_assert_str_eq(r->fix.edits[1].target, "NB");
+	ck_assert_ptr_null(r->fix.edits[1].tmpl);
+
+	ck_assert_uint_eq(r->ninvalid, 2);
+	ck_assert_str_eq(r->invalid[0].input, "x.to(\"mps\", non_blocking=True)\n");
+	ck_assert_uint_eq(r->invalid[0].input_len, strlen(r->invalid[0].input));
+	ck_assert_str_eq(r->invalid[0].output, "x.to(\"mps\")\n");
+	ck_assert_uint_eq(r->invalid[0].output_len, 12);
+	ck_assert_uint_eq(r->invalid[0].line, 29);
+	ck_assert_str_eq(r->invalid[1].input, "y.to(\"mps\", non_blocking=True)");
+	ck_assert_ptr_null(r->invalid[1].output);
+	ck_assert_uint_eq(r->nvalid, 2);
+	ck_assert_str_eq(r->valid[0].input, "x.to(\"cuda\", non_blocking=True)\n");
+	ck_assert_uint_eq(r->valid[0].line, 35);
+	ck_assert_str_eq(r->valid[1].input, "x.to(\"mps\")");
+	mpsfix_rule_free(r);
+}
+END_TEST
+
+START_TEST(test_rule_defaults)
+{
+	mpsfix_rule *r = NULL;
+
+	ck_assert_msg(load(&r, RULE_HEAD "match: torch.std_mean($$$ARGS)\n") == 0, "%s",
+		      mpsfix_error_last()->message);
+	ck_assert(r->enabled);
+	ck_assert_int_eq(r->severity, MPSFIX_SEV_WARNING);
+	ck_assert_ptr_null(r->note);
+	ck_assert_ptr_null(r->url);
+	ck_assert(!r->fix.present);
+	ck_assert_uint_eq(r->fix.nedits, 0);
+	ck_assert_uint_eq(r->nconstraints + r->ninvalid + r->nvalid, 0);
+	mpsfix_rule_free(r);
+}
+END_TEST
+
+START_TEST(test_rule_match_list)
+{
+	mpsfix_rule *r = NULL;
+	int i;
+	static const char yaml[] = RULE_HEAD
+		"match:\n"
+		"  - 'torch.amp.GradScaler(\"mps\", $$$A)'\n"
+		"  - torch.GradScaler(device=$D, $$$A)\n"
+		"where:\n"
+		"  D: {value: mps}\n"
+		"fix:\n"
+		"  safety: safe\n"
+		"  template: torch.GradScaler($$$A, enabled=False)\n";
+
+	ck_assert_msg(load(&r, yaml) == 0, "%s", mpsfix_error_last()->message);
+	ck_assert_uint_eq(r->npatterns, 2);
+	ck_assert_str_eq(r->patterns[1]->text, "torch.GradScaler(device=$D, $$$A)");
+	/* D is only in the second pattern: its constraint hangs there only */
+	ck_assert_int_lt(mpsfix_pattern_metavar_index(r->patterns[0], "D"), 0);
+	i = mpsfix_pattern_metavar_index(r->patterns[1], "D");
+	ck_assert_int_ge(i, 0);
+	ck_assert_ptr_eq(r->patterns[1]->metavars[i].constraint, &r->constraints[0]);
+	ck_assert_int_eq(r->constraints[0].values[0].type, MPSFIX_LIT_STRING);
+	ck_assert_str_eq(r->constraints[0].values[0].s, "mps");
+	ck_assert(r->fix.present && !r->fix.unsafe);
+	ck_assert_uint_eq(r->fix.nedits, 1);
+	ck_assert_int_eq(r->fix.edits[0].op, MPSFIX_FIX_REPLACE);
+	ck_assert_ptr_null(r->fix.edits[0].target);
+	ck_assert_uint_eq(r->fix.edits[0].line, 13);
+	ck_assert_uint_eq(r->fix.edits[0].col, 13);
+	mpsfix_rule_free(r);
+}
+END_TEST
+
+START_TEST(test_rule_literals)
+{
+	mpsfix_rule *r = NULL;
+	const mpsfix_literal *v;
+	static const char yaml[] = RULE_HEAD
+		"match: f($V)\n"
+		"where:\n"
+		"  V:\n"
+		"    value: [true, False, null, None, ~, 1, -2.5, 1_000, 'True', \"1\", mps,\n"
+		"            0x10]\n";
+
+	ck_assert_msg(load(&r, yaml) == 0, "%s", mpsfix_error_last()->message);
+	ck_assert_uint_eq(r->constraints[0].nvalues, 12);
+	v = r->constraints[0].values;
+	ck_assert(v[0].type == MPSFIX_LIT_BOOL && v[0].b);
+	ck_assert(v[1].type == MPSFIX_LIT_BOOL && !v[1].b);
+	ck_assert(v[2].type == MPSFIX_LIT_NONE && v[3].type == MPSFIX_LIT_NONE &&
+		  v[4].type == MPSFIX_LIT_NONE);
+	ck_assert(v[5].type == MPSFIX_LIT_NUMBER && v[5].num == 1);
+	ck_assert(v[6].type == MPSFIX_LIT_NUMBER && v[6].num == -2.5);
+	ck_assert(v[7].type == MPSFIX_LIT_NUMBER && v[7].num == 1000);
+	ck_assert(v[8].type == MPSFIX_LIT_STRING);
+	ck_assert_str_eq(v[8].s, "True");
+	ck_assert(v[9].type == MPSFIX_LIT_STRING && v[9].slen == 1);
+	ck_assert_str_eq(v[10].s, "mps");
+	ck_assert(v[11].type == MPSFIX_LIT_NUMBER && v[11].num == 16);
+	mpsfix_rule_free(r);
+}
+END_TEST
+
+START_TEST(test_rule_torch_ranges)
+{
+	static const char *const good[] = {"all", "<2.4", "==2.1", ">=2.3,<2.8", "> 1.13 , <= 2"};
+	static const char *const bad[] = {"", "2.1", ">=", ">=2.", "=2.1", "<2.4,", ">=2.3;<2.8",
+					  "any", "<2..4", "!=2.1"};
+	mpsfix_rule *r = NULL;
+	char yaml[256];
+
+	for (size_t i = 0; i < MPSFIX_ARRAY_SIZE(good); i++) {
+		snprintf(yaml, sizeof(yaml), "id: a\ncode: MPS001\nseverity: info\nmessage: m\n"
+			 "match: f()\ntorch: '%s'\n", good[i]);
+		ck_assert_msg(load(&r, yaml) == 0, "%s: %s", good[i], mpsfix_error_last()->message);
+		ck_assert_str_eq(r->torch, good[i]);
+		mpsfix_rule_free(r);
+	}
+	for (size_t i = 0; i < MPSFIX_ARRAY_SIZE(bad); i++) {
+		snprintf(yaml, sizeof(yaml), "id: a\ncode: MPS001\nseverity: info\nmessage: m\n"
+			 "match: f()\ntorch: '%s'\n", bad[i]);
+		ck_assert_msg(load(&r, yaml) < 0, "%s accepted", bad[i]);
+		ck_assert_ptr_null(r);
+		ck_assert_msg(strstr(mpsfix_error_last()->message, "t.yml:6:8: ") ==
+			      mpsfix_error_last()->message, "%s", mpsfix_error_last()->message);
+	}
+}
+END_TEST
+
+START_TEST(test_rule_severity_name)
+{
+	ck_assert_str_eq(mpsfix_severity_name(MPSFIX_SEV_ERROR), "error");
+	ck_assert_str_eq(mpsfix_severity_name(MPSFIX_SEV_WARNING), "warning");
+	ck_assert_str_eq(mpsfix_severity_name(MPSFIX_SEV_INFO), "info");
+}
+END_TEST
+
+/* --- broken rules: one exact message each ------------------------------------ */
+
+typedef struct {
+	const char *yaml;
+	const char *message; /* exact, or a prefix when it ends in "..." */
+} broken_case;
+
+static const broken_case broken[] = {
+	/* YAML itself */
+	{"id: [a\n", "t.yml:2:1: did not find expected ',' or ']' (while parsing a flow "
+		     "sequence at 1:5)"},
+	{"id: a\n\tcode: b\n", "t.yml:2:1: found a tab character that violates indentation "
+			       "(while scanning a plain scalar at 1:5)"},
+	{"\tid: a\n", "t.yml:1:1: found character that cannot start any token "
+		      "(YAML cannot indent with tabs)"},
+	{"a: &x 1\nb: *x\n", "t.yml:2:4: aliases are not allowed in rule files"},
+	{"id: !!str a\n", "t.yml:1:5: tags are not allowed in rule files"},
+	{RULE_HEAD "match: f()\n---\nid: b\n",
+	 "t.yml:7:1: a rule file holds one YAML document; a second one starts here"},
+	{"", "t.yml:1:1: the file is empty; a rule is a mapping with id, code, severity, "
+	     "message, torch and match"},
+	{"- id: a\n", "t.yml:1:1: a rule must be a mapping of keys (id, code, severity, "
+		      "message, torch, match, ...)"},
+	{"id: a\ncode: MPS001\nid: b\n", "t.yml:3:1: duplicate key 'id' (first at line 1)"},
+	{"id: a\n[x]: b\n", "t.yml:2:1: mapping keys must be plain strings"},
+	/* keys */
+	{"id: a\ncode: MPS001\nsevrity: info\n",
+	 "t.yml:3:1: unknown key 'sevrity' (did you mean 'severity'?)"},
+	{RULE_HEAD "match: f()\nsignature: [x]\n", "t.yml:7:1: unknown key 'signature'"},
+	{RULE_HEAD "match: f($X)\nfix:\n  safety: safe\n  templat: g($X)\n",
+	 "t.yml:9:3: unknown key 'templat' in 'fix' (did you mean 'template'?)"},
+	{RULE_HEAD "match: f($X)\nwhere:\n  X: {not_regex: a}\n",
+	 "t.yml:8:7: unknown key 'not_regex' in 'where' (did you mean 'not-regex'?)"},
+	{RULE_HEAD "match: f()\nexamples:\n  invalid:\n    - {input: f(), outptu: g()}\n",
+	 "t.yml:9:20: unknown key 'outptu' in 'invalid' (did you mean 'output'?)"},
+	{"# rule\nid: a\ncode: MPS001\nseverity: info\nmessage: m\nmatch: f()\n",
+	 "t.yml:2:1: missing required key 'torch'"},
+	{RULE_HEAD "match: f()\nfix:\n  template: g()\n",
+	 "t.yml:8:3: missing required key 'safety' in 'fix'"},
+	/* types */
+	{RULE_HEAD "match: {f: 1}\n", "t.yml:6:8: 'match' must be a string or a list of strings"},
+	{RULE_HEAD "match: [f(), [g()]]\n",
+	 "t.yml:6:14: 'match' must be a string or a list of strings"},
+	{RULE_HEAD "match: []\n", "t.yml:6:8: 'match' must not be an empty list"},
+	{RULE_HEAD "match:\n", "t.yml:6:7: 'match' must be a string or a list of strings"},
+	{"id: [a]\n", "t.yml:1:5: 'id' must be a string"},
+	{RULE_HEAD "match: f()\nenabled: yes\n", "t.yml:7:10: 'enabled' must be true or false"},
+	{RULE_HEAD "match: f($X)\nwhere: [X]\n",
+	 "t.yml:7:8: 'where' must be a mapping from metavariable names to constraints"},
+	{RULE_HEAD "match: f()\nfix: g()\n", "t.yml:7:6: 'fix' must be a mapping"},
+	{RULE_HEAD "match: f()\nexamples:\n  valid: [[f()]]\n",
+	 "t.yml:8:11: each 'valid' example must be a string"},
+	/* values */
+	{"id: To_MPS\n", "t.yml:1:5: bad id 'To_MPS': use lowercase letters, digits and single "
+			 "dashes"},
+	{"id: a--b\n", "t.yml:1:5: bad id 'a--b': use lowercase letters, digits and single dashes"},
+	{"id: a\ncode: MPS06\n", "t.yml:2:7: bad code 'MPS06': expected MPS and three digits, "
+				 "like MPS006"},
+	{"id: a\ncode: MPS001\nseverity: warn\n",
+	 "t.yml:3:11: bad severity 'warn': expected error, warning or info"},
+	{"id: a\ncode: MPS001\nseverity: info\nmessage: m\ntorch: '>=2.3;<2.8'\n",
+	 "t.yml:5:8: bad torch range '>=2.3;<2.8': expected 'all' or constraints like "
+	 "'>=2.3,<2.8' (operators < <= > >= ==)"},
+	{"id: a\ncode: MPS001\nseverity: info\nmessage: |\n  two\n  lines\n",
+	 "t.yml:4:10: 'message' must be one line (put details in 'note')"},
+	{RULE_HEAD "match: f($X)\nfix:\n  safety: maybe\n  template: g($X)\n",
+	 "t.yml:8:11: bad safety 'maybe': expected safe or unsafe"},
+	/* patterns and templates that do not parse, mapped into the file */
+	{RULE_HEAD "match: foo($x)\n", "t.yml:6:12: pattern does not parse: ..."},
+	{RULE_HEAD "match: \"foo(\\\"a\\\", $x)\"\n", "t.yml:6:20: pattern does not parse: ..."},
+	{RULE_HEAD "match: 'foo(''a'', $x)'\n", "t.yml:6:20: pattern does not parse: ..."},
+	{RULE_HEAD "match: |\n  foo(\n      a, $x)\n", "t.yml:8:10: pattern does not parse: ..."},
+	{RULE_HEAD "match:\n  - f($X)\n  - >\n    g($X,\n    $$Y)\n",
+	 "t.yml:10:5: pattern does not parse: ..."},
+	{RULE_HEAD "match: f($X)\nfix:\n  safety: safe\n  template: |\n    [g(1),\n     h($x)]\n",
+	 "t.yml:11:8: template does not parse: ..."},
+	/* metavariables across keys */
+	{RULE_HEAD "match: f($X)\nwhere:\n  NB: {value: true}\n",
+	 "t.yml:8:3: 'where' names $NB, which no pattern binds"},
+	{RULE_HEAD "match: f($$$A)\nwhere:\n  A: {kind: identifier}\n",
+	 "t.yml:8:3: $$$A binds a list of nodes and cannot be constrained"},
+	{RULE_HEAD "match: f($X)\nwhere:\n  $$$X: {kind: identifier}\n",
+	 "t.yml:8:3: $$$X binds a list of nodes and cannot be constrained"},
+	{RULE_HEAD "match: f($X)\nwhere:\n  $X: {kind: identifier}\n",
+	 "t.yml:8:3: write 'where' keys without '$': 'X'"},
+	{RULE_HEAD "match:\n  - f($X, $Y)\n  - g($X)\nfix:\n  safety: safe\n"
+		   "  template: h($X, $Y)\n",
+	 "t.yml:11:19: fix names $Y, which pattern 2 does not bind"},
+	{RULE_HEAD "match: f($X)\nfix:\n  safety: safe\n  replace: $Y\n  template: g()\n",
+	 "t.yml:9:12: fix names $Y, which pattern 1 does not bind"},
+	{RULE_HEAD "match: f($$$A)\nfix:\n  safety: safe\n  remove: $$$A\n",
+	 "t.yml:9:11: 'remove' needs a single-node metavariable, not $$$A"},
+	{RULE_HEAD "match: f($$$A)\nfix:\n  safety: safe\n  replace: $A\n  template: g()\n",
+	 "t.yml:9:12: 'replace' needs a single-node metavariable, but pattern 1 binds $$$A"},
+	{RULE_HEAD "match: f($X)\nfix:\n  safety: safe\n  template: g($$$X)\n",
+	 "t.yml:9:15: fix uses $$$X, but pattern 1 binds $X to one node"},
+	{RULE_HEAD "match: f($$$A)\nfix:\n  safety: safe\n  template: 'g(1, $A)'\n",
+	 "t.yml:9:19: fix uses $A, but pattern 1 binds $$$A to a list of nodes"},
+	{RULE_HEAD "match: f($X)\nfix:\n  safety: safe\n  template: g($_)\n",
+	 "t.yml:9:15: a fix cannot use $_, which binds nothing"},
+	/* fix shapes */
+	{RULE_HEAD "match: f($X)\nfix: {}\n",
+	 "t.yml:7:6: 'fix' is empty: give 'safety' and a 'template', a 'remove' or 'edits'"},
+	{RULE_HEAD "match: f($X)\nfix:\n  safety: safe\n",
+	 "t.yml:8:3: 'fix' has no edit: give a 'template', a 'remove' or 'edits'"},
+	{RULE_HEAD "match: f($X)\nfix:\n  safety: safe\n  template: g()\n  remove: $X\n",
+	 "t.yml:10:3: 'remove' cannot be combined with 'template'"},
+	{RULE_HEAD "match: f($X)\nfix:\n  safety: safe\n  edits:\n    - remove: $X\n"
+		   "      replace: $X\n",
+	 "t.yml:10:7: 'remove' cannot be combined with 'replace'"},
+	{RULE_HEAD "match: f($X)\nfix:\n  safety: safe\n  replace: $X\n",
+	 "t.yml:9:3: 'replace' needs a 'template'"},
+	{RULE_HEAD "match: f($X)\nfix:\n  safety: safe\n  template: g()\n  edits: []\n",
+	 "t.yml:9:3: 'template' cannot be combined with 'edits' (put it in an edit)"},
+	{RULE_HEAD "match: f($X)\nfix:\n  safety: safe\n  edits: []\n",
+	 "t.yml:9:10: 'edits' must not be empty"},
+	/* constraints */
+	{RULE_HEAD "match: f($X)\nwhere:\n  X: {regex: '(a'}\n",
+	 "t.yml:8:14: bad regex '(a': ..."},
+	{RULE_HEAD "match: f($X)\nwhere:\n  X: {kind: [identifier, idnetifier]}\n",
+	 "t.yml:8:26: unknown node kind 'idnetifier'"},
+	{RULE_HEAD "match: f($X)\nwhere:\n  X: {}\n",
+	 "t.yml:8:6: no constraint on $X: give 'value', 'regex', 'not-regex' or 'kind'"},
+	{RULE_HEAD "match: f($X)\nwhere:\n  X: {value: {a: 1}}\n",
+	 "t.yml:8:14: 'value' must be a literal or a list of literals"},
+	/* examples */
+	{RULE_HEAD "match: f()\nexamples:\n  invalid:\n    - output: g()\n",
+	 "t.yml:9:7: missing required key 'input' in 'invalid'"},
+};
+
+START_TEST(test_rule_broken)
+{
+	const broken_case *c = &broken[_i];
+	const char *got;
+	size_t n = strlen(c->message);
+	static mpsfix_rule dummy;
+	mpsfix_rule *r = &dummy; /* must come back NULL */
+
+	ck_assert_msg(load(&r, c->yaml) < 0, "case %d loaded:\n%s", _i, c->yaml);
+	got = mpsfix_error_last()->message;
+	ck_assert_ptr_null(r);
+	if (n > 3 && strcmp(c->message + n - 3, "...") == 0) {
+		ck_assert_msg(strncmp(got, c->message, n - 3) == 0 && strlen(got) > n - 3,
+			      "case %d: got '%s' for\n%s", _i, got, c->yaml);
+	} else {
+		ck_assert_msg(strcmp(got, c->message) == 0, "case %d: got '%s' for\n%s", _i, got,
+			      c->yaml);
+	}
+}
+END_TEST
+
+START_TEST(test_rule_too_big)
+{
+	size_t n = 1024 * 1024 + 1;
+	char *big = malloc(n);
+	mpsfix_rule *r = NULL;
+
+	memset(big, '#', n);
+	ck_assert_int_lt(mpsfix_rule_load_buffer(&r, parser, "big.yml", big, n), 0);
+	ck_assert_str_eq(mpsfix_error_last()->message, "big.yml: the file is larger than 1024 KiB");
+	/* exactly 1 MiB of comments is an empty rule file, not too big */
+	ck_assert_int_lt(mpsfix_rule_load_buffer(&r, parser, "big.yml", big, n - 1), 0);
+	ck_assert_str_eq(mpsfix_error_last()->message, "big.yml:1:1: the file is empty; a rule is "
+			 "a mapping with id, code, severity, message, torch and match");
+	free(big);
+}
+END_TEST
+
+START_TEST(test_rule_deep_nesting)
+{
+	char yaml[256];
+	mpsfix_rule *r = NULL;
+
+	memset(yaml, '[', 100);
+	strcpy(yaml + 100, "\n");
+	ck_assert_int_lt(load(&r, yaml), 0);
+	ck_assert_str_eq(mpsfix_error_last()->message, "t.yml:1:33: nested deeper than 32 levels");
+}
+END_TEST
+
+/* Offsets in a scalar's value map back to where they are written. */
+START_TEST(test_rule_yaml_position)
+{
+	static const char text[] =
+		"a: foo($x)\n"                 /* 1 */
+		"b: 'it''s $x'\n"              /* 2 */
+		"c: \"q\\\"\\t $x\"\n"         /* 3 */
+		"d: |\n"                       /* 4 */
+		"    f(\n"                     /* 5 */
+		"\n"                           /* 6 */
+		"      $x)\n"                  /* 7 */
+		"e: \"\xc3\xa9t\xc3\xa9 $x\"\n" /* 8 */
+		"f: one\n"                     /* 9 */
+		"   two $x\n"                  /* 10 */
+		"g: >\n"                       /* 11 */
+		"  fold\n"                     /* 12 */
+		"  ed $x\n";                   /* 13 */
+	static const struct {
+		size_t pair, offset;
+		uint32_t line, col;
+	} want[] = {
+		{0, 0, 1, 4}, {0, 7, 1, 11}, {0, 10, 1, 11},
+		{1, 0, 2, 5}, {1, 3, 2, 9}, {1, 5, 2, 11}, {1, 7, 2, 13},
+		{2, 2, 3, 8}, {2, 4, 3, 11}, {2, 6, 3, 13},
+		{3, 0, 5, 5}, {3, 6, 7, 7}, {3, 8, 7, 9}, {3, 10, 8, 5},
+		{4, 6, 8, 9},
+		{5, 0, 9, 4}, {5, 8, 10, 8},
+		{6, 0, 12, 3}, {6, 8, 13, 6},
+	};
+	mpsfix_yaml_doc doc;
+
+	ck_assert_int_eq(mpsfix_yaml_load(&doc, "p.yml", text, strlen(text)), 0);
+	ck_assert_uint_eq(mpsfix_yaml_npairs(doc.root), 7);
+	for (size_t i = 0; i < MPSFIX_ARRAY_SIZE(want); i++) {
+		const mpsfix_yaml_node *v = mpsfix_yaml_value(doc.root, want[i].pair);
+		uint32_t line = 0, col = 0;
+
+		mpsfix_yaml_position(&doc, v, want[i].offset, &line, &col);
+		ck_assert_msg(line == want[i].line && col == want[i].col,
+			      "case %zu ('%s' + %zu): got %u:%u, want %u:%u", i, v->value,
+			      want[i].offset, line, col, want[i].line, want[i].col);
+	}
+	mpsfix_yaml_release(&doc);
+}
+END_TEST
+
+/* --- the bad rule files the command-line tests use ------------------------- */
+
+static const char *const bad_files[] = {
+	"not-yaml", "unknown-key", "bad-pattern", "unbound-metavar", "wrong-type", "empty",
+	"alias-bomb",
+};
+
+static char *read_text(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = calloc(1, 4096);
+	size_t n;
+
+	ck_assert_msg(f != NULL, "cannot open %s", path);
+	n = fread(buf, 1, 4095, f);
+	fclose(f);
+	buf[n] = '\0';
+	return buf;
+}
+
+START_TEST(test_rule_bad_files)
+{
+	const char *top = mpsfix_test_top();
+	bool here = strcmp(top, ".") == 0;
+	char *path = mpsfix_xasprintf("%s%sfixtures/bad-rules/%s.yml", here ? "" : top,
+				      here ? "" : "/", bad_files[_i]);
+	char *exp_path = mpsfix_xasprintf("%s%sfixtures/bad-rules/%s.expected", here ? "" : top,
+					  here ? "" : "/", bad_files[_i]);
+	char *expected = read_text(exp_path);
+	char *want;
+	mpsfix_rule *r = NULL;
+
+	expected[strcspn(expected, "\n")] = '\0';
+	want = mpsfix_xasprintf("%s%s%s", here ? "" : top, here ? "" : "/", expected);
+	ck_assert_int_lt(mpsfix_rule_load_file(&r, parser, path), 0);
+	ck_assert_str_eq(mpsfix_error_last()->message, want);
+	free(want);
+	free(expected);
+	free(exp_path);
+	free(path);
+}
+END_TEST
+
+/* --- rule sets from folders ----------------------------------------------------- */
+
+static char *sandbox_new(void)
+{
+	const char *tmp = getenv("TMPDIR");
+	char *dir = mpsfix_xasprintf("%s/mpsfix-rule-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	return dir;
+}
+
+static void sandbox_write(const char *dir, const char *name, const char *text)
+{
+	char *path = mpsfix_xasprintf("%s/%s", dir, name);
+	FILE *f = fopen(path, "wb");
+
+	ck_assert_ptr_nonnull(f);
+	fputs(text, f);
+	ck_assert_int_eq(fclose(f), 0);
+	free(path);
+}
+
+/* Remove `dir`, its files and its empty subfolders. */
+static void sandbox_free(char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+
+	while (d && (de = readdir(d))) {
+		char *path;
+
+		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+			continue;
+		path = mpsfix_xasprintf("%s/%s", dir, de->d_name);
+		if (unlink(path) < 0)
+			rmdir(path);
+		free(path);
+	}
+	if (d)
+		closedir(d);
+	rmdir(dir);
+	free(dir);
+}
+
+static char *rule_text(const char *id, const char *code)
+{
+	return mpsfix_xasprintf("id: %s\ncode: %s\nseverity: info\nmessage: m\ntorch: all\n"
+				"match: f($X)\n", id, code);
+}
+
+static void sandbox_rule(const char *dir, const char *name, const char *id, const char *code)
+{
+	char *text = rule_text(id, code);
+
+	sandbox_write(dir, name, text);
+	free(text);
+}
+
+START_TEST(test_rule_set_folder_order)
+{
+	char *dir = sandbox_new(), *sub, *file;
+	mpsfix_ruleset set = MPSFIX_RULESET_INIT;
+
+	sandbox_rule(dir, "b.yml", "bee", "MPS002");
+	sandbox_rule(dir, "a.yaml", "ay", "MPS001");
+	sandbox_rule(dir, "B.yml", "big-bee", "MPS003");
+	sandbox_write(dir, ".hidden.yml", "not: [a rule");
+	sandbox_write(dir, "notes.txt", "not a rule");
+	sandbox_write(dir, "x.yml.orig", "not a rule");
+	sub = mpsfix_xasprintf("%s/sub.yml", dir);
+	ck_assert_int_eq(mkdir(sub, 0700), 0);
+	ck_assert_msg(mpsfix_ruleset_load(&set, parser, dir) == 0, "%s",
+		      mpsfix_error_last()->message);
+	ck_assert_uint_eq(set.len, 3);
+	ck_assert_str_eq(set.items[0]->id, "big-bee"); /* strcmp order: 'B' < 'a' < 'b' */
+	ck_assert_str_eq(set.items[1]->id, "ay");
+	ck_assert_str_eq(set.items[2]->id, "bee");
+	file = mpsfix_xasprintf("%s/a.yaml", dir);
+	ck_assert_str_eq(set.items[1]->path, file);
+	free(file);
+
+	/* one file by name, whatever its extension */
+	sandbox_rule(dir, "single.rule", "single", "MPS004");
+	file = mpsfix_xasprintf("%s/single.rule", dir);
+	ck_assert_int_eq(mpsfix_ruleset_load(&set, parser, file), 0);
+	ck_assert_uint_eq(set.len, 4);
+	ck_assert_str_eq(set.items[3]->id, "single");
+	free(file);
+	mpsfix_ruleset_release(&set);
+	ck_assert_uint_eq(set.len, 0);
+	free(sub);
+	sandbox_free(dir);
+}
+END_TEST
+
+START_TEST(test_rule_set_duplicates)
+{
+	char *dir = sandbox_new(), *dir2 = sandbox_new(), *want;
+	mpsfix_ruleset set = MPSFIX_RULESET_INIT;
+
+	sandbox_rule(dir, "a.yml", "same", "MPS001");
+	sandbox_rule(dir, "b.yml", "same", "MPS002");
+	ck_assert_int_lt(mpsfix_ruleset_load(&set, parser, dir), 0);
+	want = mpsfix_xasprintf("%s/b.yml: rule id 'same' is already used by %s/a.yml", dir, dir);
+	ck_assert_str_eq(mpsfix_error_last()->message, want);
+	ck_assert_uint_eq(set.len, 0);
+	free(want);
+
+	/* the same code across two loads */
+	sandbox_rule(dir2, "c.yml", "other", "MPS001");
+	sandbox_write(dir, "b.yml", "id: bee\ncode: MPS002\nseverity: info\nmessage: m\n"
+				    "torch: all\nmatch: f()\n");
+	ck_assert_int_eq(mpsfix_ruleset_load(&set, parser, dir), 0);
+	ck_assert_uint_eq(set.len, 2);
+	ck_assert_int_lt(mpsfix_ruleset_load(&set, parser, dir2), 0);
+	want = mpsfix_xasprintf("%s/c.yml: rule code 'MPS001' is already used by %s/a.yml",
+				dir2, dir);
+	ck_assert_str_eq(mpsfix_error_last()->message, want);
+	ck_assert_uint_eq(set.len, 2);
+	free(want);
+	mpsfix_ruleset_release(&set);
+	sandbox_free(dir);
+	sandbox_free(dir2);
+}
+END_TEST
+
+START_TEST(test_rule_set_rollback)
+{
+	char *dir = sandbox_new(), *dir2 = sandbox_new(), *want;
+	mpsfix_ruleset set = MPSFIX_RULESET_INIT;
+
+	sandbox_rule(dir, "first.yml", "first", "MPS001");
+	ck_assert_int_eq(mpsfix_ruleset_load(&set, parser, dir), 0);
+	/* two good rules, then a broken one: none of the three stays */
+	sandbox_rule(dir2, "a.yml", "a", "MPS010");
+	sandbox_rule(dir2, "b.yml", "b", "MPS011");
+	sandbox_write(dir2, "c.yml", "id: c\ncode: MPS012\nsevrity: info\n");
+	ck_assert_int_lt(mpsfix_ruleset_load(&set, parser, dir2), 0);
+	want = mpsfix_xasprintf("%s/c.yml:3:1: unknown key 'sevrity' (did you mean 'severity'?)",
+				dir2);
+	ck_assert_str_eq(mpsfix_error_last()->message, want);
+	ck_assert_uint_eq(set.len, 1);
+	ck_assert_str_eq(set.items[0]->id, "first");
+	free(want);
+	mpsfix_ruleset_release(&set);
+	sandbox_free(dir);
+	sandbox_free(dir2);
+}
+END_TEST
+
+START_TEST(test_rule_set_unreadable)
+{
+	char *dir = sandbox_new(), *missing, *fifo, *file, *want;
+	mpsfix_ruleset set = MPSFIX_RULESET_INIT;
+	mpsfix_rule *r = NULL;
+	FILE *f;
+
+	missing = mpsfix_xasprintf("%s/nope", dir);
+	ck_assert_int_lt(mpsfix_ruleset_load(&set, parser, missing), 0);
+	want = mpsfix_xasprintf("cannot open rules '%s': No such file or directory", missing);
+	ck_assert_str_eq(mpsfix_error_last()->message, want);
+	free(want);
+
+	/* a FIFO never blocks the loader */
+	fifo = mpsfix_xasprintf("%s/pipe.yml", dir);
+	ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+	ck_assert_int_lt(mpsfix_rule_load_file(&r, parser, fifo), 0);
+	want = mpsfix_xasprintf("%s: not a regular file", fifo);
+	ck_assert_str_eq(mpsfix_error_last()->message, want);
+	ck_assert_int_lt(mpsfix_ruleset_load(&set, parser, dir), 0);
+	ck_assert_str_eq(mpsfix_error_last()->message, want);
+	ck_assert_uint_eq(set.len, 0);
+	free(want);
+
+	if (geteuid() != 0) { /* root reads anything */
+		ck_assert_int_eq(chmod(dir, 0), 0);
+		ck_assert_int_lt(mpsfix_ruleset_load(&set, parser, dir), 0);
+		want = mpsfix_xasprintf("cannot open rule folder '%s': Permission denied", dir);
+		ck_assert_str_eq(mpsfix_error_last()->message, want);
+		free(want);
+		ck_assert_int_eq(chmod(dir, 0700), 0);
+	}
+	/* a file over 1 MiB is refused before it is parsed */
+	file = mpsfix_xasprintf("%s/big.yml", dir);
+	f = fopen(file, "wb");
+	ck_assert_ptr_nonnull(f);
+	for (int i = 0; i < 1024 * 1024 / 8 + 1; i++)
+		fputs("# 3456\n\n", f);
+	ck_assert_int_eq(fclose(f), 0);
+	ck_assert_int_lt(mpsfix_rule_load_file(&r, parser, file), 0);
+	want = mpsfix_xasprintf("%s: the file is larger than 1024 KiB", file);
+	ck_assert_str_eq(mpsfix_error_last()->message, want);
+	ck_assert_ptr_null(r);
+	free(want);
+	free(file);
+	free(missing);
+	free(fifo);
+	mpsfix_ruleset_release(&set);
+	sandbox_free(dir);
+}
+END_TEST
+
+Suite *mpsfix_suite_rule(void)
+{
+	Suite *s = suite_create("rule");
+	TCase *tc = tcase_create("load");
+	TCase *sets = tcase_create("sets");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_rule_full);
+	tcase_add_test(tc, test_rule_defaults);
+	tcase_add_test(tc, test_rule_match_list);
+	tcase_add_test(tc, test_rule_literals);
+	tcase_add_test(tc, test_rule_torch_ranges);
+	tcase_add_test(tc, test_rule_severity_name);
+	tcase_add_loop_test(tc, test_rule_broken, 0, (int)MPSFIX_ARRAY_SIZE(broken));
+	tcase_add_test(tc, test_rule_too_big);
+	tcase_add_test(tc, test_rule_deep_nesting);
+	tcase_add_test(tc, test_rule_yaml_position);
+	tcase_add_loop_test(tc, test_rule_bad_files, 0, (int)MPSFIX_ARRAY_SIZE(bad_files));
+	suite_add_tcase(s, tc);
+
+	tcase_add_checked_fixture(sets, setup, teardown);
+	tcase_add_test(sets, test_rule_set_folder_order);
+	tcase_add_test(sets, test_rule_set_duplicates);
+	tcase_add_test(sets, test_rule_set_rollback);
+	tcase_add_test(sets, test_rule_set_unreadable);
+	suite_add_tcase(s, sets);
+	return s;
+}

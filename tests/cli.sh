@@ -1,0 +1,191 @@
+#!/bin/sh
+# Command-line tests: run build/mpsfix as a user would and compare what it
+# prints, what it writes and its exit status.  Prints 'N passed, N failed'.
+# usage: sh tests/cli.sh [path/to/mpsfix]
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+bin=${1:-$top/build/mpsfix}
+case $bin in /*) ;; *) bin=$top/$bin ;; esac
+cd "$top" || exit 2
+
+passed=0
+failed=0
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/mpsfix-cli.XXXXXX")
+chmod 755 "$tmp"
+trap 'chmod -R u+rwX "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT INT TERM
+
+ok() { passed=$((passed + 1)); echo "ok   $1"; }
+fail() { failed=$((failed + 1)); echo "FAIL $1"; shift; for l in "$@"; do echo "     $l"; done; }
+
+# run NAME CMD...: runs CMD, keeping stdout in $out, stderr in $err, status in $rc
+run() {
+	"$@" >"$tmp/out" 2>"$tmp/err" </dev/null
+	rc=$?
+	out=$(cat "$tmp/out")
+	err=$(cat "$tmp/err")
+}
+
+expect_rc() { # name expected
+	if [ "$rc" = "$2" ]; then ok "$1"; else fail "$1" "exit status $rc, expected $2" "stdout: $out" "stderr: $err"; fi
+}
+
+expect_err() { # name substring
+	case $err in *"$2"*) ok "$1" ;; *) fail "$1" "stderr lacks: $2" "stderr: $err" ;; esac
+}
+
+expect_out() { # name substring
+	case $out in *"$2"*) ok "$1" ;; *) fail "$1" "stdout lacks: $2" "stdout: $out" ;; esac
+}
+
+same_files() { # name a b
+	if cmp -s "$2" "$3"; then ok "$1"; else fail "$1" "$2 and $3 differ" "$(diff "$2" "$3" | head -20)"; fi
+}
+
+# --- usage, help, man page ------------------------------------------------------
+run "$bin" --help
+expect_rc "help exits 0" 0
+expect_out "help shows usage" "usage: mpsfix <command>"
+sed 's/\\-/-/g' man/mpsfix.1 >"$tmp/man.txt"
+for opt in $(sed -n 's/^  *\(-[a-zA-Z], \)\{0,1\}--\([a-z-]*\).*/\2/p' "$tmp/out"); do
+	if grep -q -- "--$opt" "$tmp/man.txt"; then ok "man page documents --$opt"
+	else fail "man page documents --$opt" "man/mpsfix.1 has no --$opt"; fi
+done
+for opt in $(grep -o -- '--[a-z][a-z-]*' "$tmp/man.txt" | sed 's/^--//' | sort -u); do
+	if grep -q -- "--$opt" "$tmp/out"; then ok "--help shows --$opt from the man page"
+	else fail "--help shows --$opt from the man page" "--help lacks --$opt"; fi
+done
+if command -v groff >/dev/null 2>&1; then
+	for page in man/mpsfix.1 man/mpsfix-rules.5; do
+		w=$(groff -man -Tutf8 -ww "$page" 2>&1 >/dev/null)
+		if [ -z "$w" ]; then ok "$page renders without warnings"; else fail "$page renders without warnings" "$w"; fi
+	done
+fi
+run "$bin" --version
+expect_rc "version exits 0" 0
+expect_out "version names the grammar" "tree-sitter-python 0.23.6"
+run "$bin"
+expect_rc "no command is a usage error" 2
+run "$bin" frobnicate
+expect_rc "unknown command is a usage error" 2
+expect_err "unknown command is named" "unknown command 'frobnicate'"
+run "$bin" check --frobnicate fixtures/demo
+expect_rc "unknown option is a usage error" 2
+expect_err "unknown option is named" "--frobnicate"
+run "$bin" check --rules
+expect_rc "option without value is a usage error" 2
+
+# --- the demo --------------------------------------------------------------------
+run "$bin" diff fixtures/demo
+expect_rc "diff of the demo exits 1" 1
+printf '%s\n' "$out" >"$tmp/demo.diff"
+same_files "demo diff is the expected one" "$tmp/demo.diff" fixtures/demo.expected.diff
+run "$bin" check fixtures/demo
+expect_rc "check of the demo exits 1" 1
+bad=$(printf '%s\n' "$out" | grep -v -E '^fixtures/demo/[a-z_/]+\.py:[0-9]+:[0-9]+: MPS[0-9]{3} (\[\*\] )?.+$' || true)
+if [ -z "$bad" ]; then ok "check lines are path:line:col: CODE [*] message"; else fail "check line format" "$bad"; fi
+expect_err "check prints a summary" "files scanned"
+
+# git apply of the diff reproduces fix exactly; fix twice changes nothing
+mkdir -p "$tmp/a" "$tmp/b"
+cp -R fixtures/demo "$tmp/a/demo"
+cp -R fixtures/demo "$tmp/b/demo"
+(cd "$tmp/a" && "$bin" diff demo >"$tmp/a.diff" 2>/dev/null)
+(cd "$tmp/a" && git apply "$tmp/a.diff") && ok "git apply accepts the diff" || fail "git apply accepts the diff"
+(cd "$tmp/b" && "$bin" fix demo >/dev/null 2>&1)
+if diff -r "$tmp/a/demo" "$tmp/b/demo" >/dev/null; then ok "git apply of diff == fix"
+else fail "git apply of diff == fix" "$(diff -r "$tmp/a/demo" "$tmp/b/demo" | head -20)"; fi
+cp -R "$tmp/b/demo" "$tmp/b/demo.once"
+(cd "$tmp/b" && "$bin" fix demo >/dev/null 2>&1)
+if diff -r "$tmp/b/demo" "$tmp/b/demo.once" >/dev/null; then ok "fix twice changes nothing"
+else fail "fix twice changes nothing"; fi
+run "$bin" diff "$tmp/b/demo"
+expect_rc "diff after fix is empty (exit 0)" 0
+[ -z "$out" ] && ok "diff after fix prints nothing" || fail "diff after fix prints nothing" "$out"
+left=$(find "$tmp/b" -name '.*mpsfix*' | head -1)
+[ -z "$left" ] && ok "fix leaves no temporary files" || fail "fix leaves no temporary files" "$left"
+
+# file mode is kept by fix
+mkdir -p "$tmp/mode"
+printf 'import torch\ny = x.to("mps", non_blocking=True)\n' >"$tmp/mode/m.py"
+chmod 640 "$tmp/mode/m.py"
+run "$bin" fix "$tmp/mode/m.py"
+expect_rc "fix of everything exits 0" 0
+[ "$(stat -c %a "$tmp/mode/m.py")" = 640 ] && ok "fix keeps the file mode" || fail "fix keeps the file mode" "$(stat -c %a "$tmp/mode/m.py")"
+[ "$(cat "$tmp/mode/m.py")" = "$(printf 'import torch\ny = x.to("mps")')" ] && ok "fix writes the fix" || fail "fix writes the fix" "$(cat "$tmp/mode/m.py")"
+
+# --- bad input: clear message, the run goes on, nothing written wrongly ----------
+mkdir -p "$tmp/bad"
+cp fixtures/bad/* "$tmp/bad/"
+printf 'import torch\nloader = torch.utils.data.DataLoader(ds, pin_memory=True)\n' >"$tmp/bad/zz_good.py"
+# 10 MB of valid Python with a finding on its last line
+awk 'BEGIN { for (i = 0; i < 300000; i++) printf "value_%d = compute(%d, scale=0.5)\n", i, i; print "y = x.to(\"mps\", non_blocking=True)" }' >"$tmp/bad/big.py"
+# 5,000 nested parentheses
+awk 'BEGIN { s = ""; for (i = 0; i < 5000; i++) s = s "("; s = s "x"; for (i = 0; i < 5000; i++) s = s ")"; print "import torch"; print "y = " s ".to(\"mps\", non_blocking=True)" }' >"$tmp/bad/nested.py"
+mkfifo "$tmp/bad/fifo.py"
+mkdir "$tmp/bad/dir.py"
+printf 'import torch\ny = x.to("mps", non_blocking=True)\n' >"$tmp/bad/unreadable.py"
+chmod 000 "$tmp/bad/unreadable.py"
+cp -R "$tmp/bad" "$tmp/bad.orig"
+
+as_user=""
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1; then
+	# root reads anything: run as nobody to see the permission error
+	chmod -R o+rwX "$tmp/bad"
+	chmod 000 "$tmp/bad/unreadable.py"
+	as_user="setpriv --reuid=nobody --regid=nogroup --clear-groups"
+fi
+run timeout 60 $as_user "$bin" check "$tmp/bad" "$tmp/bad/fifo.py"
+expect_rc "bad files: exit 2 after an unreadable file" 2
+expect_err "binary file is skipped" "binary.py: skipped: binary file"
+expect_err "NUL byte is located" "nul-byte.py: skipped: binary file (NUL byte at line 3"
+expect_err "invalid UTF-8 is located" "invalid-utf8.py:2:5: skipped: invalid UTF-8"
+expect_err "unreadable file is reported" "unreadable.py: cannot open: Permission denied"
+expect_err "FIFO is not read" "fifo.py: skipped: not a regular file"
+expect_out "the run goes on to good files" "zz_good.py:2:10: MPS101 [*]"
+expect_out "big file is checked to its end" "big.py:300001:5: MPS006 [*]"
+expect_out "deeply nested file is checked" "nested.py:2:5: MPS006 [*]"
+expect_out "syntax-error file: findings outside the error" "syntax-error.py"
+expect_out "syntax-error file: no fix inside the error" "needs a manual fix: inside a syntax error"
+
+run timeout 120 $as_user "$bin" fix "$tmp/bad" "$tmp/bad/fifo.py"
+expect_rc "fix over bad files: exit 2" 2
+for f in binary.py nul-byte.py invalid-utf8.py empty.py; do
+	same_files "fix leaves $f untouched" "$tmp/bad/$f" "$tmp/bad.orig/$f"
+done
+grep -q 'pin_memory=torch.cuda.is_available()' "$tmp/bad/zz_good.py" && ok "fix still fixes the good file" || fail "fix still fixes the good file"
+grep -q 'non_blocking' "$tmp/bad/big.py" && fail "big file fixed" || ok "big file fixed"
+if grep -q 'non_blocking' "$tmp/bad/syntax-error.py"; then ok "syntax-error file: broken statement untouched"; else fail "syntax-error file: broken statement untouched"; fi
+run timeout 60 "$bin" check "$tmp/bad/empty.py"
+expect_rc "empty file is clean" 0
+
+# --- broken rule files: exit 2, a file:line:col message, no partial run ----------
+for f in fixtures/bad-rules/*.yml; do
+	name=$(basename "$f" .yml)
+	run "$bin" check --rules "$f" fixtures/demo
+	expect_rc "broken rule $name: exit 2" 2
+	want="mpsfix: $(head -n 1 "fixtures/bad-rules/$name.expected")"
+	got=$(printf '%s\n' "$err" | head -n 1)
+	[ "$got" = "$want" ] && ok "broken rule $name: message" || fail "broken rule $name: message" "want: $want" "got:  $got"
+	[ -z "$out" ] && ok "broken rule $name: no partial run" || fail "broken rule $name: no partial run" "$out"
+done
+
+# --- the pinned grammar: a checksum mismatch stops the build ---------------------
+mkdir -p "$tmp/g/cache"
+cp grammars/fetch.sh "$tmp/g/"
+sed 's/^integrity=sha512-./integrity=sha512-X/' grammars/tree-sitter-python.pin >"$tmp/g/tree-sitter-python.pin"
+version=$(sed -n 's/^version=//p' grammars/tree-sitter-python.pin)
+if [ -f "grammars/cache/tree-sitter-python-$version.tgz" ]; then
+	cp "grammars/cache/tree-sitter-python-$version.tgz" "$tmp/g/cache/"
+	run sh "$tmp/g/fetch.sh"
+	[ "$rc" != 0 ] && ok "grammar checksum mismatch fails" || fail "grammar checksum mismatch fails"
+	expect_err "grammar checksum mismatch is explained" "checksum mismatch"
+	[ ! -d "$tmp/g/tree-sitter-python" ] && ok "mismatched grammar is not unpacked" || fail "mismatched grammar is not unpacked"
+fi
+
+# --- mpsfix test ---------------------------------------------------------------
+run "$bin" test rules
+expect_rc "shipped rule examples pass" 0
+expect_out "test prints counts" " passed, 0 failed"
+
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]
