@@ -182,6 +182,23 @@ if [ -f "grammars/cache/tree-sitter-python-$version.tgz" ]; then
 	[ ! -d "$tmp/g/tree-sitter-python" ] && ok "mismatched grammar is not unpacked" || fail "mismatched grammar is not unpacked"
 fi
 
+# --- make install: the installed binary finds its installed rules --------------
+run make -s -C "$top" install O="$(dirname "$bin")" DESTDIR="$tmp/inst" PREFIX=/usr
+expect_rc "make install into DESTDIR" 0
+if [ -x "$tmp/inst/usr/bin/mpsfix" ]; then
+	# it looks beside itself (../share/mpsfix/rules), never in this source tree
+	run env -u MPSFIX_RULES_DIR "$tmp/inst/usr/bin/mpsfix" diff fixtures/demo
+	printf '%s\n' "$out" >"$tmp/inst.diff"
+	same_files "installed binary gives the demo diff" "$tmp/inst.diff" fixtures/demo.expected.diff
+	[ -f "$tmp/inst/usr/share/man/man1/mpsfix.1" ] && [ -f "$tmp/inst/usr/share/man/man5/mpsfix-rules.5" ] &&
+		ok "man pages installed" || fail "man pages installed"
+	run make -s -C "$top" uninstall DESTDIR="$tmp/inst" PREFIX=/usr
+	left=$(find "$tmp/inst" -type f | head -3)
+	[ -z "$left" ] && ok "make uninstall removes everything" || fail "make uninstall removes everything" "$left"
+else
+	fail "installed binary exists"
+fi
+
 # --- mpsfix test ---------------------------------------------------------------
 run "$bin" test rules
 expect_rc "shipped rule examples pass" 0
