@@ -47,6 +47,11 @@ int mpsfix_git_diff(mpsfix_buf *out, const char *path, const char *old, size_t o
 	git_buf text = GIT_BUF_INIT;
 	int rc, error = 0;
 
+	/* a NULL buffer would mean "no file" to libgit2: here it is empty text */
+	if (!old)
+		old = "";
+	if (!new_text)
+		new_text = "";
 	if (old_len == new_len && (old_len == 0 || memcmp(old, new_text, old_len) == 0))
 		return 0;
 	if ((rc = git_diff_options_init(&opts, GIT_DIFF_OPTIONS_VERSION)) < 0)

@@ -18,8 +18,30 @@ const char *mpsfix_grammar_version(void);
 /** A parser for Python; an error if the runtime cannot load the grammar's ABI. */
 int mpsfix_parser_new(TSParser **out);
 
-/** Parse `len` bytes of `data`. */
+/**
+ * Parse `len` bytes of `data` into a new tree (the caller frees it with
+ * ts_tree_delete()).  Input that would leave more than MPSFIX_PARSE_MAX_OPEN
+ * constructs open at its end (see mpsfix_parse_open_estimate()) is refused
+ * with MPSFIX_ESKIP instead of being handed to the runtime.  When the
+ * parser has a timeout (ts_parser_set_timeout_micros) and runs out of time,
+ * the result is MPSFIX_ESKIP too, and the parser is reset for the next text.
+ */
 int mpsfix_parse(TSTree **out, TSParser *parser, const char *data, uint32_t len);
+
+/** mpsfix_parse(), with error messages starting with `name` ("NAME: skipped: ..."). */
+int mpsfix_parse_named(TSTree **out, TSParser *parser, const char *name,
+		       const char *data, uint32_t len);
+
+/*
+ * The tree-sitter 0.20 runtime corrupts its heap when it reaches the end of
+ * the input with more than about 65,535 parse-stack entries: brackets left
+ * open, or long chains of prefix or right-associative operators left
+ * dangling by syntax errors.  Valid code never does (100,000 balanced
+ * brackets parse fine).  This is a cheap, conservative estimate of that
+ * depth from the tokens; about two stack entries per unit.
+ */
+#define MPSFIX_PARSE_MAX_OPEN 30000u
+uint32_t mpsfix_parse_open_estimate(const char *data, uint32_t len);
 
 /** Number of ERROR and MISSING nodes under `node` (iterative, any depth). */
 uint32_t mpsfix_error_count(TSNode node);

@@ -187,7 +187,7 @@ int mpsfix_source_read(mpsfix_source *out, const char *path)
 				error = too_large(path, len);
 				goto done;
 			}
-			cap *= 2;
+			cap = cap > MPSFIX_SOURCE_MAX / 2 ? MPSFIX_SOURCE_MAX + 1u : cap * 2;
 			data = mpsfix_xrealloc(data, cap + 1);
 		}
 		ssize_t n = read(fd, data + len, cap - len);

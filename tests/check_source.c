@@ -147,6 +147,14 @@ START_TEST(test_source_mixed_endings)
 	mpsfix_span sp = mpsfix_source_line(&s, 3);
 	ck_assert_uint_eq(sp.end - sp.start, 3); /* "c\rd" */
 	mpsfix_source_release(&s);
+
+	/* a tie is not "more": LF */
+	ck_assert_int_eq(mpsfix_source_from_buffer(&s, "t.py", "a\r\nb\n", 5), 0);
+	ck_assert(!s.crlf);
+	mpsfix_source_release(&s);
+	ck_assert_int_eq(mpsfix_source_from_buffer(&s, "t.py", "a\r\nb\r\nc\n", 8), 0);
+	ck_assert(s.crlf);
+	mpsfix_source_release(&s);
 }
 END_TEST
 

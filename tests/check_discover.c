@@ -1,0 +1,278 @@
+/* check_discover.c: the plain file-system walk. */
+#define _XOPEN_SOURCE 700 /* nftw */
+#include <fcntl.h>
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "discover.h"
+#include "tests.h"
+
+static char tmpdir[64];
+static char oldcwd[4096];
+
+static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	chmod(path, 0700); /* folders made unreadable by a test */
+	return remove(path);
+}
+
+/* Create the file or folder (trailing '/') `rel` under tmpdir. */
+static void make(const char *rel)
+{
+	char *path = mpsfix_xasprintf("%s/%s", tmpdir, rel);
+	size_t n = strlen(path);
+
+	if (path[n - 1] == '/') {
+		path[n - 1] = '\0';
+		ck_assert_int_eq(mkdir(path, 0755), 0);
+	} else {
+		int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		ck_assert_int_ge(fd, 0);
+		close(fd);
+	}
+	free(path);
+}
+
+static void link_to(const char *target, const char *rel)
+{
+	char *path = mpsfix_xasprintf("%s/%s", tmpdir, rel);
+
+	ck_assert_int_eq(symlink(target, path), 0);
+	free(path);
+}
+
+static void setup(void)
+{
+	ck_assert_ptr_nonnull(getcwd(oldcwd, sizeof(oldcwd)));
+	strcpy(tmpdir, "/tmp/mpsfix-discover-XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(tmpdir));
+	ck_assert_int_eq(chdir(tmpdir), 0); /* short, relative paths */
+	make("proj/");
+	make("proj/a.py");
+	make("proj/B.py");
+	make("proj/b.pyi");
+	make("proj/c.txt");
+	make("proj/py");
+	make("proj/.hidden.py");
+	make("proj/sub/");
+	make("proj/sub/z.py");
+	make("proj/sub/deeper/");
+	make("proj/sub/deeper/y.py");
+	const char *skipped[] = {".git/", ".venv/", "venv/", "__pycache__/",
+				 "node_modules/", "site-packages/", ".tox/"};
+	for (size_t i = 0; i < MPSFIX_ARRAY_SIZE(skipped); i++) {
+		char *dir = mpsfix_xasprintf("proj/%s", skipped[i]);
+		char *file = mpsfix_xasprintf("proj/%sx.py", skipped[i]);
+		make(dir);
+		make(file);
+		free(dir);
+		free(file);
+	}
+	make("proj/sub/site-packages/");
+	make("proj/sub/site-packages/deep.py");
+}
+
+static void teardown(void)
+{
+	ck_assert_int_eq(chdir(oldcwd), 0);
+	nftw(tmpdir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+typedef struct {
+	mpsfix_buf messages; /* one per line */
+	int count;
+} errors;
+
+static void on_error(void *payload, const char *message)
+{
+	errors *e = payload;
+
+	mpsfix_buf_printf(&e->messages, "%s\n", message);
+	e->count++;
+}
+
+/* Discover `args` and compare with `want` (NULL-terminated). */
+static void expect(char *const *args, size_t nargs, const char *const *want, errors *e)
+{
+	mpsfix_paths p = MPSFIX_PATHS_INIT;
+	mpsfix_buf got = MPSFIX_BUF_INIT, exp = MPSFIX_BUF_INIT;
+
+	ck_assert_int_eq(mpsfix_discover(&p, args, nargs, on_error, e), 0);
+	for (size_t i = 0; i < p.len; i++)
+		mpsfix_buf_printf(&got, "%s\n", p.items[i]);
+	for (size_t i = 0; want[i]; i++)
+		mpsfix_buf_printf(&exp, "%s\n", want[i]);
+	mpsfix_buf_add(&got, "", 0);
+	mpsfix_buf_add(&exp, "", 0);
+	ck_assert_str_eq(got.data, exp.data);
+	mpsfix_buf_release(&got);
+	mpsfix_buf_release(&exp);
+	mpsfix_paths_release(&p);
+	ck_assert_ptr_null(p.items);
+	ck_assert_uint_eq(p.len, 0);
+}
+
+START_TEST(test_discover_walk_skips_and_sorts)
+{
+	errors e = {MPSFIX_BUF_INIT, 0};
+	char *args[] = {"proj"};
+	const char *want[] = {
+		"proj/.hidden.py", /* only folders starting with '.' are skipped */
+		"proj/B.py",
+		"proj/a.py",
+		"proj/b.pyi",
+		"proj/sub/deeper/y.py",
+		"proj/sub/z.py",
+		NULL,
+	};
+
+	expect(args, 1, want, &e);
+	ck_assert_int_eq(e.count, 0);
+	mpsfix_buf_release(&e.messages);
+}
+END_TEST
+
+START_TEST(test_discover_join_and_order)
+{
+	errors e = {MPSFIX_BUF_INIT, 0};
+	/* trailing slashes, argument order kept, duplicates dropped */
+	char *args[] = {"proj/sub//", "proj/c.txt", "proj/a.py", "proj/", "proj/sub/z.py"};
+	const char *want[] = {
+		"proj/sub/deeper/y.py",
+		"proj/sub/z.py",
+		"proj/c.txt", /* named explicitly: kept whatever its name */
+		"proj/a.py",
+		"proj/.hidden.py",
+		"proj/B.py",
+		"proj/b.pyi",
+		NULL,
+	};
+
+	expect(args, MPSFIX_ARRAY_SIZE(args), want, &e);
+	ck_assert_int_eq(e.count, 0);
+
+	/* a folder argument that itself starts with '.' is walked */
+	char *dot[] = {"./proj/sub"};
+	const char *want_dot[] = {"./proj/sub/deeper/y.py", "./proj/sub/z.py", NULL};
+	expect(dot, 1, want_dot, &e);
+	mpsfix_buf_release(&e.messages);
+}
+END_TEST
+
+START_TEST(test_discover_symlinks)
+{
+	errors e = {MPSFIX_BUF_INIT, 0};
+	char *args[] = {"proj"};
+	const char *want[] = {
+		"proj/.hidden.py", "proj/B.py", "proj/a.py", "proj/b.pyi",
+		"proj/link.py", /* a symlink to a file is taken */
+		"proj/sub/deeper/y.py", "proj/sub/z.py",
+		NULL,
+	};
+
+	link_to("..", "proj/sub/up");          /* a loop */
+	link_to(".", "proj/self");             /* another loop */
+	link_to("sub", "proj/alias");          /* a folder twice: not followed */
+	link_to("sub/z.py", "proj/link.py");
+	link_to("nowhere.py", "proj/dangling.py");
+	link_to("sub", "proj/dir.py");         /* a folder named like a file */
+	alarm(20);                             /* a loop would hang: die instead */
+	expect(args, 1, want, &e);
+	alarm(0);
+	ck_assert_int_eq(e.count, 0);
+
+	/* a symlink named on the command line is followed */
+	char *alias[] = {"proj/alias"};
+	const char *want_alias[] = {"proj/alias/deeper/y.py", "proj/alias/z.py", NULL};
+	expect(alias, 1, want_alias, &e);
+	mpsfix_buf_release(&e.messages);
+}
+END_TEST
+
+START_TEST(test_discover_missing_and_unreadable)
+{
+	errors e = {MPSFIX_BUF_INIT, 0};
+	char *args[] = {"proj/missing.py", "proj/sub", "nope/"};
+	const char *want[] = {"proj/sub/deeper/y.py", "proj/sub/z.py", NULL};
+
+	expect(args, MPSFIX_ARRAY_SIZE(args), want, &e);
+	ck_assert_int_eq(e.count, 2);
+	ck_assert_str_eq(e.messages.data,
+			 "proj/missing.py: No such file or directory\n"
+			 "nope/: No such file or directory\n");
+
+	/* no callback: problems are skipped silently */
+	mpsfix_paths p = MPSFIX_PATHS_INIT;
+	ck_assert_int_eq(mpsfix_discover(&p, args, 1, NULL, NULL), 0);
+	ck_assert_uint_eq(p.len, 0);
+	mpsfix_paths_release(&p);
+
+	/* an unreadable folder (root reads everything: only as a normal user) */
+	if (geteuid() != 0) {
+		mpsfix_buf_clear(&e.messages);
+		e.count = 0;
+		ck_assert_int_eq(chmod("proj/sub/deeper", 0), 0);
+		char *sub[] = {"proj/sub"};
+		const char *want_sub[] = {"proj/sub/z.py", NULL};
+		expect(sub, 1, want_sub, &e);
+		ck_assert_int_eq(e.count, 1);
+		ck_assert_str_eq(e.messages.data, "proj/sub/deeper: Permission denied\n");
+	}
+	mpsfix_buf_release(&e.messages);
+}
+END_TEST
+
+START_TEST(test_discover_many)
+{
+	errors e = {MPSFIX_BUF_INIT, 0};
+	mpsfix_paths p = MPSFIX_PATHS_INIT;
+	char *args[] = {"proj/many"};
+	char name[64];
+
+	/* a deep chain of folders and a wide one: no recursion limits */
+	make("proj/many/");
+	mpsfix_buf deep = MPSFIX_BUF_INIT;
+	mpsfix_buf_adds(&deep, "proj/many");
+	for (int i = 0; i < 300; i++) {
+		mpsfix_buf_adds(&deep, "/d");
+		ck_assert_int_eq(mkdir(deep.data, 0755), 0);
+	}
+	mpsfix_buf_adds(&deep, "/leaf.py");
+	make(deep.data);
+	for (int i = 0; i < 500; i++) {
+		snprintf(name, sizeof(name), "proj/many/f%03d.py", 499 - i);
+		make(name);
+	}
+	ck_assert_int_eq(mpsfix_discover(&p, args, 1, on_error, &e), 0);
+	ck_assert_int_eq(e.count, 0);
+	ck_assert_uint_eq(p.len, 501);
+	ck_assert_str_eq(p.items[0], deep.data);
+	mpsfix_buf_release(&deep);
+	ck_assert_str_eq(p.items[1], "proj/many/f000.py");
+	ck_assert_str_eq(p.items[500], "proj/many/f499.py");
+	for (size_t i = 1; i < p.len; i++)
+		ck_assert_int_lt(strcmp(p.items[i - 1], p.items[i]), 0);
+	mpsfix_paths_release(&p);
+	mpsfix_buf_release(&e.messages);
+}
+END_TEST
+
+Suite *mpsfix_suite_discover(void)
+{
+	Suite *s = suite_create("discover");
+	TCase *tc = tcase_create("discover");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_set_timeout(tc, 30);
+	tcase_add_test(tc, test_discover_walk_skips_and_sorts);
+	tcase_add_test(tc, test_discover_join_and_order);
+	tcase_add_test(tc, test_discover_symlinks);
+	tcase_add_test(tc, test_discover_missing_and_unreadable);
+	tcase_add_test(tc, test_discover_many);
+	suite_add_tcase(s, tc);
+	return s;
+}
