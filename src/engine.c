@@ -517,7 +517,8 @@ static void run_pass(pass *ps, mpsfix_result *findings, mpsfix_edits *edits)
 	ps->edits = edits;
 	ps->torch_bound = -1;
 	match_all(ps);
-	qsort(findings->items, findings->len, sizeof(*findings->items), compare_findings);
+	if (findings->len > 1)
+		qsort(findings->items, findings->len, sizeof(*findings->items), compare_findings);
 }
 
 int mpsfix_engine_run(mpsfix_result *out, mpsfix_ctx *ctx, const mpsfix_index *ix,

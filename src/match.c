@@ -367,7 +367,8 @@ int mpsfix_match_node(mpsfix_match *out, mpsfix_matcher *m,
 		m->bindings = mpsfix_xrealloc(m->bindings, nb * sizeof(*m->bindings));
 		m->nbindings = nb;
 	}
-	memset(m->bindings, 0, (nb ? nb : 0) * sizeof(*m->bindings));
+	if (nb)
+		memset(m->bindings, 0, nb * sizeof(*m->bindings));
 	m->scratch.len = m->bound.len = m->trail.len = 0;
 	m->pattern = p;
 	m->src = src;
