@@ -16,6 +16,8 @@ Suite *mpsfix_suite_template(void);
 Suite *mpsfix_suite_rule(void);
 Suite *mpsfix_suite_engine(void);
 Suite *mpsfix_suite_fixtures(void);
+Suite *mpsfix_suite_cli(void);
+Suite *mpsfix_suite_ruletest(void);
 
 /** The repository's top folder (MPSFIX_TOP, default "."). */
 const char *mpsfix_test_top(void);
