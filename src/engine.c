@@ -521,6 +521,16 @@ static void run_pass(pass *ps, mpsfix_result *findings, mpsfix_edits *edits)
 		qsort(findings->items, findings->len, sizeof(*findings->items), compare_findings);
 }
 
+/*
+ * Parse one version of a file.  tree-sitter's error recovery can take very
+ * long on pathological input: allow 10 s plus 2 s per MB, then skip the file.
+ */
+static int parse_text(TSTree **out, mpsfix_ctx *ctx, const char *name, const char *data, uint32_t len)
+{
+	ts_parser_set_timeout_micros(ctx->parser, 10000000ull + 2ull * len);
+	return mpsfix_parse_named(out, ctx->parser, name, data, len);
+}
+
 int mpsfix_engine_run(mpsfix_result *out, mpsfix_ctx *ctx, const mpsfix_index *ix,
 		      const mpsfix_source *src, const mpsfix_engine_opts *opts)
 {
@@ -535,7 +545,7 @@ int mpsfix_engine_run(mpsfix_result *out, mpsfix_ctx *ctx, const mpsfix_index *i
 	int error;
 
 	memset(out, 0, sizeof(*out));
-	if ((error = mpsfix_parse(&tree, ctx->parser, src->data, src->len)) < 0)
+	if ((error = parse_text(&tree, ctx, src->path, src->data, src->len)) < 0)
 		goto done;
 	base_errors = mpsfix_error_count(ts_tree_root_node(tree));
 	ps.src = src;
@@ -558,7 +568,8 @@ int mpsfix_engine_run(mpsfix_result *out, mpsfix_ctx *ctx, const mpsfix_index *i
 			goto done;
 		if (applied == 0)
 			break;
-		if ((error = mpsfix_parse(&next_tree, ctx->parser, next.data ? next.data : "", (uint32_t)next.len)) < 0)
+		if ((error = parse_text(&next_tree, ctx, src->path, next.data ? next.data : "",
+					(uint32_t)next.len)) < 0)
 			goto done;
 		errors = mpsfix_error_count(ts_tree_root_node(next_tree));
 		if (errors > base_errors) {
@@ -594,7 +605,7 @@ int mpsfix_engine_run(mpsfix_result *out, mpsfix_ctx *ctx, const mpsfix_index *i
 		now = src;
 		out->fixed = 0;
 		out->passes = 0;
-		if ((error = mpsfix_parse(&tree, ctx->parser, src->data, src->len)) < 0)
+		if ((error = parse_text(&tree, ctx, src->path, src->data, src->len)) < 0)
 			goto done;
 		ps.src = src;
 		ps.root = ts_tree_root_node(tree);

@@ -144,9 +144,15 @@ static void process_file(run_state *st, const char *path)
 	}
 	if (error < 0)
 		goto fail;
-	st->files++;
-	if ((error = mpsfix_engine_run(&res, &st->ctx, st->index, &src, &eo)) < 0)
+	error = mpsfix_engine_run(&res, &st->ctx, st->index, &src, &eo);
+	if (error == MPSFIX_ESKIP) {
+		print_error(mpsfix_error_last()->message);
+		st->skipped++;
+		goto done;
+	}
+	if (error < 0)
 		goto fail;
+	st->files++;
 	for (size_t i = 0; i < res.nwarnings; i++)
 		print_error(res.warnings[i]);
 	if (opts->command == MPSFIX_CMD_DIFF && res.changed) {

@@ -121,6 +121,8 @@ printf 'import torch\nloader = torch.utils.data.DataLoader(ds, pin_memory=True)\
 awk 'BEGIN { for (i = 0; i < 300000; i++) printf "value_%d = compute(%d, scale=0.5)\n", i, i; print "y = x.to(\"mps\", non_blocking=True)" }' >"$tmp/bad/big.py"
 # 5,000 nested parentheses
 awk 'BEGIN { s = ""; for (i = 0; i < 5000; i++) s = s "("; s = s "x"; for (i = 0; i < 5000; i++) s = s ")"; print "import torch"; print "y = " s ".to(\"mps\", non_blocking=True)" }' >"$tmp/bad/nested.py"
+# 100,000 brackets never closed: the tree-sitter 0.20 runtime corrupts its heap on it
+awk 'BEGIN { s = ""; for (i = 0; i < 100000; i++) s = s "("; print s }' >"$tmp/bad/unclosed.py"
 mkfifo "$tmp/bad/fifo.py"
 mkdir "$tmp/bad/dir.py"
 printf 'import torch\ny = x.to("mps", non_blocking=True)\n' >"$tmp/bad/unreadable.py"
@@ -142,6 +144,7 @@ expect_err "invalid UTF-8 is located" "invalid-utf8.py:2:5: skipped: invalid UTF
 expect_err "unreadable file is reported" "unreadable.py: cannot open: Permission denied"
 expect_err "FIFO is not read" "fifo.py: skipped: not a regular file"
 expect_out "the run goes on to good files" "zz_good.py:2:10: MPS101 [*]"
+expect_err "unclosed brackets are skipped, not crashed on" "unclosed.py: skipped: too deeply nested to parse safely"
 expect_out "big file is checked to its end" "big.py:300001:5: MPS006 [*]"
 expect_out "deeply nested file is checked" "nested.py:2:5: MPS006 [*]"
 expect_out "syntax-error file: findings outside the error" "syntax-error.py"
