@@ -430,3 +430,27 @@ TSSymbol mpsfix_symbol(const char *kind)
 	return ts_language_symbol_for_name(mpsfix_language(), kind,
 					   (uint32_t)strlen(kind), true);
 }
+
+bool mpsfix_first_error(TSNode node, TSNode *out)
+{
+	TSTreeCursor cur = ts_tree_cursor_new(node);
+	bool found = false;
+
+	for (;;) {
+		TSNode n = ts_tree_cursor_current_node(&cur);
+
+		if (ts_node_is_missing(n) || ts_node_symbol(n) == SYM_ERROR) {
+			*out = n;
+			found = true;
+			break;
+		}
+		if (ts_node_has_error(n) && ts_tree_cursor_goto_first_child(&cur))
+			continue;
+		while (!ts_tree_cursor_goto_next_sibling(&cur))
+			if (!ts_tree_cursor_goto_parent(&cur))
+				goto done;
+	}
+done:
+	ts_tree_cursor_delete(&cur);
+	return found;
+}

@@ -46,6 +46,9 @@ uint32_t mpsfix_parse_open_estimate(const char *data, uint32_t len);
 /** Number of ERROR and MISSING nodes under `node` (iterative, any depth). */
 uint32_t mpsfix_error_count(TSNode node);
 
+/** The first ERROR or MISSING node under `node`, depth first; false if none. */
+bool mpsfix_first_error(TSNode node, TSNode *out);
+
 /** True if `node` is, or lies inside, an ERROR node (or is MISSING). */
 bool mpsfix_node_in_error(TSNode node);
 

@@ -506,31 +506,6 @@ static int compile_node(compiler *c, mpsfix_pnode **out, TSNode node, int depth)
 	return compile_children(c, pn, node, pn->named_only, depth);
 }
 
-/* The first ERROR or MISSING node, depth first. */
-static bool first_error(TSNode node, TSNode *out)
-{
-	TSTreeCursor cur = ts_tree_cursor_new(node);
-	bool found = false;
-
-	for (;;) {
-		TSNode n = ts_tree_cursor_current_node(&cur);
-
-		if (ts_node_is_missing(n) || node_is(n, "ERROR")) {
-			*out = n;
-			found = true;
-			break;
-		}
-		if (ts_node_has_error(n) && ts_tree_cursor_goto_first_child(&cur))
-			continue;
-		while (!ts_tree_cursor_goto_next_sibling(&cur))
-			if (!ts_tree_cursor_goto_parent(&cur))
-				goto done;
-	}
-done:
-	ts_tree_cursor_delete(&cur);
-	return found;
-}
-
 static TSNode sole_statement(TSNode root, bool *ok)
 {
 	TSNode only = {0};
@@ -569,7 +544,7 @@ int mpsfix_pattern_compile(mpsfix_pattern **out, TSParser *parser,
 	    (error = mpsfix_parse(&tree, parser, text2.data, (uint32_t)text2.len)) < 0)
 		goto done;
 	root = ts_tree_root_node(tree);
-	if (first_error(root, &bad)) {
+	if (mpsfix_first_error(root, &bad)) {
 		uint32_t at = ts_node_start_byte(bad);
 
 		*err_offset = map.map[at < map.len ? at : map.len];

@@ -222,30 +222,6 @@ done:
 	c->t->nvars = vars.len;
 }
 
-static bool find_error(TSNode node, uint32_t *at)
-{
-	TSTreeCursor cur = ts_tree_cursor_new(node);
-	bool found = false;
-
-	for (;;) {
-		TSNode n = ts_tree_cursor_current_node(&cur);
-
-		if (ts_node_is_missing(n) || is(n, "ERROR")) {
-			*at = ts_node_start_byte(n);
-			found = true;
-			break;
-		}
-		if (ts_node_has_error(n) && ts_tree_cursor_goto_first_child(&cur))
-			continue;
-		while (!ts_tree_cursor_goto_next_sibling(&cur))
-			if (!ts_tree_cursor_goto_parent(&cur))
-				goto done;
-	}
-done:
-	ts_tree_cursor_delete(&cur);
-	return found;
-}
-
 int mpsfix_template_compile(mpsfix_template **out, TSParser *parser,
 			    const char *text, size_t len, uint32_t *err_offset)
 {
@@ -253,7 +229,7 @@ int mpsfix_template_compile(mpsfix_template **out, TSParser *parser,
 	mpsfix_offset_map map = {0};
 	mpsfix_template *t = mpsfix_xcalloc(1, sizeof(*t));
 	TSTree *tree = NULL;
-	TSNode root, top = {0};
+	TSNode root, top = {0}, bad;
 	uint32_t at, count = 0;
 	int error;
 
@@ -270,7 +246,8 @@ int mpsfix_template_compile(mpsfix_template **out, TSParser *parser,
 	    (error = mpsfix_parse(&tree, parser, text2.data, (uint32_t)text2.len)) < 0)
 		goto done;
 	root = ts_tree_root_node(tree);
-	if (find_error(root, &at)) {
+	if (mpsfix_first_error(root, &bad)) {
+		at = ts_node_start_byte(bad);
 		*err_offset = map.map[at < map.len ? at : map.len];
 		error = mpsfix_error_set(MPSFIX_ERROR, "%s",
 					 *err_offset < len && text[*err_offset] == '$'
