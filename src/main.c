@@ -186,13 +186,31 @@ done:
 	mpsfix_source_release(&src);
 }
 
+static const char *plural(size_t n)
+{
+	return n == 1 ? "" : "s";
+}
+
+/* One line on standard error, after everything on standard output. */
 static void print_summary(const run_state *st)
 {
 	if (st->opts->quiet)
 		return;
-	fprintf(stderr, "mpsfix: %zu file%s scanned, %zu finding%s (%zu fixable), %zu fixed",
-		st->files, st->files == 1 ? "" : "s", st->findings, st->findings == 1 ? "" : "s",
-		st->fixable, st->fixed);
+	fflush(stdout);
+	fprintf(stderr, "mpsfix: %zu file%s scanned, ", st->files, plural(st->files));
+	switch (st->opts->command) {
+	case MPSFIX_CMD_DIFF:
+		fprintf(stderr, "%zu fix%s in the diff, %zu finding%s left", st->fixed,
+			st->fixed == 1 ? "" : "es", st->findings, plural(st->findings));
+		break;
+	case MPSFIX_CMD_FIX:
+		fprintf(stderr, "%zu fixed, %zu finding%s left", st->fixed, st->findings,
+			plural(st->findings));
+		break;
+	default:
+		fprintf(stderr, "%zu finding%s (%zu fixable)", st->findings, plural(st->findings),
+			st->fixable);
+	}
 	if (st->skipped)
 		fprintf(stderr, ", %zu skipped", st->skipped);
 	if (st->hidden_unsafe)
