@@ -124,7 +124,44 @@ static void print_finding(const char *path, const mpsfix_finding *f)
 	}
 }
 
-static void process_file(run_state *st, const char *path)
+/*
+ * A file found by walking folder `root` that resolves outside it (through a
+ * symbolic link) is read but never written.
+ */
+static bool leaves_root(const char *path, const char *root)
+{
+	char *real_path, *real_root;
+	bool outside = false;
+	size_t n;
+
+	if (!root)
+		return false;
+	real_path = realpath(path, NULL);
+	real_root = realpath(root, NULL);
+	if (real_path && real_root) {
+		n = strlen(real_root);
+		outside = strncmp(real_path, real_root, n) != 0 ||
+			  (real_path[n] != '/' && !(n == 1 && real_root[0] == '/'));
+	}
+	free(real_path);
+	free(real_root);
+	return outside;
+}
+
+/* The folder argument a walked file was found under (its path starts with it). */
+static const char *folder_of(const char *path, char **args, size_t nargs)
+{
+	for (size_t i = 0; i < nargs; i++) {
+		size_t n = strlen(args[i]);
+
+		if (n && !strncmp(path, args[i], n) && (path[n] == '/' || args[i][n - 1] == '/') &&
+		    is_dir(args[i]))
+			return args[i];
+	}
+	return NULL;
+}
+
+static void process_file(run_state *st, const char *path, const char *root)
 {
 	const mpsfix_opts *opts = st->opts;
 	mpsfix_source src = MPSFIX_SOURCE_INIT;
@@ -144,6 +181,10 @@ static void process_file(run_state *st, const char *path)
 	}
 	if (error < 0)
 		goto fail;
+	if (eo.fix && leaves_root(path, root)) {
+		fprintf(stderr, "mpsfix: %s: not fixed: a symbolic link to a file outside %s\n", path, root);
+		eo.fix = false;
+	}
 	error = mpsfix_engine_run(&res, &st->ctx, st->index, &src, &eo);
 	if (error == MPSFIX_ESKIP) {
 		print_error(mpsfix_error_last()->message);
@@ -239,7 +280,7 @@ static int run_files(run_state *st)
 		goto done;
 	}
 	for (size_t i = 0; i < files.len; i++)
-		process_file(st, files.items[i]);
+		process_file(st, files.items[i], folder_of(files.items[i], args, nargs));
 	print_summary(st);
 	if (opts->command == MPSFIX_CMD_DIFF)
 		status = st->changed ? MPSFIX_EXIT_FINDINGS : MPSFIX_EXIT_OK;

@@ -113,6 +113,18 @@ expect_rc "fix of everything exits 0" 0
 [ "$(stat -c %a "$tmp/mode/m.py")" = 640 ] && ok "fix keeps the file mode" || fail "fix keeps the file mode" "$(stat -c %a "$tmp/mode/m.py")"
 [ "$(cat "$tmp/mode/m.py")" = "$(printf 'import torch\ny = x.to("mps")')" ] && ok "fix writes the fix" || fail "fix writes the fix" "$(cat "$tmp/mode/m.py")"
 
+# a symlink found in a folder that leads outside it is never written through
+mkdir -p "$tmp/sl/root" "$tmp/sl/outside"
+printf 'import torch\ny = x.to("mps", non_blocking=True)\n' >"$tmp/sl/outside/o.py"
+cp "$tmp/sl/outside/o.py" "$tmp/sl/root/in.py"
+cp "$tmp/sl/outside/o.py" "$tmp/sl/o.orig"
+ln -s ../outside/o.py "$tmp/sl/root/link.py"
+run "$bin" fix "$tmp/sl/root"
+expect_err "symlink leaving the folder is reported" "link.py: not fixed: a symbolic link to a file outside"
+same_files "symlink leaving the folder is not written through" "$tmp/sl/outside/o.py" "$tmp/sl/o.orig"
+[ -L "$tmp/sl/root/link.py" ] && ok "the symlink stays a symlink" || fail "the symlink stays a symlink"
+grep -q non_blocking "$tmp/sl/root/in.py" && fail "files inside the folder are fixed" || ok "files inside the folder are fixed"
+
 # --- bad input: clear message, the run goes on, nothing written wrongly ----------
 mkdir -p "$tmp/bad"
 cp fixtures/bad/* "$tmp/bad/"
