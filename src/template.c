@@ -124,8 +124,16 @@ static int slot_prec(TSNode child, const char *src)
 		return 6;
 	if (!strcmp(pt, "conditional_expression")) {
 		/* a if b else c: a and b need more than a conditional, c does not */
-		TSNode last = ts_node_named_child(parent, ts_node_named_child_count(parent) - 1);
+		TSNode last = ts_node_child_by_field_name(parent, "alternative", 11);
+		uint32_t n = ts_node_named_child_count(parent);
 
+		/* older grammars have no field: the last named child that is not a comment */
+		while (ts_node_is_null(last) && n > 0) {
+			TSNode c = ts_node_named_child(parent, --n);
+
+			if (!ts_node_is_extra(c))
+				last = c;
+		}
 		return ts_node_eq(last, child) ? 1 : 2;
 	}
 	if (!strcmp(pt, "attribute") || !strcmp(pt, "call") || !strcmp(pt, "subscript")) {

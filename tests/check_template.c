@@ -43,6 +43,8 @@ START_TEST(test_template_parenthesizes_by_precedence)
 	REWRITES("f($V)", "$V * 2", "y = f(a - b)\n", "y = (a - b) * 2\n");
 	REWRITES("f($V)", "2 - $V", "y = f(a - b)\n", "y = 2 - (a - b)\n");
 	REWRITES("f($V)", "$V if c else d", "y = f(lambda: 1)\n", "y = (lambda: 1) if c else d\n");
+	REWRITES("f($V)", "c if d else $V", "y = f(a if b else e)\n", "y = c if d else a if b else e\n");
+	REWRITES("f($V)", "c if $V else d", "y = f(a if b else e)\n", "y = c if (a if b else e) else d\n");
 	/* the rendered whole gets parentheses when its own context needs them */
 	REWRITES("f($V)", "$V or z", "y = f(a) * 3\n", "y = (a or z) * 3\n");
 	REWRITES("g($A)", "$A", "y = g(a or b) * 3\n", "y = (a or b) * 3\n");
