@@ -125,6 +125,31 @@ static void print_finding(const char *path, const mpsfix_finding *f)
 }
 
 /*
+ * The name a diff gives `path`: relative to the current folder when it lies
+ * under it, without leading "./", so that `git apply` run here finds it.
+ */
+static char *diff_name(const char *path)
+{
+	char *cwd, *name;
+	size_t n;
+
+	while (path[0] == '.' && path[1] == '/') {
+		path += 2;
+		while (*path == '/')
+			path++;
+	}
+	if (path[0] != '/' || (cwd = getcwd(NULL, 0)) == NULL)
+		return mpsfix_xstrdup(path);
+	n = strlen(cwd);
+	if (n > 1 && !strncmp(path, cwd, n) && path[n] == '/')
+		name = mpsfix_xstrdup(path + n + 1);
+	else
+		name = mpsfix_xstrdup(path);
+	free(cwd);
+	return name;
+}
+
+/*
  * A file found by walking folder `root` that resolves outside it (through a
  * symbolic link) is read but never written.
  */
@@ -197,7 +222,11 @@ static void process_file(run_state *st, const char *path, const char *root)
 	for (size_t i = 0; i < res.nwarnings; i++)
 		print_error(res.warnings[i]);
 	if (opts->command == MPSFIX_CMD_DIFF && res.changed) {
-		if ((error = mpsfix_git_diff(&diff, path, src.data, src.len, res.text, res.text_len)) < 0)
+		char *name = diff_name(path);
+
+		error = mpsfix_git_diff(&diff, name, src.data, src.len, res.text, res.text_len);
+		free(name);
+		if (error < 0)
 			goto fail;
 		fwrite(diff.data, 1, diff.len, stdout);
 	}

@@ -104,6 +104,16 @@ expect_rc "diff after fix is empty (exit 0)" 0
 left=$(find "$tmp/b" -name '.*mpsfix*' | head -1)
 [ -z "$left" ] && ok "fix leaves no temporary files" || fail "fix leaves no temporary files" "$left"
 
+# a diff of absolute or ./ paths names them relative to the current folder
+mkdir -p "$tmp/abs"
+printf 'import torch\ny = x.to("mps", non_blocking=True)\n' >"$tmp/abs/a.py"
+(cd "$tmp/abs" && "$bin" diff "$tmp/abs/a.py" 2>/dev/null >"$tmp/abs.diff"; "$bin" diff ./a.py 2>/dev/null >"$tmp/rel.diff")
+head -n 1 "$tmp/abs.diff" | grep -qx 'diff --git a/a.py b/a.py' && ok "diff names absolute paths relative to here" ||
+	fail "diff names absolute paths relative to here" "$(head -n 1 "$tmp/abs.diff")"
+same_files "diff of ./a.py is the diff of a.py" "$tmp/abs.diff" "$tmp/rel.diff"
+(cd "$tmp/abs" && git apply "$tmp/abs.diff") && ! grep -q non_blocking "$tmp/abs/a.py" &&
+	ok "git apply of an absolute-path diff" || fail "git apply of an absolute-path diff"
+
 # file mode is kept by fix
 mkdir -p "$tmp/mode"
 printf 'import torch\ny = x.to("mps", non_blocking=True)\n' >"$tmp/mode/m.py"
