@@ -34,6 +34,13 @@ GRAMMAR_LIB = $(O)/libtree-sitter-python.a
 .PHONY: all check demo install uninstall sanitize deps clean distclean grammar unit-tests
 .DELETE_ON_ERROR:
 
+# A fresh machine lacks the libraries: `make demo`/`make check` install them
+# first (as root; otherwise they print the apt-get line) and then start again,
+# so that the flags above are read with the libraries in place.
+MISSING := $(strip $(shell $(PKG_CONFIG) --exists $(PKGS) check 2>/dev/null || echo libraries) \
+	$(if $(wildcard grammars/cache/*.tgz),,$(if $(shell command -v npm 2>/dev/null),,npm)))
+
+ifeq ($(MISSING),)
 all: $(O)/mpsfix
 
 # --- the pinned grammar -------------------------------------------------------
@@ -107,6 +114,26 @@ uninstall:
 	rm -f '$(DESTDIR)$(BINDIR)/mpsfix' '$(DESTDIR)$(MANDIR)/man1/mpsfix.1' \
 		'$(DESTDIR)$(MANDIR)/man5/mpsfix-rules.5'
 	rm -rf '$(DESTDIR)$(DATADIR)'
+
+else
+ifeq ($(filter deps clean distclean,$(MAKECMDGOALS)),)
+.DEFAULT_GOAL := all
+all check demo install sanitize unit-tests grammar: fresh-machine
+	@:
+fresh-machine:
+	@if [ -n "$(MPSFIX_DEPS_TRIED)" ]; then \
+		echo "mpsfix: still missing after make deps: $(MISSING) (is $(PKG_CONFIG) working?)" >&2; exit 2; \
+	fi
+	@echo "mpsfix: missing build dependencies ($(MISSING)): running make deps first"
+	@if [ "$$(id -u)" != 0 ]; then \
+		echo "mpsfix: not root; run 'sudo make deps' (or the apt-get line it prints), then make again" >&2; \
+		$(MAKE) --no-print-directory deps; exit 2; \
+	fi
+	$(MAKE) --no-print-directory deps
+	$(MAKE) --no-print-directory MPSFIX_DEPS_TRIED=1 $(or $(MAKECMDGOALS),all)
+.PHONY: fresh-machine
+endif
+endif
 
 # --- set-up -------------------------------------------------------------------
 DEBIAN_PACKAGES = build-essential pkg-config libtree-sitter-dev libgit2-dev libyaml-dev \
