@@ -136,6 +136,13 @@ same_files "symlink leaving the folder is not written through" "$tmp/sl/outside/
 grep -q non_blocking "$tmp/sl/root/in.py" && fail "files inside the folder are fixed" || ok "files inside the folder are fixed"
 
 # --- bad input: clear message, the run goes on, nothing written wrongly ----------
+# the committed bad files: exact output, both streams
+run "$bin" check fixtures/bad
+expect_rc "check fixtures/bad exits 1 (findings; skips are not errors)" 1
+printf '%s\n' "$out" >"$tmp/bad.out"
+printf '%s\n' "$err" >"$tmp/bad.err"
+same_files "check fixtures/bad: standard output" "$tmp/bad.out" fixtures/bad/expected.out
+same_files "check fixtures/bad: standard error" "$tmp/bad.err" fixtures/bad/expected.err
 mkdir -p "$tmp/bad"
 cp fixtures/bad/* "$tmp/bad/"
 printf 'import torch\nloader = torch.utils.data.DataLoader(ds, pin_memory=True)\n' >"$tmp/bad/zz_good.py"
