@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "parse.h"
 #include "tests.h"
 #include "testutil.h"
 
@@ -111,6 +112,77 @@ START_TEST(test_match_deep_nesting)
 }
 END_TEST
 
+/* Count matches of `pattern` in `code` with constraint `c` on metavariable X. */
+static int count_constrained(const char *pattern, const char *code, const mpsfix_constraint *c)
+{
+	mpsfix_pattern *p = NULL;
+	uint32_t off;
+	TSTree *tree = NULL;
+	mpsfix_matcher *m = mpsfix_matcher_new();
+	TSTreeCursor cur;
+	int n = 0;
+
+	ck_assert_int_eq(mpsfix_pattern_compile(&p, tu_parser(), pattern, strlen(pattern), &off), 0);
+	p->metavars[mpsfix_pattern_metavar_index(p, "X")].constraint = c;
+	ck_assert_int_eq(mpsfix_parse(&tree, tu_parser(), code, (uint32_t)strlen(code)), 0);
+	cur = ts_tree_cursor_new(ts_tree_root_node(tree));
+	for (;;) {
+		mpsfix_match mm = {0};
+
+		if (mpsfix_match_node(&mm, m, p, ts_tree_cursor_current_node(&cur), code) == 0) {
+			n++;
+			mpsfix_match_release(&mm);
+		}
+		if (ts_tree_cursor_goto_first_child(&cur))
+			continue;
+		while (!ts_tree_cursor_goto_next_sibling(&cur))
+			if (!ts_tree_cursor_goto_parent(&cur))
+				goto done;
+	}
+done:
+	ts_tree_cursor_delete(&cur);
+	ts_tree_delete(tree);
+	mpsfix_matcher_free(m);
+	mpsfix_pattern_free(p);
+	return n;
+}
+
+START_TEST(test_match_constraints)
+{
+	mpsfix_constraint c = {0};
+	const char *code = "f(a)\nf(a_b)\nf(1)\nf('x')\nf(g(a))\n";
+	TSSymbol kinds[2];
+	mpsfix_literal values[2] = {
+		{.type = MPSFIX_LIT_NUMBER, .num = 1},
+		{.type = MPSFIX_LIT_STRING, .s = "x", .slen = 1},
+	};
+
+	ck_assert_int_eq(regcomp(&c.regex, "^a", REG_EXTENDED | REG_NOSUB), 0);
+	c.has_regex = true;
+	ck_assert_int_eq(count_constrained("f($X)", code, &c), 2); /* a, a_b; not g(a) */
+	regfree(&c.regex);
+	c.has_regex = false;
+
+	ck_assert_int_eq(regcomp(&c.not_regex, "_", REG_EXTENDED | REG_NOSUB), 0);
+	c.has_not_regex = true;
+	ck_assert_int_eq(count_constrained("f($X)", code, &c), 4);
+	regfree(&c.not_regex);
+	c.has_not_regex = false;
+
+	kinds[0] = mpsfix_symbol("identifier");
+	kinds[1] = mpsfix_symbol("call");
+	c.kinds = kinds;
+	c.nkinds = 2;
+	ck_assert_int_eq(count_constrained("f($X)", code, &c), 3); /* a, a_b, g(a) */
+	c.nkinds = 0;
+
+	c.values = values;
+	c.nvalues = 2;
+	ck_assert_int_eq(count_constrained("f($X)", code, &c), 2); /* 1 and 'x' */
+	c.nvalues = 0;
+}
+END_TEST
+
 Suite *mpsfix_suite_match(void)
 {
 	Suite *s = suite_create("match");
@@ -125,6 +197,7 @@ Suite *mpsfix_suite_match(void)
 	tcase_add_test(tc, test_match_binding_text);
 	tcase_add_test(tc, test_match_in_broken_file);
 	tcase_add_test(tc, test_match_deep_nesting);
+	tcase_add_test(tc, test_match_constraints);
 	suite_add_tcase(s, tc);
 	return s;
 }
