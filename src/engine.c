@@ -202,36 +202,33 @@ static bool file_binds_torch(pass *ps)
 	return ps->torch_bound;
 }
 
-/* Comments in [s, e) under `scope` that lie outside every kept span. */
+typedef struct {
+	uint32_t s, e;
+	const mpsfix_spans *kept;
+} comment_scan;
+
+static mpsfix_walk_action find_dropped_comment(TSNode n, void *payload)
+{
+	const comment_scan *cs = payload;
+	uint32_t ns = ts_node_start_byte(n), ne = ts_node_end_byte(n);
+
+	if (ns >= cs->e || ne <= cs->s)
+		return MPSFIX_WALK_SKIP;
+	if (is(n, "comment") && ns >= cs->s && ne <= cs->e) {
+		for (size_t i = 0; cs->kept && i < cs->kept->len; i++)
+			if (cs->kept->items[i].start <= ns && ne <= cs->kept->items[i].end)
+				return MPSFIX_WALK_SKIP;
+		return MPSFIX_WALK_STOP;
+	}
+	return MPSFIX_WALK_DESCEND;
+}
+
+/* Is there a comment in [s, e) under `scope` outside every kept span? */
 static bool drops_comment(TSNode scope, uint32_t s, uint32_t e, const mpsfix_spans *kept)
 {
-	TSTreeCursor cur = ts_tree_cursor_new(scope);
-	bool dropped = false;
+	comment_scan cs = {s, e, kept};
 
-	for (;;) {
-		TSNode n = ts_tree_cursor_current_node(&cur);
-		uint32_t ns = ts_node_start_byte(n), ne = ts_node_end_byte(n);
-		bool inside = ns < e && ne > s;
-
-		if (inside && is(n, "comment") && ns >= s && ne <= e) {
-			bool is_kept = false;
-
-			for (size_t i = 0; kept && i < kept->len && !is_kept; i++)
-				is_kept = kept->items[i].start <= ns && ne <= kept->items[i].end;
-			if (!is_kept) {
-				dropped = true;
-				break;
-			}
-		}
-		if (inside && ts_tree_cursor_goto_first_child(&cur))
-			continue;
-		while (!ts_tree_cursor_goto_next_sibling(&cur))
-			if (!ts_tree_cursor_goto_parent(&cur))
-				goto done;
-	}
-done:
-	ts_tree_cursor_delete(&cur);
-	return dropped;
+	return !mpsfix_walk(scope, find_dropped_comment, &cs);
 }
 
 static bool list_like(TSNode n)
@@ -465,39 +462,33 @@ static void add_finding(pass *ps, const mpsfix_rule *r, const mpsfix_match *m)
 	res->items[res->len++] = f;
 }
 
+static mpsfix_walk_action match_at(TSNode n, void *payload)
+{
+	pass *ps = payload;
+	const mpsfix_index *ix = ps->ix;
+	TSSymbol s = ts_node_symbol(n);
+	const mpsfix_rule *last = NULL;
+
+	if (!ts_node_is_named(n) || s >= ix->nsymbols)
+		return MPSFIX_WALK_DESCEND;
+	for (uint32_t i = ix->first[s]; i < ix->first[s + 1]; i++) {
+		const index_entry *ent = &ix->entries[i];
+		mpsfix_match m = {0};
+
+		if (ent->rule == last)
+			continue; /* one finding per rule and node */
+		if (mpsfix_match_node(&m, ps->ctx->matcher, ent->pattern, n, ps->src->data) == 0) {
+			add_finding(ps, ent->rule, &m);
+			last = ent->rule;
+			mpsfix_match_release(&m);
+		}
+	}
+	return MPSFIX_WALK_DESCEND;
+}
+
 static void match_all(pass *ps)
 {
-	const mpsfix_index *ix = ps->ix;
-	TSTreeCursor cur = ts_tree_cursor_new(ps->root);
-
-	for (;;) {
-		TSNode n = ts_tree_cursor_current_node(&cur);
-		TSSymbol s = ts_node_symbol(n);
-
-		if (ts_node_is_named(n) && s < ix->nsymbols) {
-			const mpsfix_rule *last = NULL;
-
-			for (uint32_t i = ix->first[s]; i < ix->first[s + 1]; i++) {
-				const index_entry *ent = &ix->entries[i];
-				mpsfix_match m = {0};
-
-				if (ent->rule == last)
-					continue; /* one finding per rule and node */
-				if (mpsfix_match_node(&m, ps->ctx->matcher, ent->pattern, n, ps->src->data) == 0) {
-					add_finding(ps, ent->rule, &m);
-					last = ent->rule;
-					mpsfix_match_release(&m);
-				}
-			}
-		}
-		if (ts_tree_cursor_goto_first_child(&cur))
-			continue;
-		while (!ts_tree_cursor_goto_next_sibling(&cur))
-			if (!ts_tree_cursor_goto_parent(&cur))
-				goto done;
-	}
-done:
-	ts_tree_cursor_delete(&cur);
+	mpsfix_walk(ps->root, match_at, ps);
 }
 
 static int compare_findings(const void *a, const void *b)

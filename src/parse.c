@@ -381,34 +381,6 @@ static bool is_bad(TSNode node)
 	return ts_node_symbol(node) == SYM_ERROR || ts_node_is_missing(node);
 }
 
-uint32_t mpsfix_error_count(TSNode node)
-{
-	uint32_t count = 0, depth = 0;
-
-	if (ts_node_is_null(node) || !ts_node_has_error(node))
-		return 0;
-	/* a cursor walk, not recursion: any depth fits */
-	TSTreeCursor cursor = ts_tree_cursor_new(node);
-	for (;;) {
-		TSNode cur = ts_tree_cursor_current_node(&cursor);
-
-		if (is_bad(cur))
-			count++;
-		/* subtrees without errors are skipped */
-		if (ts_node_has_error(cur) && ts_tree_cursor_goto_first_child(&cursor)) {
-			depth++;
-			continue;
-		}
-		while (depth > 0 && !ts_tree_cursor_goto_next_sibling(&cursor)) {
-			ts_tree_cursor_goto_parent(&cursor);
-			depth--;
-		}
-		if (depth == 0)
-			break;
-	}
-	ts_tree_cursor_delete(&cursor);
-	return count;
-}
 
 bool mpsfix_node_in_error(TSNode node)
 {
@@ -431,26 +403,59 @@ TSSymbol mpsfix_symbol(const char *kind)
 					   (uint32_t)strlen(kind), true);
 }
 
-bool mpsfix_first_error(TSNode node, TSNode *out)
+bool mpsfix_walk(TSNode root, mpsfix_walk_action (*visit)(TSNode node, void *payload),
+		 void *payload)
 {
-	TSTreeCursor cur = ts_tree_cursor_new(node);
-	bool found = false;
+	TSTreeCursor cur = ts_tree_cursor_new(root);
+	bool stopped = false;
 
 	for (;;) {
-		TSNode n = ts_tree_cursor_current_node(&cur);
+		mpsfix_walk_action a = visit(ts_tree_cursor_current_node(&cur), payload);
 
-		if (ts_node_is_missing(n) || ts_node_symbol(n) == SYM_ERROR) {
-			*out = n;
-			found = true;
+		if (a == MPSFIX_WALK_STOP) {
+			stopped = true;
 			break;
 		}
-		if (ts_node_has_error(n) && ts_tree_cursor_goto_first_child(&cur))
+		if (a == MPSFIX_WALK_DESCEND && ts_tree_cursor_goto_first_child(&cur))
 			continue;
+		/* the cursor cannot leave `root`: its parent is out of reach */
 		while (!ts_tree_cursor_goto_next_sibling(&cur))
 			if (!ts_tree_cursor_goto_parent(&cur))
 				goto done;
 	}
 done:
 	ts_tree_cursor_delete(&cur);
-	return found;
+	return !stopped;
+}
+
+static mpsfix_walk_action find_error(TSNode n, void *payload)
+{
+	if (is_bad(n)) {
+		*(TSNode *)payload = n;
+		return MPSFIX_WALK_STOP;
+	}
+	return ts_node_has_error(n) ? MPSFIX_WALK_DESCEND : MPSFIX_WALK_SKIP;
+}
+
+bool mpsfix_first_error(TSNode node, TSNode *out)
+{
+	return !mpsfix_walk(node, find_error, out);
+}
+
+static mpsfix_walk_action count_error(TSNode n, void *payload)
+{
+	if (is_bad(n))
+		(*(uint32_t *)payload)++;
+	/* subtrees without errors are skipped */
+	return ts_node_has_error(n) ? MPSFIX_WALK_DESCEND : MPSFIX_WALK_SKIP;
+}
+
+uint32_t mpsfix_error_count(TSNode node)
+{
+	uint32_t count = 0;
+
+	if (ts_node_is_null(node) || !ts_node_has_error(node))
+		return 0;
+	mpsfix_walk(node, count_error, &count);
+	return count;
 }

@@ -46,6 +46,20 @@ uint32_t mpsfix_parse_open_estimate(const char *data, uint32_t len);
 /** Number of ERROR and MISSING nodes under `node` (iterative, any depth). */
 uint32_t mpsfix_error_count(TSNode node);
 
+typedef enum {
+	MPSFIX_WALK_DESCEND, /* go on into this node's children */
+	MPSFIX_WALK_SKIP,    /* go on, but not into this node's children */
+	MPSFIX_WALK_STOP     /* end the walk */
+} mpsfix_walk_action;
+
+/**
+ * Visit `root` and the nodes below it, depth first, in source order, with a
+ * tree cursor (no recursion: any depth fits).  Returns false if `visit`
+ * stopped the walk.
+ */
+bool mpsfix_walk(TSNode root, mpsfix_walk_action (*visit)(TSNode node, void *payload),
+		 void *payload);
+
 /** The first ERROR or MISSING node under `node`, depth first; false if none. */
 bool mpsfix_first_error(TSNode node, TSNode *out);
 

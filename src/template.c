@@ -177,57 +177,60 @@ typedef struct {
 	const mpsfix_offset_map *map;
 } tcompiler;
 
+typedef ARRAY(tmpl_var) var_list;
+
+typedef struct {
+	tcompiler *c;
+	var_list vars;
+} var_scan;
+
+static mpsfix_walk_action collect_var(TSNode n, void *payload)
+{
+	var_scan *vs = payload;
+	tcompiler *c = vs->c;
+	uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
+	TSNode slot = n, before, after;
+	const char *name;
+	size_t nlen;
+	bool multi;
+	tmpl_var v;
+
+	if (!is(n, "identifier") || !mpsfix_metavar_ident(c->text2 + s, e - s, &name, &nlen, &multi))
+		return MPSFIX_WALK_DESCEND;
+	v = (tmpl_var){
+		.name = mpsfix_xstrndup(name, nlen),
+		.multi = multi,
+		.span = {c->map->map[s], c->map->map[e]},
+	};
+	/* a $$$X statement sits in an expression_statement */
+	if (is(ts_node_parent(n), "expression_statement") &&
+	    ts_node_named_child_count(ts_node_parent(n)) == 1)
+		slot = ts_node_parent(n);
+	v.min_prec = slot_prec(slot, c->text2);
+	before = prev_token(slot);
+	after = next_token(slot);
+	if (is_comma(before)) {
+		v.has_before = true;
+		v.before = (mpsfix_span){c->map->map[ts_node_start_byte(before)], v.span.start};
+	}
+	if (is_comma(after)) {
+		TSNode next = next_token(after);
+		uint32_t end = ts_node_is_null(next) ? ts_node_end_byte(after) : ts_node_start_byte(next);
+
+		v.has_after = true;
+		v.after = (mpsfix_span){v.span.end, c->map->map[end]};
+	}
+	ARRAY_PUSH(&vs->vars, v);
+	return MPSFIX_WALK_SKIP;
+}
+
 static void collect_vars(tcompiler *c, TSNode root)
 {
-	TSTreeCursor cur = ts_tree_cursor_new(root);
-	ARRAY(tmpl_var) vars = {0};
+	var_scan vs = {.c = c};
 
-	for (;;) {
-		TSNode n = ts_tree_cursor_current_node(&cur);
-		uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
-		const char *name;
-		size_t nlen;
-		bool multi;
-
-		if (is(n, "identifier") && mpsfix_metavar_ident(c->text2 + s, e - s, &name, &nlen, &multi)) {
-			TSNode slot = n, before, after;
-			tmpl_var v = {
-				.name = mpsfix_xstrndup(name, nlen),
-				.multi = multi,
-				.span = {c->map->map[s], c->map->map[e]},
-			};
-
-			/* a $$$X statement sits in an expression_statement */
-			if (is(ts_node_parent(n), "expression_statement") &&
-			    ts_node_named_child_count(ts_node_parent(n)) == 1)
-				slot = ts_node_parent(n);
-			v.min_prec = slot_prec(slot, c->text2);
-			before = prev_token(slot);
-			after = next_token(slot);
-			if (is_comma(before)) {
-				v.has_before = true;
-				v.before = (mpsfix_span){c->map->map[ts_node_start_byte(before)], v.span.start};
-			}
-			if (is_comma(after)) {
-				TSNode next = next_token(after);
-				uint32_t end = ts_node_is_null(next) ? ts_node_end_byte(after)
-								     : ts_node_start_byte(next);
-
-				v.has_after = true;
-				v.after = (mpsfix_span){v.span.end, c->map->map[end]};
-			}
-			ARRAY_PUSH(&vars, v);
-		} else if (ts_tree_cursor_goto_first_child(&cur)) {
-			continue;
-		}
-		while (!ts_tree_cursor_goto_next_sibling(&cur))
-			if (!ts_tree_cursor_goto_parent(&cur))
-				goto done;
-	}
-done:
-	ts_tree_cursor_delete(&cur);
-	c->t->vars = vars.items;
-	c->t->nvars = vars.len;
+	mpsfix_walk(root, collect_var, &vs);
+	c->t->vars = vs.vars.items;
+	c->t->nvars = vs.vars.len;
 }
 
 int mpsfix_template_compile(mpsfix_template **out, TSParser *parser,

@@ -118,31 +118,13 @@ static int count_constrained(const char *pattern, const char *code, const mpsfix
 	mpsfix_pattern *p = NULL;
 	uint32_t off;
 	TSTree *tree = NULL;
-	mpsfix_matcher *m = mpsfix_matcher_new();
-	TSTreeCursor cur;
-	int n = 0;
+	int n;
 
 	ck_assert_int_eq(mpsfix_pattern_compile(&p, tu_parser(), pattern, strlen(pattern), &off), 0);
 	p->metavars[mpsfix_pattern_metavar_index(p, "X")].constraint = c;
 	ck_assert_int_eq(mpsfix_parse(&tree, tu_parser(), code, (uint32_t)strlen(code)), 0);
-	cur = ts_tree_cursor_new(ts_tree_root_node(tree));
-	for (;;) {
-		mpsfix_match mm = {0};
-
-		if (mpsfix_match_node(&mm, m, p, ts_tree_cursor_current_node(&cur), code) == 0) {
-			n++;
-			mpsfix_match_release(&mm);
-		}
-		if (ts_tree_cursor_goto_first_child(&cur))
-			continue;
-		while (!ts_tree_cursor_goto_next_sibling(&cur))
-			if (!ts_tree_cursor_goto_parent(&cur))
-				goto done;
-	}
-done:
-	ts_tree_cursor_delete(&cur);
+	n = tu_match_tree(NULL, p, tree, code);
 	ts_tree_delete(tree);
-	mpsfix_matcher_free(m);
 	mpsfix_pattern_free(p);
 	return n;
 }

@@ -224,6 +224,49 @@ START_TEST(test_parse_open_estimate)
 }
 END_TEST
 
+typedef struct {
+	const char *src;
+	mpsfix_buf seen;
+} walk_log;
+
+/* Log identifiers in order; skip the insides of calls to g; stop at "stop". */
+static mpsfix_walk_action log_ident(TSNode n, void *payload)
+{
+	walk_log *w = payload;
+	uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
+
+	if (!strcmp(ts_node_type(n), "call") && w->src[s] == 'g')
+		return MPSFIX_WALK_SKIP;
+	if (strcmp(ts_node_type(n), "identifier"))
+		return MPSFIX_WALK_DESCEND;
+	if (e - s == 4 && !memcmp(w->src + s, "stop", 4))
+		return MPSFIX_WALK_STOP;
+	mpsfix_buf_add(&w->seen, w->src + s, e - s);
+	mpsfix_buf_addc(&w->seen, ' ');
+	return MPSFIX_WALK_DESCEND;
+}
+
+START_TEST(test_parse_walk_order_skip_stop)
+{
+	const char *src = "a = f(b, g(c), d)\nstop\ne\n";
+	walk_log w = {.src = src};
+	TSParser *p = NULL;
+	TSTree *t = NULL;
+
+	ck_assert_int_eq(mpsfix_parser_new(&p), 0);
+	ck_assert_int_eq(mpsfix_parse(&t, p, src, (uint32_t)strlen(src)), 0);
+	ck_assert(!mpsfix_walk(ts_tree_root_node(t), log_ident, &w));
+	ck_assert_str_eq(w.seen.data, "a f b d ");
+	/* a walk from an inner node stays inside it */
+	mpsfix_buf_clear(&w.seen);
+	ck_assert(mpsfix_walk(ts_node_named_child(ts_tree_root_node(t), 0), log_ident, &w));
+	ck_assert_str_eq(w.seen.data, "a f b d ");
+	mpsfix_buf_release(&w.seen);
+	ts_tree_delete(t);
+	ts_parser_delete(p);
+}
+END_TEST
+
 Suite *mpsfix_suite_parse(void)
 {
 	Suite *s = suite_create("parse");
@@ -235,6 +278,7 @@ Suite *mpsfix_suite_parse(void)
 	tcase_add_test(tc, test_parse_error_count);
 	tcase_add_test(tc, test_parse_deep_nesting);
 	tcase_add_test(tc, test_parse_open_estimate);
+	tcase_add_test(tc, test_parse_walk_order_skip_stop);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -14,36 +14,46 @@ TSParser *tu_parser(void)
 	return parser;
 }
 
+typedef struct {
+	const mpsfix_pattern *p;
+	const char *code;
+	mpsfix_matcher *m;
+	mpsfix_match first;
+	int count;
+} match_scan;
+
+static mpsfix_walk_action try_match(TSNode n, void *payload)
+{
+	match_scan *ms = payload;
+	mpsfix_match mm = {0};
+
+	if (mpsfix_match_node(&mm, ms->m, ms->p, n, ms->code) == 0) {
+		if (ms->count++ == 0)
+			ms->first = mm;
+		else
+			mpsfix_match_release(&mm);
+	}
+	return MPSFIX_WALK_DESCEND;
+}
+
+int tu_match_tree(mpsfix_match *first, const mpsfix_pattern *p, TSTree *tree, const char *code)
+{
+	match_scan ms = {.p = p, .code = code, .m = mpsfix_matcher_new()};
+
+	mpsfix_walk(ts_tree_root_node(tree), try_match, &ms);
+	mpsfix_matcher_free(ms.m);
+	if (first && ms.count)
+		*first = ms.first;
+	else if (ms.count)
+		mpsfix_match_release(&ms.first);
+	return ms.count;
+}
+
 static int first_match(mpsfix_match *out, int *count, const mpsfix_pattern *p, TSTree *tree,
 		       const char *code)
 {
-	mpsfix_matcher *m = mpsfix_matcher_new();
-	TSTreeCursor cur = ts_tree_cursor_new(ts_tree_root_node(tree));
-	bool have = false;
-
-	*count = 0;
-	for (;;) {
-		mpsfix_match mm = {0};
-
-		if (mpsfix_match_node(&mm, m, p, ts_tree_cursor_current_node(&cur), code) == 0) {
-			(*count)++;
-			if (!have) {
-				*out = mm;
-				have = true;
-			} else {
-				mpsfix_match_release(&mm);
-			}
-		}
-		if (ts_tree_cursor_goto_first_child(&cur))
-			continue;
-		while (!ts_tree_cursor_goto_next_sibling(&cur))
-			if (!ts_tree_cursor_goto_parent(&cur))
-				goto done;
-	}
-done:
-	ts_tree_cursor_delete(&cur);
-	mpsfix_matcher_free(m);
-	return have ? 0 : MPSFIX_ENOMATCH;
+	*count = tu_match_tree(out, p, tree, code);
+	return *count ? 0 : MPSFIX_ENOMATCH;
 }
 
 int tu_count_matches(const char *pattern, const char *code)

@@ -13,6 +13,9 @@ TSParser *tu_parser(void);
 /** Compile `pattern` and count its matches anywhere in `code` (-1: compile error). */
 int tu_count_matches(const char *pattern, const char *code);
 
+/** Count the matches of `p` in `tree`; the first is returned in `first` (if not NULL). */
+int tu_match_tree(mpsfix_match *first, const mpsfix_pattern *p, TSTree *tree, const char *code);
+
 /** The text bound to `name` in the first match of `pattern` in `code` (malloc'd), or NULL. */
 char *tu_binding(const char *pattern, const char *code, const char *name);
 
