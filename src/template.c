@@ -15,6 +15,8 @@ typedef struct {
 	bool multi;
 	mpsfix_span span;    /* of the metavariable in the template text */
 	int min_prec;        /* a bound expression below this needs parentheses */
+	bool list_slot;      /* an element of a call's arguments or of a list/tuple/set */
+	bool attr_head;      /* the object of an attribute: `1.x` needs `(1).x` */
 	bool has_before;     /* an empty $$$: the comma before it, and the space */
 	mpsfix_span before;  /*   up to the metavariable, can go with it ... */
 	bool has_after;      /* ... or the comma after it and the space up to */
@@ -28,6 +30,8 @@ struct mpsfix_template {
 	size_t nvars;
 	int root_prec;       /* precedence of the template's own top expression */
 	int root_var;        /* the template is exactly one metavariable: its index, else -1 */
+	mpsfix_span *strings; /* string literals of the template: no re-indenting inside */
+	size_t nstrings;
 };
 
 static bool is(TSNode n, const char *type)
@@ -148,6 +152,11 @@ static int slot_prec(TSNode child, const char *src)
 	return 0;
 }
 
+static bool is_splat(TSNode n)
+{
+	return is(n, "list_splat") || is(n, "dictionary_splat") || is(n, "keyword_argument");
+}
+
 static bool is_comma(TSNode n)
 {
 	return !ts_node_is_null(n) && !ts_node_is_named(n) && is(n, ",");
@@ -182,6 +191,7 @@ typedef ARRAY(tmpl_var) var_list;
 typedef struct {
 	tcompiler *c;
 	var_list vars;
+	ARRAY(mpsfix_span) strings;
 } var_scan;
 
 static mpsfix_walk_action collect_var(TSNode n, void *payload)
@@ -195,6 +205,10 @@ static mpsfix_walk_action collect_var(TSNode n, void *payload)
 	bool multi;
 	tmpl_var v;
 
+	if (is(n, "string")) {
+		ARRAY_PUSH(&vs->strings, ((mpsfix_span){c->map->map[s], c->map->map[e]}));
+		return MPSFIX_WALK_DESCEND; /* f-strings hold metavariables too */
+	}
 	if (!is(n, "identifier") || !mpsfix_metavar_ident(c->text2 + s, e - s, &name, &nlen, &multi))
 		return MPSFIX_WALK_DESCEND;
 	v = (tmpl_var){
@@ -207,6 +221,17 @@ static mpsfix_walk_action collect_var(TSNode n, void *payload)
 	    ts_node_named_child_count(ts_node_parent(n)) == 1)
 		slot = ts_node_parent(n);
 	v.min_prec = slot_prec(slot, c->text2);
+	{
+		TSNode parent = ts_node_parent(slot);
+		static const char *const lists[] = {
+			"argument_list", "list", "tuple", "set", "expression_list", "dictionary",
+		};
+
+		for (size_t k = 0; !ts_node_is_null(parent) && k < MPSFIX_ARRAY_SIZE(lists); k++)
+			v.list_slot |= is(parent, lists[k]);
+		v.attr_head = !ts_node_is_null(parent) && is(parent, "attribute") &&
+			      ts_node_eq(ts_node_named_child(parent, 0), slot);
+	}
 	before = prev_token(slot);
 	after = next_token(slot);
 	if (is_comma(before)) {
@@ -231,6 +256,8 @@ static void collect_vars(tcompiler *c, TSNode root)
 	mpsfix_walk(root, collect_var, &vs);
 	c->t->vars = vs.vars.items;
 	c->t->nvars = vs.vars.len;
+	c->t->strings = vs.strings.items;
+	c->t->nstrings = vs.strings.len;
 }
 
 int mpsfix_template_compile(mpsfix_template **out, TSParser *parser,
@@ -305,6 +332,7 @@ void mpsfix_template_free(mpsfix_template *t)
 	for (size_t i = 0; i < t->nvars; i++)
 		free(t->vars[i].name);
 	free(t->vars);
+	free(t->strings);
 	free(t->text);
 	free(t);
 }
@@ -340,12 +368,25 @@ typedef struct {
 
 /* Template text: each line break becomes the file's line ending plus the
  * indentation of the replaced code's line. */
-static void emit_template(emitter *em, const char *s, size_t n)
+static bool in_string(const mpsfix_template *t, size_t at)
 {
+	for (size_t i = 0; i < t->nstrings; i++)
+		if (t->strings[i].start < at && at < t->strings[i].end)
+			return true;
+	return false;
+}
+
+/* Template text [from, from+n): line breaks become the file's, and lines
+ * start with the replaced code's indentation, except inside string literals
+ * (whose value must not change). */
+static void emit_template(emitter *em, const mpsfix_template *t, size_t from, size_t n)
+{
+	const char *s = t->text + from;
+
 	for (size_t i = 0; i < n; i++) {
 		if (s[i] == '\n') {
 			mpsfix_buf_adds(em->out, em->newline);
-			if (i + 1 == n || (s[i + 1] != '\n' && s[i + 1] != '\r'))
+			if ((i + 1 == n || (s[i + 1] != '\n' && s[i + 1] != '\r')) && !in_string(t, from + i))
 				mpsfix_buf_add(em->out, em->indent, em->indent_len);
 		} else {
 			mpsfix_buf_addc(em->out, s[i]);
@@ -450,9 +491,20 @@ int mpsfix_template_render(mpsfix_buf *out, mpsfix_spans *kept,
 			}
 			if (erase.start < pos)
 				erase.start = pos;
-			emit_template(&em, t->text + pos, erase.start - pos);
+			emit_template(&em, t, pos, erase.start - pos);
 			if (!v->multi) {
 				bool paren = mpsfix_expr_precedence(b->node, src->data) < v->min_prec;
+
+				if (is_splat(b->node)) {
+					/* `*a`, `**k`, `k=v` stand only as list elements */
+					if (!v->list_slot)
+						return mpsfix_error_set(MPSFIX_ERROR, "`%.*s` cannot stand where the template puts $%s",
+									(int)(ts_node_end_byte(b->node) - ts_node_start_byte(b->node)),
+									src->data + ts_node_start_byte(b->node), v->name);
+					paren = false;
+				} else if (v->attr_head && is(b->node, "integer")) {
+					paren = true; /* `1.real` would read as a float */
+				}
 
 				if (paren)
 					mpsfix_buf_addc(out, '(');
@@ -465,7 +517,7 @@ int mpsfix_template_render(mpsfix_buf *out, mpsfix_spans *kept,
 			pos = erase.end;
 			prev_erase = erase;
 		}
-		emit_template(&em, t->text + pos, t->len - pos);
+		emit_template(&em, t, pos, t->len - pos);
 	}
 	if (wrap)
 		mpsfix_buf_addc(out, ')');

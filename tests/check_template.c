@@ -72,6 +72,27 @@ START_TEST(test_template_reindents_multiline)
 }
 END_TEST
 
+START_TEST(test_template_splats_and_literals)
+{
+	/* a starred argument stays an argument: never `g((*args))` */
+	REWRITES("star($V)", "g($V)", "s = star(*args)\n", "s = g(*args)\n");
+	REWRITES("star($V)", "g(1, $V)", "s = star(**kw)\n", "s = g(1, **kw)\n");
+	REWRITES("star($V)", "[$V]", "s = star(*args)\n", "s = [*args]\n");
+	/* where it cannot stand, the finding needs a manual fix and nothing changes */
+	REWRITES("star($V)", "$V + 1", "s = star(*args)\n", "s = star(*args)\n");
+	/* an integer before an attribute dot */
+	REWRITES("lam($V)", "$V.real", "y = lam(1)\n", "y = (1).real\n");
+	REWRITES("lam($V)", "$V.real", "y = lam(x)\n", "y = x.real\n");
+}
+END_TEST
+
+START_TEST(test_template_strings_not_reindented)
+{
+	REWRITES("old($X)", "new(\n    $X,\n    doc=\"\"\"a\nb\"\"\")", "if t:\n    y = old(1)\n",
+		 "if t:\n    y = new(\n        1,\n        doc=\"\"\"a\nb\"\"\")\n");
+}
+END_TEST
+
 START_TEST(test_template_unbound_metavariable)
 {
 	const char *pats[] = {"f($X)", NULL};
@@ -99,6 +120,8 @@ Suite *mpsfix_suite_template(void)
 	tcase_add_test(tc, test_template_empty_multi_takes_its_comma);
 	tcase_add_test(tc, test_template_reindents_multiline);
 	tcase_add_test(tc, test_template_unbound_metavariable);
+	tcase_add_test(tc, test_template_splats_and_literals);
+	tcase_add_test(tc, test_template_strings_not_reindented);
 	suite_add_tcase(s, tc);
 	return s;
 }
