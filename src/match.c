@@ -20,6 +20,7 @@ struct mpsfix_matcher {
 	const mpsfix_pattern *pattern;
 	const char *src;
 	unsigned steps;
+	bool gave_up;            /* an attempt hit MATCH_STEP_LIMIT */
 	TSTreeCursor cursor;
 	bool have_cursor;
 };
@@ -210,22 +211,64 @@ static bool bind_multi(mpsfix_matcher *m, int meta, size_t base, uint32_t count)
  * `used`).  The source list lives on the scratch stack at `base`, addressed
  * by index because the stack may move as deeper levels push.
  */
+/*
+ * In an argument list whose keyword arguments were taken out by name, the
+ * other pattern items keep their side of a keyword that has items on both
+ * sides: in `f($$$A, x=$X, $$$B)` $$$A takes what stands before `x=` in the
+ * call and $$$B what follows, while in `f($$$A, x=$X)` `x=` may stand anywhere.
+ */
+typedef struct {
+	uint32_t pattern_index; /* where the keyword stands in the pattern */
+	uint32_t position;      /* where it stands in the call */
+} kw_anchor;
+
+typedef struct {
+	const uint32_t *pidx;     /* pattern index of each remaining item */
+	const uint32_t *orig;     /* call position of each remaining argument */
+	const kw_anchor *anchors;
+	uint32_t nanchors;
+	uint32_t *starts;         /* first argument each item took (+ the end) */
+} seq_order;
+
+static bool order_holds(const seq_order *o, uint32_t np)
+{
+	for (uint32_t r = 0; r < np; r++) {
+		uint32_t a = o->starts[r], b = o->starts[r + 1];
+
+		if (a == b)
+			continue;
+		for (uint32_t k = 0; k < o->nanchors; k++) {
+			const kw_anchor *kw = &o->anchors[k];
+
+			if (o->pidx[r] < kw->pattern_index && o->orig[b - 1] > kw->position)
+				return false;
+			if (o->pidx[r] > kw->pattern_index && o->orig[a] < kw->position)
+				return false;
+		}
+	}
+	return true;
+}
+
 static bool match_seq(mpsfix_matcher *m, mpsfix_pnode *const *items, uint32_t np,
-		      uint32_t pi, size_t base, uint32_t ns, uint32_t si)
+		      uint32_t pi, size_t base, uint32_t ns, uint32_t si, const seq_order *order)
 {
 	const mpsfix_pnode *pn;
 
-	if (++m->steps > MATCH_STEP_LIMIT)
+	if (++m->steps > MATCH_STEP_LIMIT) {
+		m->gave_up = true;
 		return false;
+	}
+	if (order)
+		order->starts[pi] = si;
 	if (pi == np)
-		return si == ns;
+		return si == ns && (!order || order_holds(order, np));
 	pn = items[pi];
 	if (pn->kind == MPSFIX_PN_MULTI) {
 		for (uint32_t k = 0; si + k <= ns; k++) {
 			size_t tmark = m->trail.len, bmark = m->bound.len;
 
 			if (bind_multi(m, pn->meta, base + si, k) &&
-			    match_seq(m, items, np, pi + 1, base, ns, si + k))
+			    match_seq(m, items, np, pi + 1, base, ns, si + k, order))
 				return true;
 			undo(m, tmark, bmark);
 		}
@@ -237,7 +280,7 @@ static bool match_seq(mpsfix_matcher *m, mpsfix_pnode *const *items, uint32_t np
 		size_t tmark = m->trail.len, bmark = m->bound.len;
 
 		if (match_pnode(m, pn, m->scratch.items[base + si]) &&
-		    match_seq(m, items, np, pi + 1, base, ns, si + 1))
+		    match_seq(m, items, np, pi + 1, base, ns, si + 1, order))
 			return true;
 		undo(m, tmark, bmark);
 	}
@@ -260,27 +303,38 @@ static bool match_args(mpsfix_matcher *m, const mpsfix_pnode *pn, TSNode node)
 {
 	size_t base = m->scratch.len;
 	uint32_t ns = push_children(m, node, true);
-	mpsfix_pnode **rest = NULL;
-	uint32_t nrest = 0;
+	uint32_t np = pn->nchildren, nrest = 0, nanchors = 0;
+	mpsfix_pnode **rest = mpsfix_xmalloc((np + 1) * sizeof(*rest));
+	uint32_t *pidx = mpsfix_xmalloc((np + 1) * sizeof(uint32_t));
+	uint32_t *starts = mpsfix_xmalloc((np + 2) * sizeof(uint32_t));
+	uint32_t *orig = mpsfix_xmalloc((ns + 1) * sizeof(uint32_t));
+	kw_anchor *anchors = mpsfix_xmalloc((np + 1) * sizeof(*anchors));
 	bool ok = true;
 	size_t tmark = m->trail.len, bmark = m->bound.len;
 
+	for (uint32_t j = 0; j < ns; j++)
+		orig[j] = j;
 	/* keyword arguments named in the pattern: found by name, in any order */
-	for (uint32_t i = 0; i < pn->nchildren && ok; i++) {
+	for (uint32_t i = 0; i < np && ok; i++) {
 		const mpsfix_pnode *kw = pn->children[i];
 		bool found = false;
 
-		if (!kw->kwname)
+		if (!kw->kwname) {
+			rest[nrest] = pn->children[i];
+			pidx[nrest++] = i;
 			continue;
+		}
 		for (uint32_t j = 0; j < ns; j++) {
 			TSNode s = m->scratch.items[base + j];
 
 			if (!strcmp(ts_node_type(s), "keyword_argument") &&
 			    keyword_name_is(s, kw->kwname, m->src)) {
 				found = match_pnode(m, kw, s);
+				anchors[nanchors++] = (kw_anchor){i, orig[j]};
 				/* remove it from the list the other items see */
 				memmove(&m->scratch.items[base + j], &m->scratch.items[base + j + 1],
 					(ns - j - 1) * sizeof(TSNode));
+				memmove(&orig[j], &orig[j + 1], (ns - j - 1) * sizeof(uint32_t));
 				ns--;
 				break;
 			}
@@ -288,17 +342,27 @@ static bool match_args(mpsfix_matcher *m, const mpsfix_pnode *pn, TSNode node)
 		ok = found;
 	}
 	if (ok) {
-		rest = mpsfix_xmalloc((pn->nchildren + 1) * sizeof(*rest));
-		for (uint32_t i = 0; i < pn->nchildren; i++)
-			if (!pn->children[i]->kwname)
-				rest[nrest++] = pn->children[i];
+		seq_order order = {pidx, orig, anchors, 0, starts};
+
+		/* a keyword splits the other items only when some stand on each side
+		 * of it in the pattern; otherwise it is free to stand anywhere */
+		for (uint32_t k = 0; k < nanchors; k++)
+			if (nrest && pidx[0] < anchors[k].pattern_index &&
+			    pidx[nrest - 1] > anchors[k].pattern_index)
+				anchors[order.nanchors++] = anchors[k];
+		nanchors = order.nanchors;
+
 		/* the scratch entries past base+ns are stale after the removals */
 		m->scratch.len = base + ns;
-		ok = match_seq(m, rest, nrest, 0, base, ns, 0);
+		ok = match_seq(m, rest, nrest, 0, base, ns, 0, nanchors ? &order : NULL);
 	}
 	if (!ok)
 		undo(m, tmark, bmark);
 	free(rest);
+	free(pidx);
+	free(starts);
+	free(orig);
+	free(anchors);
 	m->scratch.len = base;
 	return ok;
 }
@@ -348,12 +412,17 @@ static bool match_pnode(mpsfix_matcher *m, const mpsfix_pnode *pn, TSNode node)
 			return false;
 		base = m->scratch.len;
 		ns = push_children(m, node, pn->named_only);
-		ok = match_seq(m, pn->children, pn->nchildren, 0, base, ns, 0);
+		ok = match_seq(m, pn->children, pn->nchildren, 0, base, ns, 0, NULL);
 		m->scratch.len = base;
 		return ok;
 	}
 	}
 	return false;
+}
+
+bool mpsfix_matcher_gave_up(const mpsfix_matcher *m)
+{
+	return m->gave_up;
 }
 
 int mpsfix_match_node(mpsfix_match *out, mpsfix_matcher *m,
@@ -373,6 +442,7 @@ int mpsfix_match_node(mpsfix_match *out, mpsfix_matcher *m,
 	m->pattern = p;
 	m->src = src;
 	m->steps = 0;
+	m->gave_up = false;
 	if (!match_pnode(m, p->root, node))
 		return MPSFIX_ENOMATCH;
 	out->pattern = p;

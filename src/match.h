@@ -48,6 +48,9 @@ void mpsfix_matcher_free(mpsfix_matcher *m);
 int mpsfix_match_node(mpsfix_match *out, mpsfix_matcher *m,
 		      const mpsfix_pattern *p, TSNode node, const char *src);
 
+/** True when the last mpsfix_match_node() gave up (too many steps) rather than failed. */
+bool mpsfix_matcher_gave_up(const mpsfix_matcher *m);
+
 /** True when two nodes are the same code up to whitespace and comments. */
 bool mpsfix_nodes_equal(TSNode a, TSNode b, const char *src);
 

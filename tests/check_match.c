@@ -30,6 +30,25 @@ START_TEST(test_match_keyword_arguments_any_order)
 }
 END_TEST
 
+START_TEST(test_match_multis_keep_their_side_of_a_keyword)
+{
+	char *t = tu_binding("f($$$A, x=$X, $$$B)", "f(1, 2, x=3, z=4)\n", "A");
+
+	ck_assert_str_eq(t, "1|2");
+	free(t);
+	t = tu_binding("f($$$A, x=$X, $$$B)", "f(1, 2, x=3, z=4)\n", "B");
+	ck_assert_str_eq(t, "z=4");
+	free(t);
+	t = tu_binding("f($$$A, x=$X, $$$B)", "f(x=3, z=4)\n", "B");
+	ck_assert_str_eq(t, "z=4");
+	free(t);
+	/* keywords among themselves still match in any order */
+	ck_assert_int_eq(COUNT("f(p, a=1, $$$R, b=2)", "f(p, b=2, a=1, c=3)\n"), 1);
+	ck_assert_int_eq(COUNT("f(p, a=1, $$$R, b=2)", "f(c=3, p, b=2, a=1)\n"), 0);
+	ck_assert_int_eq(COUNT("f($$$A, x=$X)", "f(1, x=3, z=4)\n"), 1);
+}
+END_TEST
+
 START_TEST(test_match_strings_by_value)
 {
 	ck_assert_int_eq(COUNT("x.to('mps')", "x.to(\"mps\")\nx.to('mps')\nx.to('''mps''')\n"), 3);
@@ -173,6 +192,7 @@ Suite *mpsfix_suite_match(void)
 	tcase_add_test(tc, test_match_whitespace_and_comments_ignored);
 	tcase_add_test(tc, test_match_keyword_arguments_any_order);
 	tcase_add_test(tc, test_match_strings_by_value);
+	tcase_add_test(tc, test_match_multis_keep_their_side_of_a_keyword);
 	tcase_add_test(tc, test_match_multi_binds_siblings);
 	tcase_add_test(tc, test_match_repeated_metavariable_must_be_equal);
 	tcase_add_test(tc, test_match_wildcard_and_nesting);

@@ -61,6 +61,8 @@ START_TEST(test_template_empty_multi_takes_its_comma)
 	/* adjacent bound nodes keep their own separators; others are joined */
 	REWRITES("f($$$A, drop=1)", "g($$$A)", "f(a,b,  drop=1)\n", "g(a,b)\n");
 	REWRITES("f($$$A, drop=1)", "g($$$A)", "f(a, drop=1, c)\n", "g(a, c)\n");
+	/* arguments keep their side of a keyword the pattern names */
+	REWRITES("f($$$A, x=$X, $$$B)", "g($$$A, y=$X, $$$B)", "f(1, 2, x=3, z=4)\n", "g(1, 2, y=3, z=4)\n");
 }
 END_TEST
 
