@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "edit.h"
+#include "fix.h"
 #include "parse.h"
 
 typedef struct {
@@ -113,77 +114,6 @@ static void add_warning(mpsfix_result *r, char *message)
 
 /* ---- facts about a file --------------------------------------------------- */
 
-static bool is(TSNode n, const char *type)
-{
-	return strcmp(ts_node_type(n), type) == 0;
-}
-
-static bool text_is(TSNode n, const char *src, const char *s)
-{
-	uint32_t a = ts_node_start_byte(n), b = ts_node_end_byte(n);
-
-	return strlen(s) == b - a && memcmp(src + a, s, b - a) == 0;
-}
-
-/* Does `import torch` (or `import torch.x`, `import x as torch`) bind the
- * name torch at module level (directly, or in a top-level try/if block)? */
-static bool statement_binds_torch(TSNode stmt, const char *src)
-{
-	if (!is(stmt, "import_statement"))
-		return false;
-	for (uint32_t i = 0; i < ts_node_named_child_count(stmt); i++) {
-		TSNode name = ts_node_named_child(stmt, i);
-
-		if (is(name, "dotted_name") && ts_node_named_child_count(name) > 0 &&
-		    text_is(ts_node_named_child(name, 0), src, "torch"))
-			return true;
-		if (is(name, "aliased_import")) {
-			TSNode alias = ts_node_child_by_field_name(name, "alias", 5);
-
-			if (!ts_node_is_null(alias) && text_is(alias, src, "torch"))
-				return true;
-		}
-	}
-	return false;
-}
-
-static bool block_binds_torch(TSNode block, const char *src, int depth)
-{
-	for (uint32_t i = 0; i < ts_node_named_child_count(block); i++) {
-		TSNode s = ts_node_named_child(block, i);
-
-		if (statement_binds_torch(s, src))
-			return true;
-		if (depth < 2 && (is(s, "try_statement") || is(s, "if_statement") ||
-				  is(s, "block") || is(s, "else_clause") || is(s, "except_clause")) &&
-		    block_binds_torch(s, src, depth + 1))
-			return true;
-	}
-	return false;
-}
-
-/* Does the template spell the bare name `torch` (not as an attribute)? */
-static bool template_uses_torch(const mpsfix_template *t)
-{
-	const char *text = mpsfix_template_text(t), *p = text;
-
-	while ((p = strstr(p, "torch")) != NULL) {
-		char before = p == text ? ' ' : p[-1], after = p[5];
-		bool ident_before = before == '_' || before == '.' || before == '$' ||
-				    (before >= 'a' && before <= 'z') || (before >= 'A' && before <= 'Z') ||
-				    (before >= '0' && before <= '9');
-		bool ident_after = after == '_' || (after >= 'a' && after <= 'z') ||
-				   (after >= 'A' && after <= 'Z') || (after >= '0' && after <= '9');
-
-		if (!ident_before && !ident_after)
-			return true;
-		p += 5;
-	}
-	return false;
-}
-
-/* ---- one pass: findings and their edits ----------------------------------- */
-
 typedef struct {
 	mpsfix_ctx *ctx;
 	const mpsfix_index *ix;
@@ -192,240 +122,8 @@ typedef struct {
 	const mpsfix_engine_opts *opts;
 	mpsfix_result *result;   /* findings are appended here */
 	mpsfix_edits *edits;     /* fixes that may be applied */
-	int torch_bound;         /* -1 unknown, else 0/1 */
+	mpsfix_fix_ctx fix;      /* what the fixes of this pass share */
 } pass;
-
-static bool file_binds_torch(pass *ps)
-{
-	if (ps->torch_bound < 0)
-		ps->torch_bound = block_binds_torch(ps->root, ps->src->data, 0);
-	return ps->torch_bound;
-}
-
-typedef struct {
-	uint32_t s, e;
-	const mpsfix_spans *kept;
-} comment_scan;
-
-static mpsfix_walk_action find_dropped_comment(TSNode n, void *payload)
-{
-	const comment_scan *cs = payload;
-	uint32_t ns = ts_node_start_byte(n), ne = ts_node_end_byte(n);
-
-	if (ns >= cs->e || ne <= cs->s)
-		return MPSFIX_WALK_SKIP;
-	if (is(n, "comment") && ns >= cs->s && ne <= cs->e) {
-		for (size_t i = 0; cs->kept && i < cs->kept->len; i++)
-			if (cs->kept->items[i].start <= ns && ne <= cs->kept->items[i].end)
-				return MPSFIX_WALK_SKIP;
-		return MPSFIX_WALK_STOP;
-	}
-	return MPSFIX_WALK_DESCEND;
-}
-
-/* Is there a comment in [s, e) under `scope` outside every kept span? */
-static bool drops_comment(TSNode scope, uint32_t s, uint32_t e, const mpsfix_spans *kept)
-{
-	comment_scan cs = {s, e, kept};
-
-	return !mpsfix_walk(scope, find_dropped_comment, &cs);
-}
-
-static bool list_like(TSNode n)
-{
-	static const char *const kinds[] = {
-		"argument_list", "list", "tuple", "set", "dictionary", "expression_list",
-		"parameters", "lambda_parameters",
-	};
-
-	for (size_t i = 0; i < MPSFIX_ARRAY_SIZE(kinds); i++)
-		if (is(n, kinds[i]))
-			return true;
-	return false;
-}
-
-static TSNode sibling_token(TSNode n, bool forward)
-{
-	TSNode p = forward ? ts_node_next_sibling(n) : ts_node_prev_sibling(n);
-
-	while (!ts_node_is_null(p) && ts_node_is_extra(p))
-		p = forward ? ts_node_next_sibling(p) : ts_node_prev_sibling(p);
-	return p;
-}
-
-/* The bytes to delete to remove the list element holding `node`. */
-static const char *removal_range(TSNode node, uint32_t *s, uint32_t *e, TSNode *scope)
-{
-	TSNode elem = node, parent = ts_node_parent(node), before, after;
-
-	if (!ts_node_is_null(parent) && (is(parent, "keyword_argument") || is(parent, "pair"))) {
-		elem = parent;
-		parent = ts_node_parent(parent);
-	}
-	if (ts_node_is_null(parent) || !list_like(parent))
-		return "the code to remove is not an element of a list or of call arguments";
-	*scope = parent;
-	before = sibling_token(elem, false);
-	after = sibling_token(elem, true);
-	if (!ts_node_is_null(before) && is(before, ",")) {
-		*s = ts_node_start_byte(before);
-		*e = ts_node_end_byte(elem);
-	} else if (!ts_node_is_null(after) && is(after, ",")) {
-		TSNode next = sibling_token(after, true);
-
-		*s = ts_node_start_byte(elem);
-		*e = ts_node_is_null(next) ? ts_node_end_byte(after) : ts_node_start_byte(next);
-	} else {
-		*s = ts_node_start_byte(elem);
-		*e = ts_node_end_byte(elem);
-	}
-	return NULL;
-}
-
-/*
- * Safe to evaluate twice: names, attribute chains, literals, subscripts of
- * those with literal or name keys, tuples and parentheses of those.  Calls,
- * await, walrus, lambdas, comprehensions and operators are not.
- */
-static bool is_pure(TSNode n, int depth)
-{
-	const char *t = ts_node_type(n);
-
-	if (depth > 64)
-		return false;
-	if (!strcmp(t, "identifier") || !strcmp(t, "integer") || !strcmp(t, "float") ||
-	    !strcmp(t, "true") || !strcmp(t, "false") || !strcmp(t, "none"))
-		return true;
-	if (!strcmp(t, "string")) {
-		for (uint32_t i = 0; i < ts_node_named_child_count(n); i++)
-			if (is(ts_node_named_child(n, i), "interpolation"))
-				return false;
-		return true;
-	}
-	if (!strcmp(t, "attribute"))
-		return is_pure(ts_node_child_by_field_name(n, "object", 6), depth + 1);
-	if (!strcmp(t, "subscript") || !strcmp(t, "tuple") || !strcmp(t, "parenthesized_expression")) {
-		for (uint32_t i = 0; i < ts_node_named_child_count(n); i++) {
-			TSNode c = ts_node_named_child(n, i);
-
-			if (!ts_node_is_extra(c) && !is_pure(c, depth + 1))
-				return false;
-		}
-		return true;
-	}
-	return false;
-}
-
-/* A metavariable the template uses more than once, bound to impure code. */
-static const char *evaluated_twice(const mpsfix_template *t, const mpsfix_match *m)
-{
-	size_t n = mpsfix_template_metavar_count(t);
-
-	for (size_t i = 0; i < n; i++) {
-		const char *name = mpsfix_template_metavar(t, i, NULL, NULL);
-		const mpsfix_binding *b = mpsfix_match_get(m, name);
-		size_t uses = 0;
-
-		for (size_t k = 0; k < n; k++)
-			uses += !strcmp(name, mpsfix_template_metavar(t, k, NULL, NULL));
-		if (uses < 2 || !b)
-			continue;
-		if (b->multi) {
-			for (uint32_t k = 0; k < b->count; k++)
-				if (!is_pure(m->nodes[b->first + k], 0))
-					return name;
-		} else if (!is_pure(b->node, 0)) {
-			return name;
-		}
-	}
-	return NULL;
-}
-
-static TSNode edit_target(const mpsfix_fix_edit *fe, const mpsfix_match *m)
-{
-	const mpsfix_binding *b;
-
-	if (!fe->target)
-		return m->node;
-	b = mpsfix_match_get(m, fe->target);
-	return b && !b->multi ? b->node : (TSNode){0};
-}
-
-/*
- * Render rule r's fix for match m as edits of group `group` in `edits`.
- * Returns NULL when it can be applied, else the reason it needs a manual fix.
- */
-static char *render_fix(pass *ps, const mpsfix_rule *r, const mpsfix_match *m,
-			mpsfix_edits *edits, uint32_t group)
-{
-	const mpsfix_source *src = ps->src;
-	mpsfix_spans kept = {0};
-	mpsfix_buf text = MPSFIX_BUF_INIT;
-	size_t mark = edits->len;
-	char *reason = NULL;
-
-	if (ts_node_has_error(m->node) || mpsfix_node_in_error(m->node))
-		return mpsfix_xstrdup("inside a syntax error");
-	for (size_t i = 0; i < r->fix.nedits && !reason; i++) {
-		const mpsfix_fix_edit *fe = &r->fix.edits[i];
-		TSNode target = edit_target(fe, m);
-		uint32_t s, e;
-		TSNode scope;
-		const char *why;
-
-		if (ts_node_is_null(target)) {
-			reason = mpsfix_xasprintf("$%s is not bound", fe->target);
-			break;
-		}
-		if (fe->op == MPSFIX_FIX_REMOVE) {
-			if ((why = removal_range(target, &s, &e, &scope)) != NULL)
-				reason = mpsfix_xstrdup(why);
-			else if (drops_comment(scope, s, e, NULL))
-				reason = mpsfix_xstrdup("the fix would drop a comment");
-			else
-				mpsfix_edits_add(edits, s, e, "", 0, group);
-			continue;
-		}
-		if (template_uses_torch(fe->tmpl) && !file_binds_torch(ps)) {
-			reason = mpsfix_xstrdup("the fix needs `import torch`, which this file does not have");
-			break;
-		}
-		if ((why = evaluated_twice(fe->tmpl, m)) != NULL) {
-			const mpsfix_binding *b = mpsfix_match_get(m, why);
-			TSNode first = b->multi ? m->nodes[b->first] : b->node;
-			uint32_t fs = ts_node_start_byte(first), fe_ = ts_node_end_byte(first);
-
-			if (fe_ - fs > 60)
-				reason = mpsfix_xasprintf("$%s would be evaluated twice", why);
-			else
-				reason = mpsfix_xasprintf("`%.*s` would be evaluated twice",
-							  (int)(fe_ - fs), src->data + fs);
-			break;
-		}
-		mpsfix_buf_clear(&text);
-		kept.len = 0;
-		if (mpsfix_template_render(&text, &kept, fe->tmpl, m, src, target) < 0) {
-			reason = mpsfix_xstrdup(mpsfix_error_last()->message);
-			break;
-		}
-		s = ts_node_start_byte(target);
-		e = ts_node_end_byte(target);
-		if (drops_comment(target, s, e, &kept)) {
-			reason = mpsfix_xstrdup("the fix would drop a comment");
-			break;
-		}
-		mpsfix_edits_add(edits, s, e, text.data ? text.data : "", text.len, group);
-	}
-	if (reason) {
-		/* all of a fix or nothing */
-		for (size_t i = mark; i < edits->len; i++)
-			free(edits->items[i].text);
-		edits->len = mark;
-	}
-	free(kept.items);
-	mpsfix_buf_release(&text);
-	return reason;
-}
 
 static void add_finding(pass *ps, const mpsfix_rule *r, const mpsfix_match *m)
 {
@@ -440,7 +138,7 @@ static void add_finding(pass *ps, const mpsfix_rule *r, const mpsfix_match *m)
 	mpsfix_source_position(ps->src, f.start, &f.line, &f.col);
 	mpsfix_source_position(ps->src, f.end, &f.end_line, &f.end_col);
 	if (r->fix.present) {
-		f.reason = render_fix(ps, r, m, ps->edits, (uint32_t)res->len);
+		f.reason = mpsfix_fix_render(&ps->fix, r, m, ps->edits, (uint32_t)res->len);
 		if (f.reason)
 			f.fix = MPSFIX_FIX_MANUAL;
 		else if (r->fix.unsafe && !ps->opts->unsafe_fixes)
@@ -506,7 +204,7 @@ static void run_pass(pass *ps, mpsfix_result *findings, mpsfix_edits *edits)
 {
 	ps->result = findings;
 	ps->edits = edits;
-	ps->torch_bound = -1;
+	ps->fix = (mpsfix_fix_ctx)MPSFIX_FIX_CTX_INIT(ps->src, ps->root);
 	match_all(ps);
 	if (findings->len > 1)
 		qsort(findings->items, findings->len, sizeof(*findings->items), compare_findings);

@@ -453,6 +453,10 @@ static int load_edits(loader *ld, const mpsfix_yaml_node *v)
 		if (error < 0)
 			return error;
 		error = load_edit(ld, &f, item);
+		if (error == 0 && v->nitems > 1 && fix->edits[fix->nedits - 1].op == MPSFIX_FIX_REPLACE &&
+		    !fix->edits[fix->nedits - 1].target)
+			return fail(ld, item, "an edit that replaces the whole match cannot "
+				    "be combined with other edits (they would overlap); give it a 'replace' target");
 	}
 	return error;
 }

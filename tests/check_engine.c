@@ -239,6 +239,78 @@ START_TEST(test_engine_impure_expression_not_duplicated)
 }
 END_TEST
 
+/* A rule removing both $A and $B. */
+static mpsfix_rule *remove_two_rule(const char *pattern)
+{
+	const char *pats[] = {pattern, NULL};
+	mpsfix_rule *r = tu_rule("MPS999", pats, NULL, NULL, "A", false);
+
+	r->fix.edits = mpsfix_xrealloc(r->fix.edits, 2 * sizeof(*r->fix.edits));
+	r->fix.edits[1] = (mpsfix_fix_edit){.op = MPSFIX_FIX_REMOVE, .target = mpsfix_xstrdup("B")};
+	r->fix.nedits = 2;
+	return r;
+}
+
+static void expect_fix(mpsfix_rule *r, const char *in, const char *want, const char *reason)
+{
+	mpsfix_result res = MPSFIX_RESULT_INIT;
+	char *out = fix_with(r, in, &res);
+
+	ck_assert_str_eq(out, want);
+	if (reason) {
+		ck_assert_uint_ge(res.len, 1);
+		ck_assert_str_eq(res.items[0].reason, reason);
+	}
+	free(out);
+	mpsfix_result_release(&res);
+}
+
+START_TEST(test_engine_removals_in_one_list)
+{
+	mpsfix_rule *r = remove_two_rule("f($$$R, a=$A, b=$B)");
+
+	expect_fix(r, "f(b=2, a=1)\n", "f()\n", NULL);
+	expect_fix(r, "f(a=1, b=2, x)\n", "f(x)\n", NULL);
+	expect_fix(r, "f(x, a=1, y, b=2)\n", "f(x, y)\n", NULL);
+	expect_fix(r, "f(x, a=1, b=2, y)\n", "f(x, y)\n", NULL);
+	expect_fix(r, "f(\n    x,\n    a=1,\n    b=2,\n)\n", "f(\n    x,\n)\n", NULL);
+	expect_fix(r, "f(a=1, b=2,)\n", "f()\n", NULL);
+	mpsfix_rule_free(r);
+}
+END_TEST
+
+START_TEST(test_engine_tuple_keeps_its_comma)
+{
+	const char *pats[] = {"($X, drop)", NULL};
+	mpsfix_rule *r = tu_rule("MPS999", pats, NULL, NULL, "X", false);
+
+	expect_fix(r, "t = (a, drop)\n", "t = (a, drop)\n",
+		   "removing it would leave a one-element tuple without its comma");
+	expect_fix(r, "t = (a, drop,)\n", "t = (drop,)\n", NULL);
+	mpsfix_rule_free(r);
+}
+END_TEST
+
+START_TEST(test_engine_overlapping_edits_of_one_fix)
+{
+	/* replacing $V and removing the argument that holds it overlap */
+	const char *pats[] = {"f($$$R, a=$A)", NULL};
+	mpsfix_rule *r = tu_rule("MPS999", pats, "A", "2", NULL, false);
+	mpsfix_result res = MPSFIX_RESULT_INIT;
+	char *out;
+
+	r->fix.edits = mpsfix_xrealloc(r->fix.edits, 2 * sizeof(*r->fix.edits));
+	r->fix.edits[1] = (mpsfix_fix_edit){.op = MPSFIX_FIX_REMOVE, .target = mpsfix_xstrdup("A")};
+	r->fix.nedits = 2;
+	out = fix_with(r, "f(x, a=1)\ny = z.to('mps')\n", &res);
+	ck_assert_str_eq(out, "f(x, a=1)\ny = z.to('mps')\n");
+	ck_assert_str_eq(res.items[0].reason, "the edits of this fix overlap");
+	free(out);
+	mpsfix_result_release(&res);
+	mpsfix_rule_free(r);
+}
+END_TEST
+
 Suite *mpsfix_suite_engine(void)
 {
 	Suite *s = suite_create("engine");
@@ -256,6 +328,9 @@ Suite *mpsfix_suite_engine(void)
 	tcase_add_test(tc, test_engine_unsafe_fix_needs_opt_in);
 	tcase_add_test(tc, test_engine_pass_limit);
 	tcase_add_test(tc, test_engine_impure_expression_not_duplicated);
+	tcase_add_test(tc, test_engine_removals_in_one_list);
+	tcase_add_test(tc, test_engine_tuple_keeps_its_comma);
+	tcase_add_test(tc, test_engine_overlapping_edits_of_one_fix);
 	suite_add_tcase(s, tc);
 	return s;
 }

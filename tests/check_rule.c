@@ -378,6 +378,10 @@ static const broken_case broken[] = {
 	 "t.yml:9:3: 'template' cannot be combined with 'edits' (put it in an edit)"},
 	{RULE_HEAD "match: f($X)\nfix:\n  safety: safe\n  edits: []\n",
 	 "t.yml:9:10: 'edits' must not be empty"},
+	{RULE_HEAD "match: f($X, $Y)\nfix:\n  safety: safe\n  edits:\n    - remove: $Y\n"
+		   "    - template: g($X)\n",
+	 "t.yml:11:7: an edit that replaces the whole match cannot be combined with other edits "
+	 "(they would overlap); give it a 'replace' target"},
 	/* constraints */
 	{RULE_HEAD "match: f($X)\nwhere:\n  X: {regex: '(a'}\n",
 	 "t.yml:8:14: bad regex '(a': ..."},

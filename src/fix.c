@@ -1,0 +1,411 @@
+/*
+ * fix.c: a rule's fix, for one match, as edits of the file.
+ */
+#include "fix.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "parse.h"
+
+static bool is(TSNode n, const char *type)
+{
+	return !ts_node_is_null(n) && strcmp(ts_node_type(n), type) == 0;
+}
+
+static bool text_is(TSNode n, const char *src, const char *s)
+{
+	uint32_t a = ts_node_start_byte(n), b = ts_node_end_byte(n);
+
+	return strlen(s) == b - a && memcmp(src + a, s, b - a) == 0;
+}
+
+/* ---- is torch imported? ---------------------------------------------------- */
+
+/* Does `import torch` (or `import torch.x`, `import x as torch`) bind torch? */
+static bool statement_binds_torch(TSNode stmt, const char *src)
+{
+	if (!is(stmt, "import_statement"))
+		return false;
+	for (uint32_t i = 0; i < ts_node_named_child_count(stmt); i++) {
+		TSNode name = ts_node_named_child(stmt, i);
+
+		if (is(name, "dotted_name") && ts_node_named_child_count(name) > 0 &&
+		    text_is(ts_node_named_child(name, 0), src, "torch"))
+			return true;
+		if (is(name, "aliased_import")) {
+			TSNode alias = ts_node_child_by_field_name(name, "alias", 5);
+
+			if (!ts_node_is_null(alias) && text_is(alias, src, "torch"))
+				return true;
+		}
+	}
+	return false;
+}
+
+/* At module level: directly, or in the blocks and clauses of top-level
+ * try/if/with statements (not in functions or classes). */
+static bool block_binds_torch(TSNode block, const char *src, int depth)
+{
+	static const char *const nested[] = {
+		"try_statement", "if_statement", "with_statement", "block", "else_clause",
+		"elif_clause", "except_clause", "finally_clause",
+	};
+
+	for (uint32_t i = 0; i < ts_node_named_child_count(block); i++) {
+		TSNode s = ts_node_named_child(block, i);
+
+		if (statement_binds_torch(s, src))
+			return true;
+		for (size_t k = 0; depth < 12 && k < MPSFIX_ARRAY_SIZE(nested); k++)
+			if (is(s, nested[k]) && block_binds_torch(s, src, depth + 1))
+				return true;
+	}
+	return false;
+}
+
+static bool file_binds_torch(mpsfix_fix_ctx *fc)
+{
+	if (fc->torch_bound < 0)
+		fc->torch_bound = block_binds_torch(fc->root, fc->src->data, 0);
+	return fc->torch_bound;
+}
+
+/* Does the template spell the bare name `torch` (not as an attribute)? */
+static bool template_uses_torch(const mpsfix_template *t)
+{
+	const char *text = mpsfix_template_text(t), *p = text;
+
+	while ((p = strstr(p, "torch")) != NULL) {
+		char before = p == text ? ' ' : p[-1], after = p[5];
+		bool ident_before = before == '_' || before == '.' || before == '$' ||
+				    (before >= 'a' && before <= 'z') || (before >= 'A' && before <= 'Z') ||
+				    (before >= '0' && before <= '9');
+		bool ident_after = after == '_' || (after >= 'a' && after <= 'z') ||
+				   (after >= 'A' && after <= 'Z') || (after >= '0' && after <= '9');
+
+		if (!ident_before && !ident_after)
+			return true;
+		p += 5;
+	}
+	return false;
+}
+
+/* ---- comments that would be lost ---------------------------------------- */
+
+typedef struct {
+	uint32_t s, e;
+	const mpsfix_spans *kept;
+} comment_scan;
+
+static mpsfix_walk_action find_dropped_comment(TSNode n, void *payload)
+{
+	const comment_scan *cs = payload;
+	uint32_t ns = ts_node_start_byte(n), ne = ts_node_end_byte(n);
+
+	if (ns >= cs->e || ne <= cs->s)
+		return MPSFIX_WALK_SKIP;
+	if (is(n, "comment") && ns >= cs->s && ne <= cs->e) {
+		for (size_t i = 0; cs->kept && i < cs->kept->len; i++)
+			if (cs->kept->items[i].start <= ns && ne <= cs->kept->items[i].end)
+				return MPSFIX_WALK_SKIP;
+		return MPSFIX_WALK_STOP;
+	}
+	return MPSFIX_WALK_DESCEND;
+}
+
+/* Is there a comment in [s, e) under `scope` outside every kept span? */
+static bool drops_comment(TSNode scope, uint32_t s, uint32_t e, const mpsfix_spans *kept)
+{
+	comment_scan cs = {s, e, kept};
+
+	return !mpsfix_walk(scope, find_dropped_comment, &cs);
+}
+
+/* ---- removing list elements ------------------------------------------------ */
+
+static bool list_like(TSNode n)
+{
+	static const char *const kinds[] = {
+		"argument_list", "list", "tuple", "set", "dictionary", "expression_list",
+		"parameters", "lambda_parameters",
+	};
+
+	for (size_t i = 0; i < MPSFIX_ARRAY_SIZE(kinds); i++)
+		if (is(n, kinds[i]))
+			return true;
+	return false;
+}
+
+static TSNode next_token(TSNode n)
+{
+	TSNode p = ts_node_next_sibling(n);
+
+	while (!ts_node_is_null(p) && ts_node_is_extra(p))
+		p = ts_node_next_sibling(p);
+	return p;
+}
+
+/* The list element holding `node` (a keyword argument, a dict pair, a
+ * default parameter, or the node itself) and its list. */
+static bool element_of(TSNode node, TSNode *elem, TSNode *list)
+{
+	TSNode parent = ts_node_parent(node);
+
+	*elem = node;
+	if (is(parent, "keyword_argument") || is(parent, "pair") ||
+	    is(parent, "default_parameter") || is(parent, "typed_default_parameter")) {
+		*elem = parent;
+		parent = ts_node_parent(parent);
+	}
+	*list = parent;
+	return !ts_node_is_null(parent) && list_like(parent);
+}
+
+typedef struct {
+	TSNode list;
+	TSNode elem;
+} removal;
+
+/*
+ * Remove the elements `rm[0..n)` (all of one list) with the commas that go
+ * with them: a run of removed elements after a kept one takes the comma
+ * before it; a run at the start takes the comma after it, up to the next
+ * element; the whole list keeps nothing.  Returns a reason on refusal.
+ */
+static char *remove_elements(TSNode list, const removal *rm, size_t n,
+			     mpsfix_edits *edits, uint32_t group)
+{
+	ARRAY(TSNode) elems = {0};
+	bool *gone = NULL;
+	size_t kept = 0;
+	char *reason = NULL;
+	TSNode last;
+
+	for (uint32_t i = 0; i < ts_node_named_child_count(list); i++) {
+		TSNode c = ts_node_named_child(list, i);
+
+		if (!ts_node_is_extra(c))
+			ARRAY_PUSH(&elems, c);
+	}
+	gone = mpsfix_xcalloc(elems.len + 1, sizeof(bool));
+	for (size_t k = 0; k < n; k++)
+		for (size_t i = 0; i < elems.len; i++)
+			if (ts_node_eq(elems.items[i], rm[k].elem))
+				gone[i] = true;
+	for (size_t i = 0; i < elems.len; i++)
+		kept += !gone[i];
+	last = elems.len ? elems.items[elems.len - 1] : (TSNode){0};
+	if (kept == 1 && (is(list, "tuple") || is(list, "expression_list")) &&
+	    !is(next_token(last), ",")) {
+		reason = mpsfix_xstrdup("removing it would leave a one-element tuple without its comma");
+		goto done;
+	}
+	for (size_t i = 0; i < elems.len && !reason; i++) {
+		size_t j = i;
+		uint32_t s, e;
+
+		if (!gone[i])
+			continue;
+		while (j + 1 < elems.len && gone[j + 1])
+			j++;
+		if (i > 0) {
+			/* from the comma after the kept element before the run */
+			s = ts_node_start_byte(next_token(elems.items[i - 1]));
+			e = ts_node_end_byte(elems.items[j]);
+		} else if (j + 1 < elems.len) {
+			s = ts_node_start_byte(elems.items[i]);
+			e = ts_node_start_byte(elems.items[j + 1]);
+		} else {
+			TSNode after = next_token(elems.items[j]);
+
+			s = ts_node_start_byte(elems.items[i]);
+			e = is(after, ",") ? ts_node_end_byte(after) : ts_node_end_byte(elems.items[j]);
+		}
+		if (drops_comment(list, s, e, NULL))
+			reason = mpsfix_xstrdup("the fix would drop a comment");
+		else
+			mpsfix_edits_add(edits, s, e, "", 0, group);
+		i = j;
+	}
+done:
+	free(elems.items);
+	free(gone);
+	return reason;
+}
+
+/* ---- code that must not run twice ----------------------------------------- */
+
+/*
+ * Safe to evaluate twice: names, attribute chains, literals, subscripts of
+ * those with literal or name keys, tuples and parentheses of those.  Calls,
+ * await, walrus, lambdas, comprehensions and operators are not.
+ */
+static bool is_pure(TSNode n, int depth)
+{
+	const char *t = ts_node_type(n);
+
+	if (depth > 64)
+		return false;
+	if (!strcmp(t, "identifier") || !strcmp(t, "integer") || !strcmp(t, "float") ||
+	    !strcmp(t, "true") || !strcmp(t, "false") || !strcmp(t, "none"))
+		return true;
+	if (!strcmp(t, "string")) {
+		for (uint32_t i = 0; i < ts_node_named_child_count(n); i++)
+			if (is(ts_node_named_child(n, i), "interpolation"))
+				return false;
+		return true;
+	}
+	if (!strcmp(t, "attribute"))
+		return is_pure(ts_node_child_by_field_name(n, "object", 6), depth + 1);
+	if (!strcmp(t, "subscript") || !strcmp(t, "tuple") || !strcmp(t, "parenthesized_expression")) {
+		for (uint32_t i = 0; i < ts_node_named_child_count(n); i++) {
+			TSNode c = ts_node_named_child(n, i);
+
+			if (!ts_node_is_extra(c) && !is_pure(c, depth + 1))
+				return false;
+		}
+		return true;
+	}
+	return false;
+}
+
+/* A metavariable the template uses more than once, bound to impure code. */
+static const char *evaluated_twice(const mpsfix_template *t, const mpsfix_match *m)
+{
+	size_t n = mpsfix_template_metavar_count(t);
+
+	for (size_t i = 0; i < n; i++) {
+		const char *name = mpsfix_template_metavar(t, i, NULL, NULL);
+		const mpsfix_binding *b = mpsfix_match_get(m, name);
+		size_t uses = 0;
+
+		for (size_t k = 0; k < n; k++)
+			uses += !strcmp(name, mpsfix_template_metavar(t, k, NULL, NULL));
+		if (uses < 2 || !b)
+			continue;
+		if (b->multi) {
+			for (uint32_t k = 0; k < b->count; k++)
+				if (!is_pure(m->nodes[b->first + k], 0))
+					return name;
+		} else if (!is_pure(b->node, 0)) {
+			return name;
+		}
+	}
+	return NULL;
+}
+
+static char *twice_reason(const mpsfix_match *m, const char *name, const char *src)
+{
+	const mpsfix_binding *b = mpsfix_match_get(m, name);
+	TSNode first = b->multi ? m->nodes[b->first] : b->node;
+	uint32_t s = ts_node_start_byte(first), e = ts_node_end_byte(first);
+
+	if (e - s > 60 || memchr(src + s, '\n', e - s))
+		return mpsfix_xasprintf("$%s would be evaluated twice", name);
+	return mpsfix_xasprintf("`%.*s` would be evaluated twice", (int)(e - s), src + s);
+}
+
+/* ---- one fix ------------------------------------------------------------------ */
+
+static TSNode edit_target(const mpsfix_fix_edit *fe, const mpsfix_match *m)
+{
+	const mpsfix_binding *b;
+
+	if (!fe->target)
+		return m->node;
+	b = mpsfix_match_get(m, fe->target);
+	return b && !b->multi ? b->node : (TSNode){0};
+}
+
+static char *replace(mpsfix_fix_ctx *fc, const mpsfix_fix_edit *fe, const mpsfix_match *m,
+		     TSNode target, mpsfix_edits *edits, uint32_t group)
+{
+	mpsfix_spans kept = {0};
+	mpsfix_buf text = MPSFIX_BUF_INIT;
+	char *reason = NULL;
+	const char *name;
+	uint32_t s = ts_node_start_byte(target), e = ts_node_end_byte(target);
+
+	if (template_uses_torch(fe->tmpl) && !file_binds_torch(fc))
+		reason = mpsfix_xstrdup("the fix needs `import torch`, which this file does not have");
+	else if ((name = evaluated_twice(fe->tmpl, m)) != NULL)
+		reason = twice_reason(m, name, fc->src->data);
+	else if (mpsfix_template_render(&text, &kept, fe->tmpl, m, fc->src, target) < 0)
+		reason = mpsfix_xstrdup(mpsfix_error_last()->message);
+	else if (drops_comment(target, s, e, &kept))
+		reason = mpsfix_xstrdup("the fix would drop a comment");
+	else
+		mpsfix_edits_add(edits, s, e, text.data ? text.data : "", text.len, group);
+	free(kept.items);
+	mpsfix_buf_release(&text);
+	return reason;
+}
+
+static int by_start(const void *a, const void *b)
+{
+	const mpsfix_edit *x = a, *y = b;
+
+	return x->start < y->start ? -1 : x->start > y->start ? 1 : 0;
+}
+
+char *mpsfix_fix_render(mpsfix_fix_ctx *fc, const mpsfix_rule *r, const mpsfix_match *m,
+			mpsfix_edits *edits, uint32_t group)
+{
+	ARRAY(removal) removals = {0};
+	size_t mark = edits->len;
+	char *reason = NULL;
+
+	if (ts_node_has_error(fc->root) &&
+	    (ts_node_has_error(m->node) || mpsfix_node_in_error(m->node)))
+		return mpsfix_xstrdup("inside a syntax error");
+	for (size_t i = 0; i < r->fix.nedits && !reason; i++) {
+		const mpsfix_fix_edit *fe = &r->fix.edits[i];
+		TSNode target = edit_target(fe, m);
+		removal rm;
+
+		if (ts_node_is_null(target))
+			reason = mpsfix_xasprintf("$%s is not bound", fe->target);
+		else if (fe->op == MPSFIX_FIX_REPLACE)
+			reason = replace(fc, fe, m, target, edits, group);
+		else if (!element_of(target, &rm.elem, &rm.list))
+			reason = mpsfix_xstrdup("the code to remove is not an element of a list or of call arguments");
+		else
+			ARRAY_PUSH(&removals, rm);
+	}
+	/* removals from one list are done together, so their commas agree */
+	if (!reason && removals.len) {
+		bool *done = mpsfix_xcalloc(removals.len, sizeof(bool));
+		removal *same = mpsfix_xcalloc(removals.len, sizeof(removal));
+
+		for (size_t i = 0; i < removals.len && !reason; i++) {
+			size_t n = 0;
+
+			if (done[i])
+				continue;
+			for (size_t k = i; k < removals.len; k++)
+				if (!done[k] && ts_node_eq(removals.items[k].list, removals.items[i].list)) {
+					same[n++] = removals.items[k];
+					done[k] = true;
+				}
+			reason = remove_elements(removals.items[i].list, same, n, edits, group);
+		}
+		free(done);
+		free(same);
+	}
+	if (!reason && edits->len - mark > 1) {
+		/* the edits of one fix must not overlap */
+		qsort(edits->items + mark, edits->len - mark, sizeof(*edits->items), by_start);
+		for (size_t i = mark + 1; i < edits->len && !reason; i++)
+			if (edits->items[i].start < edits->items[i - 1].end)
+				reason = mpsfix_xstrdup("the edits of this fix overlap");
+	}
+	if (reason) {
+		/* all of a fix or nothing */
+		for (size_t i = mark; i < edits->len; i++)
+			free(edits->items[i].text);
+		edits->len = mark;
+	}
+	free(removals.items);
+	return reason;
+}

@@ -1,0 +1,34 @@
+/*
+ * fix.h: turning a rule's fix and one match into edits — templates
+ * rendered, list elements removed with their commas — or into the reason
+ * the fix may not be applied there ("needs a manual fix: ...").
+ */
+#ifndef MPSFIX_FIX_H
+#define MPSFIX_FIX_H
+
+#include <tree_sitter/api.h>
+
+#include "common.h"
+#include "edit.h"
+#include "match.h"
+#include "rule.h"
+#include "source.h"
+
+/** What the fixes of one version of a file share. */
+typedef struct {
+	const mpsfix_source *src;
+	TSNode root;          /* the module */
+	int torch_bound;      /* -1 not known yet, else whether `import torch` binds torch */
+} mpsfix_fix_ctx;
+
+#define MPSFIX_FIX_CTX_INIT(src, root) {(src), (root), -1}
+
+/**
+ * Add the edits of `r`'s fix for match `m` to `edits`, all in `group`.
+ * Returns NULL when they were added, or (adding nothing) the reason the fix
+ * needs a manual fix, to be freed by the caller.
+ */
+char *mpsfix_fix_render(mpsfix_fix_ctx *fc, const mpsfix_rule *r, const mpsfix_match *m,
+			mpsfix_edits *edits, uint32_t group);
+
+#endif
