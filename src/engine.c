@@ -114,6 +114,31 @@ static void add_warning(mpsfix_result *r, char *message)
 
 /* ---- facts about a file --------------------------------------------------- */
 
+/* The last position computed, so the next one on the same line counts on
+ * from there instead of from the line's start (many findings on one long
+ * line would otherwise cost quadratic time). */
+typedef struct {
+	bool valid;
+	uint32_t byte, line, col;
+} pos_cache;
+
+static void position(const mpsfix_source *src, pos_cache *c, uint32_t byte,
+		     uint32_t *line, uint32_t *col)
+{
+	if (c->valid && byte >= c->byte && !(src->has_bom && c->byte < 3) &&
+	    (c->line >= src->nlines || byte < src->lines[c->line])) {
+		uint32_t n = c->col;
+
+		for (uint32_t i = c->byte; i < byte; i++)
+			n += ((unsigned char)src->data[i] & 0xc0) != 0x80;
+		*line = c->line;
+		*col = n;
+	} else {
+		mpsfix_source_position(src, byte, line, col);
+	}
+	*c = (pos_cache){true, byte, *line, *col};
+}
+
 typedef struct {
 	mpsfix_ctx *ctx;
 	const mpsfix_index *ix;
@@ -123,6 +148,7 @@ typedef struct {
 	mpsfix_result *result;   /* findings are appended here */
 	mpsfix_edits *edits;     /* fixes that may be applied */
 	mpsfix_fix_ctx fix;      /* what the fixes of this pass share */
+	pos_cache starts, ends;  /* findings come in order: count columns onward */
 } pass;
 
 static void add_finding(pass *ps, const mpsfix_rule *r, const mpsfix_match *m)
@@ -135,8 +161,8 @@ static void add_finding(pass *ps, const mpsfix_rule *r, const mpsfix_match *m)
 		.fix = MPSFIX_FIX_NONE,
 	};
 
-	mpsfix_source_position(ps->src, f.start, &f.line, &f.col);
-	mpsfix_source_position(ps->src, f.end, &f.end_line, &f.end_col);
+	position(ps->src, &ps->starts, f.start, &f.line, &f.col);
+	position(ps->src, &ps->ends, f.end, &f.end_line, &f.end_col);
 	if (r->fix.present) {
 		f.reason = mpsfix_fix_render(&ps->fix, r, m, ps->edits, (uint32_t)res->len);
 		if (f.reason)
@@ -205,6 +231,7 @@ static void run_pass(pass *ps, mpsfix_result *findings, mpsfix_edits *edits)
 	ps->result = findings;
 	ps->edits = edits;
 	ps->fix = (mpsfix_fix_ctx)MPSFIX_FIX_CTX_INIT(ps->src, ps->root);
+	ps->starts.valid = ps->ends.valid = false;
 	match_all(ps);
 	if (findings->len > 1)
 		qsort(findings->items, findings->len, sizeof(*findings->items), compare_findings);

@@ -229,8 +229,7 @@ void mpsfix_source_release(mpsfix_source *s)
 	*s = (mpsfix_source)MPSFIX_SOURCE_INIT;
 }
 
-void mpsfix_source_position(const mpsfix_source *s, uint32_t byte,
-			    uint32_t *line, uint32_t *col)
+uint32_t mpsfix_source_line_of(const mpsfix_source *s, uint32_t byte)
 {
 	uint32_t lo = 0, hi = s->nlines ? s->nlines - 1 : 0;
 
@@ -245,10 +244,20 @@ void mpsfix_source_position(const mpsfix_source *s, uint32_t byte,
 		else
 			hi = mid - 1;
 	}
-	uint32_t start = s->nlines ? s->lines[lo] : 0;
+	return lo + 1;
+}
+
+void mpsfix_source_position(const mpsfix_source *s, uint32_t byte,
+			    uint32_t *line, uint32_t *col)
+{
+	uint32_t lo, start, n = 1;
+
+	if (byte > s->len)
+		byte = s->len;
+	lo = mpsfix_source_line_of(s, byte) - 1;
+	start = s->nlines ? s->lines[lo] : 0;
 	if (lo == 0 && s->has_bom)
 		start = byte < 3 ? byte : 3;
-	uint32_t n = 1;
 	for (uint32_t i = start; i < byte; i++)
 		if (!is_cont((unsigned char)s->data[i]))
 			n++;

@@ -51,6 +51,9 @@ void mpsfix_source_release(mpsfix_source *s);
 void mpsfix_source_position(const mpsfix_source *s, uint32_t byte,
 			    uint32_t *line, uint32_t *col);
 
+/** The 1-based line that holds byte offset `byte` (a binary search). */
+uint32_t mpsfix_source_line_of(const mpsfix_source *s, uint32_t byte);
+
 /** The bytes of 1-based `line`, without its line ending. */
 mpsfix_span mpsfix_source_line(const mpsfix_source *s, uint32_t line);
 

@@ -445,7 +445,7 @@ int mpsfix_template_render(mpsfix_buf *out, mpsfix_spans *kept,
 {
 	uint32_t tstart = ts_node_start_byte(target);
 	mpsfix_span line;
-	uint32_t lineno, col, pos = 0, indent_end;
+	uint32_t lineno, pos = 0, indent_end;
 	emitter em = {.out = out, .newline = mpsfix_source_newline(src)};
 	int root_prec = t->root_prec;
 	bool wrap;
@@ -458,7 +458,7 @@ int mpsfix_template_render(mpsfix_buf *out, mpsfix_spans *kept,
 			return mpsfix_error_set(MPSFIX_ERROR, "template names $%s%s, which the match did not bind",
 						t->vars[i].multi ? "$$" : "", t->vars[i].name);
 	}
-	mpsfix_source_position(src, tstart, &lineno, &col);
+	lineno = mpsfix_source_line_of(src, tstart);
 	line = mpsfix_source_line(src, lineno);
 	indent_end = line.start;
 	while (indent_end < line.end && (src->data[indent_end] == ' ' || src->data[indent_end] == '\t'))
@@ -471,7 +471,8 @@ int mpsfix_template_render(mpsfix_buf *out, mpsfix_spans *kept,
 
 		root_prec = b->multi ? PREC_PRIMARY : mpsfix_expr_precedence(b->node, src->data);
 	}
-	wrap = root_prec < slot_prec(target, src->data);
+	/* (finding the target's parent costs a walk from the root: only when it matters) */
+	wrap = root_prec < PREC_PRIMARY && root_prec < slot_prec(target, src->data);
 	if (wrap)
 		mpsfix_buf_addc(out, '(');
 
