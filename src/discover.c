@@ -91,6 +91,10 @@ static enum kind classify(const char *path, const char *name, unsigned char d_ty
 		return K_DIR;
 	if (d_type == DT_REG)
 		return K_FILE;
+	/* a FIFO, socket or device named like Python: taken, so that reading it
+	 * reports it (it is never opened for reading) */
+	if (d_type == DT_FIFO || d_type == DT_SOCK || d_type == DT_CHR || d_type == DT_BLK)
+		return is_python(name) ? K_FILE : K_OTHER;
 	if (d_type == DT_UNKNOWN) {
 		if (lstat(path, &st) < 0)
 			return K_OTHER;
@@ -99,7 +103,7 @@ static enum kind classify(const char *path, const char *name, unsigned char d_ty
 		if (S_ISREG(st.st_mode))
 			return K_FILE;
 		if (!S_ISLNK(st.st_mode))
-			return K_OTHER;
+			return is_python(name) ? K_FILE : K_OTHER;
 	} else if (d_type != DT_LNK) {
 		return K_OTHER;
 	}
@@ -160,30 +164,64 @@ static int cmp_str(const void *a, const void *b)
 typedef struct {
 	const char *s;
 	size_t index;
+	bool known;     /* stat() worked: dev and ino say which file it is */
+	bool link;      /* the path itself is a symbolic link */
+	dev_t dev;
+	ino_t ino;
 } keyed;
 
 static int cmp_keyed(const void *a, const void *b)
 {
 	const keyed *x = a, *y = b;
-	int c = strcmp(x->s, y->s);
+	int c;
 
-	if (c)
+	if (x->known != y->known)
+		return x->known ? -1 : 1;
+	if (x->known) {
+		if (x->dev != y->dev)
+			return x->dev < y->dev ? -1 : 1;
+		if (x->ino != y->ino)
+			return x->ino < y->ino ? -1 : 1;
+		if (x->link != y->link)
+			return x->link ? 1 : -1; /* the file's own name first */
+	} else if ((c = strcmp(x->s, y->s)) != 0) {
 		return c;
+	}
 	return x->index < y->index ? -1 : x->index > y->index;
 }
 
-/* Drop every path that appeared earlier in `p`, keeping the order. */
+static bool same_file(const keyed *x, const keyed *y)
+{
+	if (x->known != y->known)
+		return false;
+	return x->known ? x->dev == y->dev && x->ino == y->ino : strcmp(x->s, y->s) == 0;
+}
+
+/*
+ * Keep one name per file, in the original order: `a.py`, `./a.py` and a
+ * symbolic link to it are one file (a diff naming it twice would not
+ * apply); the file's own name is preferred to a link's.
+ */
 static void dedupe(mpsfix_paths *p)
 {
 	keyed *k = mpsfix_xmalloc(p->len * sizeof(*k));
 	bool *dup = mpsfix_xcalloc(p->len, sizeof(*dup));
 	size_t n = 0;
 
-	for (size_t i = 0; i < p->len; i++)
-		k[i] = (keyed){p->items[i], i};
+	for (size_t i = 0; i < p->len; i++) {
+		struct stat st, lst;
+
+		k[i] = (keyed){.s = p->items[i], .index = i};
+		if (stat(p->items[i], &st) == 0) {
+			k[i].known = true;
+			k[i].dev = st.st_dev;
+			k[i].ino = st.st_ino;
+			k[i].link = lstat(p->items[i], &lst) == 0 && S_ISLNK(lst.st_mode);
+		}
+	}
 	qsort(k, p->len, sizeof(*k), cmp_keyed);
 	for (size_t i = 1; i < p->len; i++)
-		if (strcmp(k[i].s, k[i - 1].s) == 0)
+		if (same_file(&k[i], &k[i - 1]))
 			dup[k[i].index] = true;
 	for (size_t i = 0; i < p->len; i++) {
 		if (dup[i])

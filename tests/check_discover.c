@@ -169,7 +169,7 @@ START_TEST(test_discover_symlinks)
 	char *args[] = {"proj"};
 	const char *want[] = {
 		"proj/.hidden.py", "proj/B.py", "proj/a.py", "proj/b.pyi",
-		"proj/link.py", /* a symlink to a file is taken */
+		/* proj/link.py -> sub/z.py is the same file as proj/sub/z.py: one name */
 		"proj/sub/deeper/y.py", "proj/sub/z.py",
 		NULL,
 	};
@@ -184,6 +184,17 @@ START_TEST(test_discover_symlinks)
 	expect(args, 1, want, &e);
 	alarm(0);
 	ck_assert_int_eq(e.count, 0);
+
+	/* a symlink to a file outside the walk is taken; two names of one file give one */
+	{
+		char *two[] = {"proj/sub", "proj/link.py", "./proj/link.py"};
+		const char *want_two[] = {"proj/sub/deeper/y.py", "proj/sub/z.py", NULL};
+		char *outside[] = {"proj/link.py", "proj/sub/deeper"};
+		const char *want_outside[] = {"proj/link.py", "proj/sub/deeper/y.py", NULL};
+
+		expect(two, 3, want_two, &e);
+		expect(outside, 2, want_outside, &e);
+	}
 
 	/* a symlink named on the command line is followed */
 	char *alias[] = {"proj/alias"};
