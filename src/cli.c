@@ -134,6 +134,10 @@ int mpsfix_cli_parse(mpsfix_opts *opts, int argc, char **argv)
 		case ':':
 			return mpsfix_error_set(MPSFIX_ERROR, "option '%s' needs a value", argv[optind - 1]);
 		default:
+			for (size_t i = 0; optopt >= 256 && long_options[i].name; i++)
+				if (long_options[i].val == optopt)
+					return mpsfix_error_set(MPSFIX_ERROR, "option '--%s' takes no value",
+								long_options[i].name);
 			if (optopt && optopt < 256)
 				return mpsfix_error_set(MPSFIX_ERROR, "unknown option '-%c' (try 'mpsfix --help')", optopt);
 			return mpsfix_error_set(MPSFIX_ERROR, "unknown option '%s' (try 'mpsfix --help')",

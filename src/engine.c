@@ -149,6 +149,7 @@ typedef struct {
 	mpsfix_edits *edits;     /* fixes that may be applied */
 	mpsfix_fix_ctx fix;      /* what the fixes of this pass share */
 	pos_cache starts, ends;  /* findings come in order: count columns onward */
+	bool gave_up;            /* warned once that matching gave up */
 } pass;
 
 static void add_finding(pass *ps, const mpsfix_rule *r, const mpsfix_match *m)
@@ -205,6 +206,14 @@ static mpsfix_walk_action match_at(TSNode n, void *payload)
 			add_finding(ps, ent->rule, &m);
 			last = ent->rule;
 			mpsfix_match_release(&m);
+		} else if (mpsfix_matcher_gave_up(ps->ctx->matcher) && !ps->gave_up) {
+			uint32_t line, col;
+
+			ps->gave_up = true;
+			mpsfix_source_position(ps->src, ts_node_start_byte(n), &line, &col);
+			add_warning(ps->result, mpsfix_xasprintf("%s:%u:%u: %s: gave up matching here "
+								 "(too many ways to bind its $$$ metavariables)",
+								 ps->src->path, line, col, ent->rule->code));
 		}
 	}
 	return MPSFIX_WALK_DESCEND;
@@ -277,6 +286,12 @@ int mpsfix_engine_run(mpsfix_result *out, mpsfix_ctx *ctx, const mpsfix_index *i
 		if (out->passes == MPSFIX_MAX_PASSES) {
 			add_warning(out, mpsfix_xasprintf("%s: stopped after %d passes of fixes; some fixes were not applied",
 							  src->path, MPSFIX_MAX_PASSES));
+			for (size_t i = 0; i < out->len; i++)
+				if (out->items[i].fix == MPSFIX_FIX_AVAILABLE) {
+					out->items[i].fix = MPSFIX_FIX_MANUAL;
+					out->items[i].reason = mpsfix_xasprintf("not applied: fixes went on for %d passes",
+										MPSFIX_MAX_PASSES);
+				}
 			break;
 		}
 		mpsfix_buf_clear(&next);

@@ -65,6 +65,13 @@ START_TEST(test_cli_errors)
 	mpsfix_opts_release(&o);
 	ck_assert_int_eq(parse(&o, no_command), MPSFIX_ERROR);
 	mpsfix_opts_release(&o);
+	{
+		char *with_value[] = {"mpsfix", "check", "--unsafe-fixes=1", NULL};
+
+		ck_assert_int_eq(parse(&o, with_value), MPSFIX_ERROR);
+		ck_assert_str_eq(mpsfix_error_last()->message, "option '--unsafe-fixes' takes no value");
+		mpsfix_opts_release(&o);
+	}
 }
 END_TEST
 

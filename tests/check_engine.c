@@ -216,6 +216,10 @@ START_TEST(test_engine_pass_limit)
 	ck_assert_uint_eq(res.passes, MPSFIX_MAX_PASSES);
 	ck_assert_uint_eq(res.nwarnings, 1);
 	ck_assert_ptr_nonnull(strstr(res.warnings[0], "passes"));
+	/* what is left is not shown as fixable */
+	ck_assert_uint_ge(res.len, 1);
+	for (size_t i = 0; i < res.len; i++)
+		ck_assert_int_eq(res.items[i].fix, MPSFIX_FIX_MANUAL);
 	free(out);
 	mpsfix_result_release(&res);
 	mpsfix_rule_free(r);
@@ -311,6 +315,43 @@ START_TEST(test_engine_overlapping_edits_of_one_fix)
 }
 END_TEST
 
+START_TEST(test_engine_matching_gives_up_with_a_warning)
+{
+	const char *pats[] = {"f($$$A, $$$B, $$$C, $$$D, $$$E, y)", NULL};
+	mpsfix_rule *r = tu_rule("MPS999", pats, NULL, NULL, NULL, false);
+	mpsfix_result res = MPSFIX_RESULT_INIT;
+	mpsfix_buf code = MPSFIX_BUF_INIT;
+
+	mpsfix_buf_adds(&code, "f(");
+	for (int i = 0; i < 80; i++)
+		mpsfix_buf_printf(&code, "a%d, ", i);
+	mpsfix_buf_adds(&code, "z)\n");
+	tu_run(r, code.data, code.len, false, &res);
+	ck_assert_uint_eq(res.len, 0);
+	ck_assert_uint_eq(res.nwarnings, 1);
+	ck_assert_ptr_nonnull(strstr(res.warnings[0], "t.py:1:1: MPS999: gave up matching here"));
+	mpsfix_result_release(&res);
+	mpsfix_buf_release(&code);
+	mpsfix_rule_free(r);
+}
+END_TEST
+
+START_TEST(test_engine_import_torch_in_clauses)
+{
+	const char *pats[] = {"DataLoader($$$A, pin_memory=$V)", NULL};
+	mpsfix_rule *r = tu_rule("MPS101", pats, "V", "torch.cuda.is_available()", NULL, false);
+
+	expect_fix(r, "try:\n    import numpy\nexcept ImportError:\n    import torch\nl = DataLoader(d, pin_memory=True)\n",
+		   "try:\n    import numpy\nexcept ImportError:\n    import torch\nl = DataLoader(d, pin_memory=torch.cuda.is_available())\n", NULL);
+	expect_fix(r, "if x:\n    pass\nelse:\n    import torch as torch\nl = DataLoader(d, pin_memory=True)\n",
+		   "if x:\n    pass\nelse:\n    import torch as torch\nl = DataLoader(d, pin_memory=torch.cuda.is_available())\n", NULL);
+	expect_fix(r, "def f():\n    import torch\nl = DataLoader(d, pin_memory=True)\n",
+		   "def f():\n    import torch\nl = DataLoader(d, pin_memory=True)\n",
+		   "the fix needs `import torch`, which this file does not have");
+	mpsfix_rule_free(r);
+}
+END_TEST
+
 Suite *mpsfix_suite_engine(void)
 {
 	Suite *s = suite_create("engine");
@@ -331,6 +372,8 @@ Suite *mpsfix_suite_engine(void)
 	tcase_add_test(tc, test_engine_removals_in_one_list);
 	tcase_add_test(tc, test_engine_tuple_keeps_its_comma);
 	tcase_add_test(tc, test_engine_overlapping_edits_of_one_fix);
+	tcase_add_test(tc, test_engine_matching_gives_up_with_a_warning);
+	tcase_add_test(tc, test_engine_import_torch_in_clauses);
 	suite_add_tcase(s, tc);
 	return s;
 }
