@@ -449,11 +449,15 @@ void mpsfix_yaml_position(const mpsfix_yaml_doc *doc, const mpsfix_yaml_node *s,
 			r += 2;
 			v++;
 		} else if (is_white(d[r]) && is_white(s->value[v])) {
-			/* a run of spaces and line breaks (maybe folded) against its value */
+			/* a run of spaces and line breaks (maybe folded) against its
+			 * value: in step while both are white, then the rest of the
+			 * written run; white that an escape wrote is left to it */
+			while (r < end && v < offset && is_white(d[r]) && is_white(s->value[v])) {
+				r++;
+				v++;
+			}
 			while (r < end && is_white(d[r]))
 				r++;
-			while (v < offset && is_white(s->value[v]))
-				v++;
 		} else if (is_white(d[r]) || d[r] != s->value[v]) {
 			r++;
 		} else {

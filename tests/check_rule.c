@@ -352,6 +352,9 @@ static const broken_case broken[] = {
 	 "t.yml:11:19: fix names $Y, which pattern 2 does not bind"},
 	{RULE_HEAD "match: f($X)\nfix:\n  safety: safe\n  replace: $Y\n  template: g()\n",
 	 "t.yml:9:12: fix names $Y, which pattern 1 does not bind"},
+	/* a whitespace escape in a double-quoted template keeps the column right */
+	{RULE_HEAD "match: f($X)\nfix:\n  safety: safe\n  template: \"g(1, \\t $Y)\"\n",
+	 "t.yml:9:22: fix names $Y, which pattern 1 does not bind"},
 	{RULE_HEAD "match: f($$$A)\nfix:\n  safety: safe\n  remove: $$$A\n",
 	 "t.yml:9:11: 'remove' needs a single-node metavariable, not $$$A"},
 	{RULE_HEAD "match: f($$$A)\nfix:\n  safety: safe\n  replace: $A\n  template: g()\n",
