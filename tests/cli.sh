@@ -114,6 +114,17 @@ same_files "diff of ./a.py is the diff of a.py" "$tmp/abs.diff" "$tmp/rel.diff"
 (cd "$tmp/abs" && git apply "$tmp/abs.diff") && ! grep -q non_blocking "$tmp/abs/a.py" &&
 	ok "git apply of an absolute-path diff" || fail "git apply of an absolute-path diff"
 
+# every fix CPython can compile: the fixed demo, and each fixture whose input compiles
+if command -v python3 >/dev/null 2>&1; then
+	compiles() { python3 -c 'import sys; compile(open(sys.argv[1], "rb").read(), sys.argv[1], "exec")' "$1" 2>/dev/null; }
+	bad=""
+	for f in "$tmp"/b/demo/*.py; do compiles "$f" || bad="$bad $f"; done
+	for d in fixtures/rules/*/*/; do
+		if compiles "$d/input.py" && ! compiles "$d/expected.py"; then bad="$bad $d"; fi
+	done
+	[ -z "$bad" ] && ok "fixed code compiles under CPython" || fail "fixed code compiles under CPython" "$bad"
+fi
+
 # file mode is kept by fix
 mkdir -p "$tmp/mode"
 printf 'import torch\ny = x.to("mps", non_blocking=True)\n' >"$tmp/mode/m.py"
