@@ -201,6 +201,18 @@ static char *remove_elements(TSNode list, const removal *rm, size_t n,
 		reason = mpsfix_xstrdup("removing it would leave a one-element tuple without its comma");
 		goto done;
 	}
+	if (kept == 0 && (is(list, "expression_list") || is(list, "set"))) {
+		reason = mpsfix_xasprintf("removing it would leave an empty %s",
+					  is(list, "set") ? "set, which `{}` is not" : "expression");
+		goto done;
+	}
+	if (is(list, "parameters") || is(list, "lambda_parameters")) {
+		for (size_t i = 0; i < elems.len; i++)
+			if (is(elems.items[i], "keyword_separator") || is(elems.items[i], "positional_separator")) {
+				reason = mpsfix_xstrdup("removing a parameter from a list with `*` or `/` is not supported");
+				goto done;
+			}
+	}
 	for (size_t i = 0; i < elems.len && !reason; i++) {
 		size_t j = i;
 		uint32_t s, e;
@@ -270,29 +282,67 @@ static bool is_pure(TSNode n, int depth)
 	return false;
 }
 
-/* A metavariable the template uses more than once, bound to impure code. */
-static const char *evaluated_twice(const mpsfix_template *t, const mpsfix_match *m)
+static TSNode edit_target(const mpsfix_fix_edit *fe, const mpsfix_match *m);
+static bool element_of(TSNode node, TSNode *elem, TSNode *list);
+
+static bool inside_any(TSNode n, const mpsfix_span *spans, size_t count)
 {
-	size_t n = mpsfix_template_metavar_count(t);
+	uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
 
-	for (size_t i = 0; i < n; i++) {
-		const char *name = mpsfix_template_metavar(t, i, NULL, NULL);
-		const mpsfix_binding *b = mpsfix_match_get(m, name);
-		size_t uses = 0;
+	for (size_t i = 0; i < count; i++)
+		if (spans[i].start <= s && e <= spans[i].end)
+			return true;
+	return false;
+}
 
-		for (size_t k = 0; k < n; k++)
-			uses += !strcmp(name, mpsfix_template_metavar(t, k, NULL, NULL));
-		if (uses < 2 || !b)
+/*
+ * A metavariable whose code the fix would leave evaluated more than once:
+ * used twice by its templates, or used once while its original stays in the
+ * file (outside every replaced or removed range), and bound to impure code.
+ */
+static const char *evaluated_twice(const mpsfix_rule *r, const mpsfix_match *m)
+{
+	const mpsfix_pattern *p = m->pattern;
+	mpsfix_span *spans = mpsfix_xcalloc(r->fix.nedits + 1, sizeof(*spans));
+	size_t nspans = 0;
+	const char *twice = NULL;
+
+	for (size_t i = 0; i < r->fix.nedits; i++) {
+		TSNode t = edit_target(&r->fix.edits[i], m), list;
+
+		if (ts_node_is_null(t))
 			continue;
-		if (b->multi) {
-			for (uint32_t k = 0; k < b->count; k++)
-				if (!is_pure(m->nodes[b->first + k], 0))
-					return name;
-		} else if (!is_pure(b->node, 0)) {
-			return name;
-		}
+		if (r->fix.edits[i].op == MPSFIX_FIX_REMOVE)
+			element_of(t, &t, &list);
+		spans[nspans++] = (mpsfix_span){ts_node_start_byte(t), ts_node_end_byte(t)};
 	}
-	return NULL;
+	for (size_t v = 0; v < p->nmetavars && !twice; v++) {
+		const mpsfix_binding *b = mpsfix_match_get(m, p->metavars[v].name);
+		size_t uses = 0, count;
+		const TSNode *nodes;
+		bool pure = true;
+
+		if (!b)
+			continue;
+		for (size_t i = 0; i < r->fix.nedits; i++) {
+			const mpsfix_template *t = r->fix.edits[i].tmpl;
+
+			for (size_t k = 0; t && k < mpsfix_template_metavar_count(t); k++)
+				uses += !strcmp(p->metavars[v].name, mpsfix_template_metavar(t, k, NULL, NULL));
+		}
+		if (uses == 0)
+			continue;
+		nodes = b->multi ? m->nodes + b->first : &b->node;
+		count = b->multi ? b->count : 1;
+		if (count && !inside_any(nodes[0], spans, nspans))
+			uses++; /* the original stays where it is */
+		for (size_t k = 0; k < count && pure; k++)
+			pure = is_pure(nodes[k], 0);
+		if (uses >= 2 && !pure)
+			twice = p->metavars[v].name;
+	}
+	free(spans);
+	return twice;
 }
 
 static char *twice_reason(const mpsfix_match *m, const char *name, const char *src)
@@ -324,13 +374,10 @@ static char *replace(mpsfix_fix_ctx *fc, const mpsfix_fix_edit *fe, const mpsfix
 	mpsfix_spans kept = {0};
 	mpsfix_buf text = MPSFIX_BUF_INIT;
 	char *reason = NULL;
-	const char *name;
 	uint32_t s = ts_node_start_byte(target), e = ts_node_end_byte(target);
 
 	if (template_uses_torch(fe->tmpl) && !file_binds_torch(fc))
 		reason = mpsfix_xstrdup("the fix needs `import torch`, which this file does not have");
-	else if ((name = evaluated_twice(fe->tmpl, m)) != NULL)
-		reason = twice_reason(m, name, fc->src->data);
 	else if (mpsfix_template_render(&text, &kept, fe->tmpl, m, fc->src, target) < 0)
 		reason = mpsfix_xstrdup(mpsfix_error_last()->message);
 	else if (drops_comment(target, s, e, &kept))
@@ -356,9 +403,13 @@ char *mpsfix_fix_render(mpsfix_fix_ctx *fc, const mpsfix_rule *r, const mpsfix_m
 	size_t mark = edits->len;
 	char *reason = NULL;
 
+	const char *twice;
+
 	if (ts_node_has_error(fc->root) &&
 	    (ts_node_has_error(m->node) || mpsfix_node_in_error(m->node)))
 		return mpsfix_xstrdup("inside a syntax error");
+	if ((twice = evaluated_twice(r, m)) != NULL)
+		return twice_reason(m, twice, fc->src->data);
 	for (size_t i = 0; i < r->fix.nedits && !reason; i++) {
 		const mpsfix_fix_edit *fe = &r->fix.edits[i];
 		TSNode target = edit_target(fe, m);
@@ -399,6 +450,17 @@ char *mpsfix_fix_render(mpsfix_fix_ctx *fc, const mpsfix_rule *r, const mpsfix_m
 		for (size_t i = mark + 1; i < edits->len && !reason; i++)
 			if (edits->items[i].start < edits->items[i - 1].end)
 				reason = mpsfix_xstrdup("the edits of this fix overlap");
+	}
+	if (!reason) {
+		/* a fix that changes nothing here would be applied again and again */
+		bool same = true;
+
+		for (size_t i = mark; i < edits->len && same; i++)
+			same = edits->items[i].len == edits->items[i].end - edits->items[i].start &&
+			       !memcmp(edits->items[i].text, fc->src->data + edits->items[i].start,
+				       edits->items[i].len);
+		if (same)
+			reason = mpsfix_xstrdup("the fix changes nothing here");
 	}
 	if (reason) {
 		/* all of a fix or nothing */

@@ -130,23 +130,34 @@ static void print_finding(const char *path, const mpsfix_finding *f)
  */
 static char *diff_name(const char *path)
 {
-	char *cwd, *name;
+	mpsfix_buf b = MPSFIX_BUF_INIT;
+	char *cwd = NULL;
+	const char *p = path;
 	size_t n;
 
-	while (path[0] == '.' && path[1] == '/') {
-		path += 2;
-		while (*path == '/')
-			path++;
+	/* relative to the current folder when under it */
+	if (path[0] == '/' && (cwd = getcwd(NULL, 0)) != NULL) {
+		n = strlen(cwd);
+		if (n > 1 && !strncmp(path, cwd, n) && path[n] == '/')
+			p = path + n + 1;
 	}
-	if (path[0] != '/' || (cwd = getcwd(NULL, 0)) == NULL)
-		return mpsfix_xstrdup(path);
-	n = strlen(cwd);
-	if (n > 1 && !strncmp(path, cwd, n) && path[n] == '/')
-		name = mpsfix_xstrdup(path + n + 1);
-	else
-		name = mpsfix_xstrdup(path);
+	if (p[0] == '/')
+		mpsfix_buf_addc(&b, '/');
+	/* without "." or empty components: git apply refuses "a/./x.py" */
+	while (*p) {
+		size_t len = strcspn(p, "/");
+
+		if (len && !(len == 1 && p[0] == '.')) {
+			if (b.len && b.data[b.len - 1] != '/')
+				mpsfix_buf_addc(&b, '/');
+			mpsfix_buf_add(&b, p, len);
+		}
+		p += len;
+		while (*p == '/')
+			p++;
+	}
 	free(cwd);
-	return name;
+	return mpsfix_buf_detach(&b, NULL);
 }
 
 /*
@@ -179,7 +190,10 @@ static const char *folder_of(const char *path, char **args, size_t nargs)
 	for (size_t i = 0; i < nargs; i++) {
 		size_t n = strlen(args[i]);
 
-		if (n && !strncmp(path, args[i], n) && (path[n] == '/' || args[i][n - 1] == '/') &&
+		/* "dir", "dir/" and "dir//" all walk to "dir/..." */
+		while (n > 1 && args[i][n - 1] == '/')
+			n--;
+		if (n && !strncmp(path, args[i], n) && (path[n] == '/' || (n == 1 && args[i][0] == '/')) &&
 		    is_dir(args[i]))
 			return args[i];
 	}

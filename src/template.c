@@ -15,7 +15,8 @@ typedef struct {
 	bool multi;
 	mpsfix_span span;    /* of the metavariable in the template text */
 	int min_prec;        /* a bound expression below this needs parentheses */
-	bool list_slot;      /* an element of a call's arguments or of a list/tuple/set */
+	const char *container; /* the list it is an element of: "argument_list", "list", ... or NULL */
+	bool positional_after; /* in an argument list, followed by something not `k=v`/`**k` */
 	bool attr_head;      /* the object of an attribute: `1.x` needs `(1).x` */
 	bool has_before;     /* an empty $$$: the comma before it, and the space */
 	mpsfix_span before;  /*   up to the metavariable, can go with it ... */
@@ -30,6 +31,7 @@ struct mpsfix_template {
 	size_t nvars;
 	int root_prec;       /* precedence of the template's own top expression */
 	int root_var;        /* the template is exactly one metavariable: its index, else -1 */
+	bool statements;     /* several statements, or a compound one: owns whole lines */
 	mpsfix_span *strings; /* string literals of the template: no re-indenting inside */
 	size_t nstrings;
 };
@@ -149,6 +151,16 @@ static int slot_prec(TSNode child, const char *src)
 		return PREC_PRIMARY;
 	if (!strcmp(pt, "list_splat") || !strcmp(pt, "dictionary_splat"))
 		return 6;
+	if (!strcmp(pt, "for_in_clause")) {
+		/* `for x in <or-expression>` */
+		TSNode right = ts_node_child_by_field_name(parent, "right", 5);
+
+		return ts_node_eq(right, child) ? 2 : 0;
+	}
+	if (!strcmp(pt, "if_clause"))
+		return 2;
+	if (!strcmp(pt, "interpolation"))
+		return 1; /* f"{lambda: 0}" does not parse */
 	return 0;
 }
 
@@ -228,7 +240,14 @@ static mpsfix_walk_action collect_var(TSNode n, void *payload)
 		};
 
 		for (size_t k = 0; !ts_node_is_null(parent) && k < MPSFIX_ARRAY_SIZE(lists); k++)
-			v.list_slot |= is(parent, lists[k]);
+			if (is(parent, lists[k]))
+				v.container = lists[k];
+		if (is(parent, "argument_list"))
+			for (TSNode sib = ts_node_next_named_sibling(slot); !ts_node_is_null(sib);
+			     sib = ts_node_next_named_sibling(sib))
+				if (!ts_node_is_extra(sib) && !is(sib, "keyword_argument") &&
+				    !is(sib, "dictionary_splat"))
+					v.positional_after = true;
 		v.attr_head = !ts_node_is_null(parent) && is(parent, "attribute") &&
 			      ts_node_eq(ts_node_named_child(parent, 0), slot);
 	}
@@ -303,6 +322,7 @@ int mpsfix_template_compile(mpsfix_template **out, TSParser *parser,
 			count++;
 		}
 	}
+	t->statements = count > 1 || (count == 1 && !is(top, "expression_statement"));
 	if (count == 1 && is(top, "expression_statement") && ts_node_named_child_count(top) == 1) {
 		TSNode e = ts_node_named_child(top, 0);
 		uint32_t s = ts_node_start_byte(e), end = ts_node_end_byte(e);
@@ -434,6 +454,38 @@ static void emit_multi(emitter *em, mpsfix_spans *kept, const mpsfix_source *src
 	}
 }
 
+/*
+ * May `*a`, `**k` or `k=v` stand where the template puts `v`?  `k=v` only
+ * in call arguments, `**k` there or in a dict, `*a` in any list but a dict;
+ * and in call arguments `k=v` and `**k` come after every positional one.
+ */
+static bool element_fits(const tmpl_var *v, TSNode node, const mpsfix_source *src)
+{
+	const char *c = v->container;
+	bool keyword = is(node, "keyword_argument") || is(node, "dictionary_splat");
+	bool fits;
+
+	if (!c)
+		fits = false;
+	else if (is(node, "keyword_argument"))
+		fits = !strcmp(c, "argument_list");
+	else if (is(node, "dictionary_splat"))
+		fits = !strcmp(c, "argument_list") || !strcmp(c, "dictionary");
+	else
+		fits = strcmp(c, "dictionary") != 0;
+	if (fits && keyword && !strcmp(c, "argument_list") && v->positional_after) {
+		mpsfix_error_set(MPSFIX_ERROR, "`%.*s` would come before a positional argument",
+				 (int)(ts_node_end_byte(node) - ts_node_start_byte(node)),
+				 src->data + ts_node_start_byte(node));
+		return false;
+	}
+	if (!fits)
+		mpsfix_error_set(MPSFIX_ERROR, "`%.*s` cannot stand where the template puts $%s%s",
+				 (int)(ts_node_end_byte(node) - ts_node_start_byte(node)),
+				 src->data + ts_node_start_byte(node), v->multi ? "$$" : "", v->name);
+	return fits;
+}
+
 static const mpsfix_binding *lookup(const mpsfix_match *m, const char *name)
 {
 	return mpsfix_match_get(m, name);
@@ -466,6 +518,9 @@ int mpsfix_template_render(mpsfix_buf *out, mpsfix_spans *kept,
 	em.indent = src->data + line.start;
 	em.indent_len = indent_end - line.start;
 
+	if (t->statements && tstart != indent_end)
+		return mpsfix_error_set(MPSFIX_ERROR, "the fix's statements cannot replace code that "
+					"shares its line with other code");
 	if (t->root_var >= 0) {
 		const mpsfix_binding *b = lookup(m, t->vars[t->root_var].name);
 
@@ -497,11 +552,8 @@ int mpsfix_template_render(mpsfix_buf *out, mpsfix_spans *kept,
 				bool paren = mpsfix_expr_precedence(b->node, src->data) < v->min_prec;
 
 				if (is_splat(b->node)) {
-					/* `*a`, `**k`, `k=v` stand only as list elements */
-					if (!v->list_slot)
-						return mpsfix_error_set(MPSFIX_ERROR, "`%.*s` cannot stand where the template puts $%s",
-									(int)(ts_node_end_byte(b->node) - ts_node_start_byte(b->node)),
-									src->data + ts_node_start_byte(b->node), v->name);
+					if (!element_fits(v, b->node, src))
+						return MPSFIX_ERROR;
 					paren = false;
 				} else if (v->attr_head && is(b->node, "integer")) {
 					paren = true; /* `1.real` would read as a float */
@@ -513,6 +565,9 @@ int mpsfix_template_render(mpsfix_buf *out, mpsfix_spans *kept,
 				if (paren)
 					mpsfix_buf_addc(out, ')');
 			} else if (b->count) {
+				for (uint32_t k = 0; k < b->count; k++)
+					if (is_splat(m->nodes[b->first + k]) && !element_fits(v, m->nodes[b->first + k], src))
+						return MPSFIX_ERROR;
 				emit_multi(&em, kept, src, m->nodes + b->first, b->count);
 			}
 			pos = erase.end;

@@ -107,13 +107,13 @@ END_TEST
 
 START_TEST(test_engine_fix_that_breaks_syntax_is_dropped)
 {
-	/* a template that yields a statement where an expression stood */
+	/* an assignment where only an expression may stand */
 	const char *pats[] = {"f($X)", NULL};
-	mpsfix_rule *r = tu_rule("MPS999", pats, NULL, "del $X", NULL, false);
+	mpsfix_rule *r = tu_rule("MPS999", pats, NULL, "$X = 1", NULL, false);
 	mpsfix_result res = MPSFIX_RESULT_INIT;
-	char *out = fix_with(r, "y = f(a)\n", &res);
+	char *out = fix_with(r, "def g():\n    return f(a)\n", &res);
 
-	ck_assert_str_eq(out, "y = f(a)\n");
+	ck_assert_str_eq(out, "def g():\n    return f(a)\n");
 	ck_assert_uint_eq(res.nwarnings, 1);
 	ck_assert_ptr_nonnull(strstr(res.warnings[0], "would not parse"));
 	ck_assert_uint_eq(res.fixed, 0);
@@ -352,6 +352,57 @@ START_TEST(test_engine_import_torch_in_clauses)
 }
 END_TEST
 
+START_TEST(test_engine_removals_that_python_would_refuse)
+{
+	const char *tuple_pats[] = {"y = $X, $$$R", NULL};
+	const char *set_pats[] = {"S = {$X}", NULL};
+	const char *param_pats[] = {"lambda $$$P, b=$B: $E", NULL};
+	mpsfix_rule *r = tu_rule("MPS999", tuple_pats, NULL, NULL, "X", false);
+
+	expect_fix(r, "y = a,\nz = 1\n", "y = a,\nz = 1\n", "removing it would leave an empty expression");
+	mpsfix_rule_free(r);
+	r = tu_rule("MPS999", set_pats, NULL, NULL, "X", false);
+	expect_fix(r, "S = {1}\n", "S = {1}\n", "removing it would leave an empty set, which `{}` is not");
+	mpsfix_rule_free(r);
+	r = tu_rule("MPS999", param_pats, NULL, NULL, "B", false);
+	expect_fix(r, "g = lambda a, *, b=1: a\n", "g = lambda a, *, b=1: a\n",
+		   "removing a parameter from a list with `*` or `/` is not supported");
+	expect_fix(r, "g = lambda a, b=1: a\n", "g = lambda a: a\n", NULL);
+	mpsfix_rule_free(r);
+}
+END_TEST
+
+START_TEST(test_engine_fix_that_changes_nothing)
+{
+	const char *pats[] = {"$X.to($D)", NULL};
+	mpsfix_rule *r = tu_rule("MPS999", pats, "D", "\"mps\"", NULL, false);
+	mpsfix_result res = MPSFIX_RESULT_INIT;
+	char *out = fix_with(r, "y = x.to(\"mps\")\nz = x.to('cpu')\n", &res);
+
+	ck_assert_str_eq(out, "y = x.to(\"mps\")\nz = x.to(\"mps\")\n");
+	ck_assert_uint_eq(res.passes, 1);
+	ck_assert_uint_eq(res.nwarnings, 0);
+	ck_assert_uint_eq(res.len, 2); /* what is left: both calls, now the same */
+	ck_assert_str_eq(res.items[0].reason, "the fix changes nothing here");
+	ck_assert_str_eq(res.items[1].reason, "the fix changes nothing here");
+	free(out);
+	mpsfix_result_release(&res);
+	mpsfix_rule_free(r);
+}
+END_TEST
+
+START_TEST(test_engine_impure_code_kept_and_copied)
+{
+	/* $B stays where it is and would be copied over $A: g() would run twice */
+	const char *pats[] = {"f($A, $B)", NULL};
+	mpsfix_rule *r = tu_rule("MPS999", pats, "A", "$B", NULL, false);
+
+	expect_fix(r, "f(1, g())\n", "f(1, g())\n", "`g()` would be evaluated twice");
+	expect_fix(r, "f(1, b)\n", "f(b, b)\n", NULL);
+	mpsfix_rule_free(r);
+}
+END_TEST
+
 Suite *mpsfix_suite_engine(void)
 {
 	Suite *s = suite_create("engine");
@@ -374,6 +425,9 @@ Suite *mpsfix_suite_engine(void)
 	tcase_add_test(tc, test_engine_overlapping_edits_of_one_fix);
 	tcase_add_test(tc, test_engine_matching_gives_up_with_a_warning);
 	tcase_add_test(tc, test_engine_import_torch_in_clauses);
+	tcase_add_test(tc, test_engine_removals_that_python_would_refuse);
+	tcase_add_test(tc, test_engine_fix_that_changes_nothing);
+	tcase_add_test(tc, test_engine_impure_code_kept_and_copied);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -82,9 +82,33 @@ START_TEST(test_template_splats_and_literals)
 	REWRITES("star($V)", "[$V]", "s = star(*args)\n", "s = [*args]\n");
 	/* where it cannot stand, the finding needs a manual fix and nothing changes */
 	REWRITES("star($V)", "$V + 1", "s = star(*args)\n", "s = star(*args)\n");
+	/* keyword arguments and ** only where Python takes them */
+	REWRITES("f($X, $Y)", "g($Y, $X)", "f(1, k=2)\n", "f(1, k=2)\n");
+	REWRITES("f($X, $Y)", "g($X, $Y)", "f(1, k=2)\n", "g(1, k=2)\n");
+	REWRITES("f($X, $Y)", "g($Y, $X)", "f(1, **d)\n", "f(1, **d)\n");
+	REWRITES("f($X)", "g([$X])", "f(**d)\n", "f(**d)\n");
+	REWRITES("f($$$A)", "g($$$A, 1)", "f(x, k=2)\n", "f(x, k=2)\n");
+	REWRITES("f($$$A)", "g(1, $$$A)", "f(x, k=2)\n", "g(1, x, k=2)\n");
 	/* an integer before an attribute dot */
 	REWRITES("lam($V)", "$V.real", "y = lam(1)\n", "y = (1).real\n");
 	REWRITES("lam($V)", "$V.real", "y = lam(x)\n", "y = x.real\n");
+}
+END_TEST
+
+START_TEST(test_template_lambda_in_clauses)
+{
+	REWRITES("devs()", "lambda: 0", "x = [i for i in devs()]\n", "x = [i for i in (lambda: 0)]\n");
+	REWRITES("devs()", "lambda: 0", "x = [i for i in y if devs()]\n", "x = [i for i in y if (lambda: 0)]\n");
+	REWRITES("devs()", "lambda: 0", "x = f\"{devs()}\"\n", "x = f\"{(lambda: 0)}\"\n");
+	REWRITES("devs()", "a if b else c", "x = [i for i in devs()]\n", "x = [i for i in (a if b else c)]\n");
+}
+END_TEST
+
+START_TEST(test_template_statements_own_their_line)
+{
+	REWRITES("setup($X)", "a = $X\nsetup2(a)", "if c:\n    setup(1)\n", "if c:\n    a = 1\n    setup2(a)\n");
+	REWRITES("setup($X)", "a = $X\nsetup2(a)", "if c: setup(1)\n", "if c: setup(1)\n");
+	REWRITES("setup($X)", "a = $X\nsetup2(a)", "z = 0; setup(3)\n", "z = 0; setup(3)\n");
 }
 END_TEST
 
@@ -124,6 +148,8 @@ Suite *mpsfix_suite_template(void)
 	tcase_add_test(tc, test_template_unbound_metavariable);
 	tcase_add_test(tc, test_template_splats_and_literals);
 	tcase_add_test(tc, test_template_strings_not_reindented);
+	tcase_add_test(tc, test_template_lambda_in_clauses);
+	tcase_add_test(tc, test_template_statements_own_their_line);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -111,6 +111,9 @@ printf 'import torch\ny = x.to("mps", non_blocking=True)\n' >"$tmp/abs/a.py"
 head -n 1 "$tmp/abs.diff" | grep -qx 'diff --git a/a.py b/a.py' && ok "diff names absolute paths relative to here" ||
 	fail "diff names absolute paths relative to here" "$(head -n 1 "$tmp/abs.diff")"
 same_files "diff of ./a.py is the diff of a.py" "$tmp/abs.diff" "$tmp/rel.diff"
+(cd "$tmp" && "$bin" diff abs/. 2>/dev/null >"$tmp/dot.diff")
+head -n 1 "$tmp/dot.diff" | grep -qx 'diff --git a/abs/a.py b/abs/a.py' && ok "diff names have no '.' components" ||
+	fail "diff names have no '.' components" "$(head -n 1 "$tmp/dot.diff")"
 (cd "$tmp/abs" && git apply "$tmp/abs.diff") && ! grep -q non_blocking "$tmp/abs/a.py" &&
 	ok "git apply of an absolute-path diff" || fail "git apply of an absolute-path diff"
 
@@ -145,6 +148,8 @@ expect_err "symlink leaving the folder is reported" "link.py: not fixed: a symbo
 same_files "symlink leaving the folder is not written through" "$tmp/sl/outside/o.py" "$tmp/sl/o.orig"
 [ -L "$tmp/sl/root/link.py" ] && ok "the symlink stays a symlink" || fail "the symlink stays a symlink"
 grep -q non_blocking "$tmp/sl/root/in.py" && fail "files inside the folder are fixed" || ok "files inside the folder are fixed"
+run "$bin" fix "$tmp/sl/root//"
+same_files "symlink guard holds for 'root//'" "$tmp/sl/outside/o.py" "$tmp/sl/o.orig"
 
 # --- bad input: clear message, the run goes on, nothing written wrongly ----------
 # the committed bad files: exact output, both streams
