@@ -4,6 +4,7 @@
 #include "git.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <git2.h>
@@ -75,4 +76,32 @@ done:
 	git_buf_dispose(&text);
 	git_patch_free(patch);
 	return error;
+}
+
+char *mpsfix_git_worktree_path(const char *path)
+{
+	git_repository *repo = NULL;
+	char *real = realpath(path, NULL), *top = NULL, *dir = NULL, *slash, *name = NULL;
+	const char *workdir;
+	size_t n;
+
+	if (!real)
+		goto done;
+	dir = mpsfix_xstrdup(real);
+	slash = strrchr(dir, '/');
+	if (slash)
+		*(slash == dir ? slash + 1 : slash) = '\0';
+	if (git_repository_open_ext(&repo, dir, 0, NULL) < 0 || git_repository_is_bare(repo) ||
+	    (workdir = git_repository_workdir(repo)) == NULL || (top = realpath(workdir, NULL)) == NULL)
+		goto done;
+	n = strlen(top);
+	if (!strncmp(real, top, n) && real[n] == '/')
+		name = mpsfix_xstrdup(real + n + 1);
+done:
+	git_error_clear();
+	git_repository_free(repo);
+	free(real);
+	free(top);
+	free(dir);
+	return name;
 }

@@ -28,4 +28,11 @@ const char *mpsfix_git_version(void);
 int mpsfix_git_diff(mpsfix_buf *out, const char *path, const char *old, size_t old_len,
 		    const char *new_text, size_t new_len);
 
+/**
+ * The name of `path` relative to the top of the git work tree that holds it
+ * (what `git apply` expects wherever it runs in that tree), newly allocated;
+ * NULL when no work tree holds it.
+ */
+char *mpsfix_git_worktree_path(const char *path);
+
 #endif

@@ -125,15 +125,21 @@ static void print_finding(const char *path, const mpsfix_finding *f)
 }
 
 /*
- * The name a diff gives `path`: relative to the current folder when it lies
- * under it, without leading "./", so that `git apply` run here finds it.
+ * The name a diff gives `path`: in a git work tree, relative to its top (as
+ * `git diff` names files, and `git apply` reads them from anywhere in the
+ * tree); elsewhere relative to the current folder when under it; never with
+ * "." or empty components.
  */
 static char *diff_name(const char *path)
 {
 	mpsfix_buf b = MPSFIX_BUF_INIT;
-	char *cwd = NULL;
+	char *cwd = NULL, *in_tree = mpsfix_git_worktree_path(path);
 	const char *p = path;
 	size_t n;
+
+	/* in a git work tree: from its top, as git diff names it */
+	if (in_tree)
+		return in_tree;
 
 	/* relative to the current folder when under it */
 	if (path[0] == '/' && (cwd = getcwd(NULL, 0)) != NULL) {

@@ -128,6 +128,15 @@ if command -v python3 >/dev/null 2>&1; then
 	[ -z "$bad" ] && ok "fixed code compiles under CPython" || fail "fixed code compiles under CPython" "$bad"
 fi
 
+# inside a git work tree, diff names files from its top, so git apply works from a subfolder
+mkdir -p "$tmp/repo/sub"
+printf 'import torch\ny = x.to("mps", non_blocking=True)\n' >"$tmp/repo/sub/s.py"
+(cd "$tmp/repo" && git init -q && git add -A &&
+	git -c user.email=t@example.com -c user.name=t commit -q -m init) >/dev/null 2>&1
+(cd "$tmp/repo/sub" && "$bin" diff s.py 2>/dev/null >"$tmp/sub.diff" && git apply "$tmp/sub.diff")
+head -n 1 "$tmp/sub.diff" | grep -qx 'diff --git a/sub/s.py b/sub/s.py' && ! grep -q non_blocking "$tmp/repo/sub/s.py" &&
+	ok "diff from a subfolder of a git work tree applies" || fail "diff from a subfolder of a git work tree applies" "$(head -n 1 "$tmp/sub.diff")"
+
 # file mode is kept by fix
 mkdir -p "$tmp/mode"
 printf 'import torch\ny = x.to("mps", non_blocking=True)\n' >"$tmp/mode/m.py"
