@@ -133,7 +133,7 @@ mkdir -p "$tmp/repo/sub"
 printf 'import torch\ny = x.to("mps", non_blocking=True)\n' >"$tmp/repo/sub/s.py"
 (cd "$tmp/repo" && git init -q && git add -A &&
 	git -c user.email=t@example.com -c user.name=t commit -q -m init) >/dev/null 2>&1
-(cd "$tmp/repo/sub" && "$bin" diff s.py 2>/dev/null >"$tmp/sub.diff" && git apply "$tmp/sub.diff")
+(cd "$tmp/repo/sub" && { "$bin" diff s.py 2>/dev/null >"$tmp/sub.diff"; git apply "$tmp/sub.diff"; })
 head -n 1 "$tmp/sub.diff" | grep -qx 'diff --git a/sub/s.py b/sub/s.py' && ! grep -q non_blocking "$tmp/repo/sub/s.py" &&
 	ok "diff from a subfolder of a git work tree applies" || fail "diff from a subfolder of a git work tree applies" "$(head -n 1 "$tmp/sub.diff")"
 
