@@ -264,7 +264,8 @@ static bool match_seq(mpsfix_matcher *m, mpsfix_pnode *const *items, uint32_t np
 		return si == ns && (!order || order_holds(order, np));
 	pn = items[pi];
 	if (pn->kind == MPSFIX_PN_MULTI) {
-		for (uint32_t k = 0; si + k <= ns; k++) {
+		/* a $$$ that ends the list can only take all that is left */
+		for (uint32_t k = pi + 1 == np ? ns - si : 0; si + k <= ns; k++) {
 			size_t tmark = m->trail.len, bmark = m->bound.len;
 
 			if (bind_multi(m, pn->meta, base + si, k) &&
