@@ -71,21 +71,6 @@ static void collect_cases(void)
 	free(root);
 }
 
-static char *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	mpsfix_buf b = MPSFIX_BUF_INIT;
-	char chunk[4096];
-	size_t n;
-
-	if (!f)
-		return NULL;
-	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
-		mpsfix_buf_add(&b, chunk, n);
-	fclose(f);
-	return mpsfix_buf_detach(&b, len);
-}
-
 static void format_findings(mpsfix_buf *out, const mpsfix_result *res)
 {
 	for (size_t i = 0; i < res->len; i++) {
@@ -120,8 +105,8 @@ START_TEST(test_fixture_case)
 	mpsfix_index *ix;
 	mpsfix_buf lines = MPSFIX_BUF_INIT;
 	size_t want_py_len, want_txt_len;
-	char *want_py = slurp(py_path, &want_py_len);
-	char *want_txt = slurp(txt_path, &want_txt_len);
+	char *want_py = tu_read_file(py_path, &want_py_len);
+	char *want_txt = tu_read_file(txt_path, &want_txt_len);
 
 	ck_assert_msg(mpsfix_rule_load_file(&rule, tu_parser(), rule_path) == 0,
 		      "%s: %s", rule_path, mpsfix_error_last()->message);

@@ -10,6 +10,7 @@
 
 #include "git.h"
 #include "tests.h"
+#include "testutil.h"
 
 static char tmpdir[64];
 
@@ -40,20 +41,6 @@ static void write_bytes(const char *path, const char *data, size_t len)
 	ck_assert_int_eq(fclose(f), 0);
 }
 
-static char *read_bytes(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	mpsfix_buf b = MPSFIX_BUF_INIT;
-	char chunk[4096];
-	size_t n;
-
-	ck_assert_ptr_nonnull(f);
-	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
-		mpsfix_buf_add(&b, chunk, n);
-	fclose(f);
-	return mpsfix_buf_detach(&b, len);
-}
-
 /*
  * Diff `old` → `new_text` as pkg/mod.py, write `old` there in tmpdir, apply the
  * diff with the real `git apply`, and expect exactly `new_text` back.
@@ -74,7 +61,7 @@ static void round_trip(const char *old, const char *new_text)
 	write_bytes(file, old, strlen(old));
 	write_bytes(patch, diff.data, diff.len);
 	ck_assert_msg(system(cmd) == 0, "git apply refused:\n%s", diff.data);
-	char *got = read_bytes(file, &len);
+	char *got = tu_read_file(file, &len);
 	ck_assert_uint_eq(len, strlen(new_text));
 	ck_assert_mem_eq(got, new_text, len);
 	free(got);

@@ -12,6 +12,7 @@
 
 #include "source.h"
 #include "tests.h"
+#include "testutil.h"
 
 static char tmpdir[64];
 
@@ -44,20 +45,6 @@ static void write_file(const char *path, const char *data, size_t len, mode_t mo
 	ck_assert_int_eq(write(fd, data, len), (ssize_t)len);
 	ck_assert_int_eq(fchmod(fd, mode), 0);
 	close(fd);
-}
-
-static char *read_all(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	mpsfix_buf b = MPSFIX_BUF_INIT;
-	char chunk[4096];
-	size_t n;
-
-	ck_assert_ptr_nonnull(f);
-	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
-		mpsfix_buf_add(&b, chunk, n);
-	fclose(f);
-	return mpsfix_buf_detach(&b, len);
 }
 
 /* Load `data` and expect a skip with exactly `message`. */
@@ -339,7 +326,7 @@ START_TEST(test_source_write_atomic_keeps_mode)
 	ck_assert_uint_eq(s.mode, 0751);
 	ck_assert_int_eq(mpsfix_source_write_atomic(path, repl, sizeof(repl) - 1,
 						    s.have_mode, s.mode), 0);
-	char *got = read_all(path, &len);
+	char *got = tu_read_file(path, &len);
 	ck_assert_uint_eq(len, sizeof(repl) - 1);
 	ck_assert_mem_eq(got, repl, len);
 	ck_assert_int_eq(stat(path, &st), 0);
@@ -372,7 +359,7 @@ START_TEST(test_source_write_atomic_failure_leaves_nothing)
 	ck_assert_int_eq(mpsfix_source_write_atomic(sub, "new\n", 4, true, 0644), MPSFIX_ERROR);
 	ck_assert_ptr_nonnull(strstr(mpsfix_error_last()->message, "cannot rename"));
 	ck_assert_int_eq(count_others("sub", NULL), 0);
-	char *got = read_all(inner, &len);
+	char *got = tu_read_file(inner, &len);
 	ck_assert_str_eq(got, "keep\n");
 	free(got);
 
@@ -396,7 +383,7 @@ START_TEST(test_source_write_atomic_through_symlink)
 	ck_assert_int_eq(mpsfix_source_write_atomic(link, "new\n", 4, true, 0600), 0);
 	ck_assert_int_eq(lstat(link, &st), 0);
 	ck_assert(S_ISLNK(st.st_mode));
-	char *got = read_all(real, &len);
+	char *got = tu_read_file(real, &len);
 	ck_assert_str_eq(got, "new\n");
 	ck_assert_int_eq(lstat(real, &st), 0);
 	ck_assert(S_ISREG(st.st_mode));

@@ -1,11 +1,27 @@
 #include "testutil.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "parse.h"
 
 static TSParser *parser;
+
+char *tu_read_file(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	mpsfix_buf b = MPSFIX_BUF_INIT;
+	char chunk[4096];
+	size_t n;
+
+	if (!f)
+		return NULL;
+	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+		mpsfix_buf_add(&b, chunk, n);
+	fclose(f);
+	return mpsfix_buf_detach(&b, len);
+}
 
 TSParser *tu_parser(void)
 {

@@ -7,6 +7,9 @@
 #include "engine.h"
 #include "rule.h"
 
+/** The whole file at `path` (malloc'd, NUL-terminated), its size in `*len`; NULL if it cannot be opened. */
+char *tu_read_file(const char *path, size_t *len);
+
 /** A parser for this test process (created on first use). */
 TSParser *tu_parser(void);
 
