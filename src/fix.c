@@ -13,13 +13,6 @@ static bool is(TSNode n, const char *type)
 	return !ts_node_is_null(n) && strcmp(ts_node_type(n), type) == 0;
 }
 
-static bool text_is(TSNode n, const char *src, const char *s)
-{
-	uint32_t a = ts_node_start_byte(n), b = ts_node_end_byte(n);
-
-	return strlen(s) == b - a && memcmp(src + a, s, b - a) == 0;
-}
-
 /* ---- is torch imported? ---------------------------------------------------- */
 
 /* Does `import torch` (or `import torch.x`, `import x as torch`) bind torch? */
@@ -31,12 +24,12 @@ static bool statement_binds_torch(TSNode stmt, const char *src)
 		TSNode name = ts_node_named_child(stmt, i);
 
 		if (is(name, "dotted_name") && ts_node_named_child_count(name) > 0 &&
-		    text_is(ts_node_named_child(name, 0), src, "torch"))
+		    mpsfix_node_text_is(ts_node_named_child(name, 0), src, "torch"))
 			return true;
 		if (is(name, "aliased_import")) {
 			TSNode alias = ts_node_child_by_field_name(name, "alias", 5);
 
-			if (!ts_node_is_null(alias) && text_is(alias, src, "torch"))
+			if (!ts_node_is_null(alias) && mpsfix_node_text_is(alias, src, "torch"))
 				return true;
 		}
 	}
@@ -137,15 +130,6 @@ static bool list_like(TSNode n)
 	return false;
 }
 
-static TSNode next_token(TSNode n)
-{
-	TSNode p = ts_node_next_sibling(n);
-
-	while (!ts_node_is_null(p) && ts_node_is_extra(p))
-		p = ts_node_next_sibling(p);
-	return p;
-}
-
 /* The list element holding `node` (a keyword argument, a dict pair, a
  * default parameter, or the node itself) and its list. */
 static bool element_of(TSNode node, TSNode *elem, TSNode *list)
@@ -197,7 +181,7 @@ static char *remove_elements(TSNode list, const removal *rm, size_t n,
 		kept += !gone[i];
 	last = elems.len ? elems.items[elems.len - 1] : (TSNode){0};
 	if (kept == 1 && (is(list, "tuple") || is(list, "expression_list")) &&
-	    !is(next_token(last), ",")) {
+	    !is(mpsfix_next_token(last), ",")) {
 		reason = mpsfix_xstrdup("removing it would leave a one-element tuple without its comma");
 		goto done;
 	}
@@ -223,13 +207,13 @@ static char *remove_elements(TSNode list, const removal *rm, size_t n,
 			j++;
 		if (i > 0) {
 			/* from the comma after the kept element before the run */
-			s = ts_node_start_byte(next_token(elems.items[i - 1]));
+			s = ts_node_start_byte(mpsfix_next_token(elems.items[i - 1]));
 			e = ts_node_end_byte(elems.items[j]);
 		} else if (j + 1 < elems.len) {
 			s = ts_node_start_byte(elems.items[i]);
 			e = ts_node_start_byte(elems.items[j + 1]);
 		} else {
-			TSNode after = next_token(elems.items[j]);
+			TSNode after = mpsfix_next_token(elems.items[j]);
 
 			s = ts_node_start_byte(elems.items[i]);
 			e = is(after, ",") ? ts_node_end_byte(after) : ts_node_end_byte(elems.items[j]);

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "parse.h"
+
 /* Bound on matching steps for one attempt: a pattern with several $$$ in one
  * list could otherwise backtrack exponentially. */
 #define MATCH_STEP_LIMIT 200000u
@@ -288,18 +290,6 @@ static bool match_seq(mpsfix_matcher *m, mpsfix_pnode *const *items, uint32_t np
 	return false;
 }
 
-static bool keyword_name_is(TSNode kw, const char *name, const char *src)
-{
-	TSNode n = ts_node_child_by_field_name(kw, "name", 4);
-	uint32_t s, e;
-
-	if (ts_node_is_null(n))
-		return false;
-	s = ts_node_start_byte(n);
-	e = ts_node_end_byte(n);
-	return strlen(name) == e - s && memcmp(src + s, name, e - s) == 0;
-}
-
 static bool match_args(mpsfix_matcher *m, const mpsfix_pnode *pn, TSNode node)
 {
 	size_t base = m->scratch.len;
@@ -329,7 +319,7 @@ static bool match_args(mpsfix_matcher *m, const mpsfix_pnode *pn, TSNode node)
 			TSNode s = m->scratch.items[base + j];
 
 			if (!strcmp(ts_node_type(s), "keyword_argument") &&
-			    keyword_name_is(s, kw->kwname, m->src)) {
+			    mpsfix_node_text_is(ts_node_child_by_field_name(s, "name", 4), m->src, kw->kwname)) {
 				found = match_pnode(m, kw, s);
 				anchors[nanchors++] = (kw_anchor){i, orig[j]};
 				/* remove it from the list the other items see */

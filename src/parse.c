@@ -459,3 +459,32 @@ uint32_t mpsfix_error_count(TSNode node)
 	mpsfix_walk(node, count_error, &count);
 	return count;
 }
+
+TSNode mpsfix_next_token(TSNode n)
+{
+	TSNode p = ts_node_next_sibling(n);
+
+	while (!ts_node_is_null(p) && ts_node_is_extra(p))
+		p = ts_node_next_sibling(p);
+	return p;
+}
+
+TSNode mpsfix_prev_token(TSNode n)
+{
+	TSNode p = ts_node_prev_sibling(n);
+
+	while (!ts_node_is_null(p) && ts_node_is_extra(p))
+		p = ts_node_prev_sibling(p);
+	return p;
+}
+
+bool mpsfix_node_text_is(TSNode n, const char *src, const char *s)
+{
+	uint32_t a, b;
+
+	if (ts_node_is_null(n))
+		return false;
+	a = ts_node_start_byte(n);
+	b = ts_node_end_byte(n);
+	return strlen(s) == b - a && memcmp(src + a, s, b - a) == 0;
+}

@@ -66,6 +66,13 @@ bool mpsfix_first_error(TSNode node, TSNode *out);
 /** True if `node` is, or lies inside, an ERROR node (or is MISSING). */
 bool mpsfix_node_in_error(TSNode node);
 
+/** The next (or previous) sibling of `n` that is not a comment or other extra; null if none. */
+TSNode mpsfix_next_token(TSNode n);
+TSNode mpsfix_prev_token(TSNode n);
+
+/** True when the source text of `n` is exactly the string `s`. */
+bool mpsfix_node_text_is(TSNode n, const char *src, const char *s);
+
 /** Symbol of a named node kind ("call", "identifier"...), 0 if unknown. */
 TSSymbol mpsfix_symbol(const char *kind);
 

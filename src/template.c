@@ -174,24 +174,6 @@ static bool is_comma(TSNode n)
 	return !ts_node_is_null(n) && !ts_node_is_named(n) && is(n, ",");
 }
 
-static TSNode prev_token(TSNode n)
-{
-	TSNode p = ts_node_prev_sibling(n);
-
-	while (!ts_node_is_null(p) && ts_node_is_extra(p))
-		p = ts_node_prev_sibling(p);
-	return p;
-}
-
-static TSNode next_token(TSNode n)
-{
-	TSNode p = ts_node_next_sibling(n);
-
-	while (!ts_node_is_null(p) && ts_node_is_extra(p))
-		p = ts_node_next_sibling(p);
-	return p;
-}
-
 typedef struct {
 	mpsfix_template *t;
 	const char *text2;
@@ -251,14 +233,14 @@ static mpsfix_walk_action collect_var(TSNode n, void *payload)
 		v.attr_head = !ts_node_is_null(parent) && is(parent, "attribute") &&
 			      ts_node_eq(ts_node_named_child(parent, 0), slot);
 	}
-	before = prev_token(slot);
-	after = next_token(slot);
+	before = mpsfix_prev_token(slot);
+	after = mpsfix_next_token(slot);
 	if (is_comma(before)) {
 		v.has_before = true;
 		v.before = (mpsfix_span){c->map->map[ts_node_start_byte(before)], v.span.start};
 	}
 	if (is_comma(after)) {
-		TSNode next = next_token(after);
+		TSNode next = mpsfix_next_token(after);
 		uint32_t end = ts_node_is_null(next) ? ts_node_end_byte(after) : ts_node_start_byte(next);
 
 		v.has_after = true;
