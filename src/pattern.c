@@ -100,6 +100,36 @@ bool mpsfix_metavar_ident(const char *s, size_t n, const char **name,
 	return true;
 }
 
+int mpsfix_snippet_parse(mpsfix_snippet *out, TSParser *parser, const char *text, size_t len,
+			 uint32_t *err_offset)
+{
+	TSNode bad;
+	uint32_t at;
+	int error;
+
+	memset(out, 0, sizeof(*out));
+	*err_offset = 0;
+	if ((error = mpsfix_metavar_substitute(&out->text, &out->map, text, len, err_offset)) < 0 ||
+	    (error = mpsfix_parse(&out->tree, parser, out->text.data, (uint32_t)out->text.len)) < 0)
+		return error;
+	if (!mpsfix_first_error(ts_tree_root_node(out->tree), &bad))
+		return 0;
+	at = ts_node_start_byte(bad);
+	*err_offset = out->map.map[at < out->map.len ? at : out->map.len];
+	if (*err_offset < len && text[*err_offset] == '$')
+		return mpsfix_error_set(MPSFIX_ERROR, "unexpected '$' (a metavariable is $NAME, "
+					"$$$NAME or $_, NAME in capitals)");
+	return mpsfix_error_set(MPSFIX_ERROR, "%s", ts_node_is_missing(bad) ? "missing token" : "syntax error");
+}
+
+void mpsfix_snippet_release(mpsfix_snippet *s)
+{
+	mpsfix_buf_release(&s->text);
+	mpsfix_offset_map_release(&s->map);
+	ts_tree_delete(s->tree);
+	s->tree = NULL;
+}
+
 /* ---- literal values ------------------------------------------------------ */
 
 void mpsfix_literal_release(mpsfix_literal *l)
@@ -528,39 +558,23 @@ static TSNode sole_statement(TSNode root, bool *ok)
 int mpsfix_pattern_compile(mpsfix_pattern **out, TSParser *parser,
 			   const char *text, size_t len, uint32_t *err_offset)
 {
-	mpsfix_buf text2 = MPSFIX_BUF_INIT;
-	mpsfix_offset_map map = {0};
+	mpsfix_snippet sn = {0};
 	mpsfix_pattern *p = mpsfix_xcalloc(1, sizeof(*p));
-	TSTree *tree = NULL;
-	TSNode root, bad, top;
+	TSNode top;
 	compiler c = {0};
 	bool ok;
 	int error;
 
 	*out = NULL;
-	*err_offset = 0;
 	p->text = mpsfix_xstrndup(text, len);
-	if ((error = mpsfix_metavar_substitute(&text2, &map, text, len, err_offset)) < 0 ||
-	    (error = mpsfix_parse(&tree, parser, text2.data, (uint32_t)text2.len)) < 0)
+	if ((error = mpsfix_snippet_parse(&sn, parser, text, len, err_offset)) < 0)
 		goto done;
-	root = ts_tree_root_node(tree);
-	if (mpsfix_first_error(root, &bad)) {
-		uint32_t at = ts_node_start_byte(bad);
-
-		*err_offset = map.map[at < map.len ? at : map.len];
-		if (*err_offset < len && text[*err_offset] == '$')
-			error = mpsfix_error_set(MPSFIX_ERROR, "unexpected '$' (a metavariable is $NAME, $$$NAME or $_, NAME in capitals)");
-		else
-			error = mpsfix_error_set(MPSFIX_ERROR, "%s",
-						 ts_node_is_missing(bad) ? "missing token" : "syntax error");
-		goto done;
-	}
-	top = sole_statement(root, &ok);
+	top = sole_statement(ts_tree_root_node(sn.tree), &ok);
 	if (!ok) {
 		error = mpsfix_error_set(MPSFIX_ERROR, "a pattern must be exactly one expression or statement");
 		goto done;
 	}
-	c = (compiler){.p = p, .text2 = text2.data, .map = &map};
+	c = (compiler){.p = p, .text2 = sn.text.data, .map = &sn.map};
 	if ((error = compile_node(&c, &p->root, top, 0)) < 0) {
 		*err_offset = c.err_offset;
 		goto done;
@@ -573,9 +587,7 @@ int mpsfix_pattern_compile(mpsfix_pattern **out, TSParser *parser,
 	p = NULL;
 done:
 	mpsfix_pattern_free(p);
-	ts_tree_delete(tree);
-	mpsfix_buf_release(&text2);
-	mpsfix_offset_map_release(&map);
+	mpsfix_snippet_release(&sn);
 	return error;
 }
 

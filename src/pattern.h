@@ -130,6 +130,22 @@ int mpsfix_metavar_substitute(mpsfix_buf *out, mpsfix_offset_map *map,
 			      const char *text, size_t len, uint32_t *err_offset);
 void mpsfix_offset_map_release(mpsfix_offset_map *m);
 
+/** A pattern or template snippet, parsed with its metavariables substituted. */
+typedef struct {
+	mpsfix_buf text;          /* the substituted text that was parsed */
+	mpsfix_offset_map map;    /* back to offsets in the snippet as written */
+	TSTree *tree;
+} mpsfix_snippet;
+
+/**
+ * Substitute and parse `text`.  A snippet that does not parse is an error
+ * ("syntax error", "missing token", or a word on a misspelt metavariable)
+ * with `*err_offset` at the problem in `text`.  Release `out` either way.
+ */
+int mpsfix_snippet_parse(mpsfix_snippet *out, TSParser *parser, const char *text, size_t len,
+			 uint32_t *err_offset);
+void mpsfix_snippet_release(mpsfix_snippet *s);
+
 /**
  * If the identifier text [s, s+n) is a substituted metavariable, return true
  * with its name (without markers) in [*name, *name + *name_len) and whether

@@ -264,16 +264,13 @@ static void collect_vars(tcompiler *c, TSNode root)
 int mpsfix_template_compile(mpsfix_template **out, TSParser *parser,
 			    const char *text, size_t len, uint32_t *err_offset)
 {
-	mpsfix_buf text2 = MPSFIX_BUF_INIT;
-	mpsfix_offset_map map = {0};
+	mpsfix_snippet sn = {0};
 	mpsfix_template *t = mpsfix_xcalloc(1, sizeof(*t));
-	TSTree *tree = NULL;
-	TSNode root, top = {0}, bad;
-	uint32_t at, count = 0;
+	TSNode root, top = {0};
+	uint32_t count = 0;
 	int error;
 
 	*out = NULL;
-	*err_offset = 0;
 	/* a template ends where the replaced code ended: trailing blanks and
 	 * line breaks (YAML block scalars end with one) are not part of it */
 	while (len && strchr(" \t\r\n", text[len - 1]))
@@ -281,20 +278,10 @@ int mpsfix_template_compile(mpsfix_template **out, TSParser *parser,
 	t->text = mpsfix_xstrndup(text, len);
 	t->len = len;
 	t->root_var = -1;
-	if ((error = mpsfix_metavar_substitute(&text2, &map, text, len, err_offset)) < 0 ||
-	    (error = mpsfix_parse(&tree, parser, text2.data, (uint32_t)text2.len)) < 0)
+	if ((error = mpsfix_snippet_parse(&sn, parser, text, len, err_offset)) < 0)
 		goto done;
-	root = ts_tree_root_node(tree);
-	if (mpsfix_first_error(root, &bad)) {
-		at = ts_node_start_byte(bad);
-		*err_offset = map.map[at < map.len ? at : map.len];
-		error = mpsfix_error_set(MPSFIX_ERROR, "%s",
-					 *err_offset < len && text[*err_offset] == '$'
-						 ? "unexpected '$' (a metavariable is $NAME or $$$NAME, NAME in capitals)"
-						 : "syntax error");
-		goto done;
-	}
-	collect_vars(&(tcompiler){.t = t, .text2 = text2.data, .map = &map}, root);
+	root = ts_tree_root_node(sn.tree);
+	collect_vars(&(tcompiler){.t = t, .text2 = sn.text.data, .map = &sn.map}, root);
 	t->root_prec = PREC_PRIMARY;
 	for (uint32_t i = 0; i < ts_node_named_child_count(root); i++) {
 		TSNode child = ts_node_named_child(root, i);
@@ -312,8 +299,8 @@ int mpsfix_template_compile(mpsfix_template **out, TSParser *parser,
 		size_t nlen;
 		bool multi;
 
-		t->root_prec = mpsfix_expr_precedence(e, text2.data);
-		if (is(e, "identifier") && mpsfix_metavar_ident(text2.data + s, end - s, &name, &nlen, &multi) &&
+		t->root_prec = mpsfix_expr_precedence(e, sn.text.data);
+		if (is(e, "identifier") && mpsfix_metavar_ident(sn.text.data + s, end - s, &name, &nlen, &multi) &&
 		    t->nvars == 1)
 			t->root_var = 0;
 	}
@@ -321,9 +308,7 @@ int mpsfix_template_compile(mpsfix_template **out, TSParser *parser,
 	t = NULL;
 done:
 	mpsfix_template_free(t);
-	ts_tree_delete(tree);
-	mpsfix_buf_release(&text2);
-	mpsfix_offset_map_release(&map);
+	mpsfix_snippet_release(&sn);
 	return error;
 }
 
