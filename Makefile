@@ -10,7 +10,7 @@ PKG_CONFIG ?= pkg-config
 
 CFLAGS   ?= -O2 -g
 WARNINGS  = -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter
-PKGS      = tree-sitter libgit2 yaml-0.1
+PKGS      = tree-sitter libgit2 yaml-0.1 jansson
 GRAMMAR   = grammars/tree-sitter-python
 GRAMMAR_SRC = $(GRAMMAR)/src
 

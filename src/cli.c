@@ -81,7 +81,8 @@ int mpsfix_cli_parse(mpsfix_opts *opts, int argc, char **argv)
 	int c;
 
 	memset(opts, 0, sizeof(*opts));
-	opts->rule_paths = mpsfix_xcalloc((size_t)argc + 1, sizeof(char *));
+	opts->rule_paths.items = mpsfix_xcalloc((size_t)argc + 1, sizeof(char *));
+	opts->unsafe_fixes = -1;
 	opts->paths = mpsfix_xcalloc((size_t)argc + 1, sizeof(char *));
 	opterr = 0;
 	optind = 1;
@@ -114,13 +115,13 @@ int mpsfix_cli_parse(mpsfix_opts *opts, int argc, char **argv)
 		}
 		switch (c) {
 		case OPT_RULES:
-			opts->rule_paths[opts->nrule_paths++] = optarg;
+			opts->rule_paths.items[opts->rule_paths.len++] = optarg;
 			break;
 		case OPT_NO_DEFAULT_RULES:
 			opts->no_default_rules = true;
 			break;
 		case OPT_UNSAFE_FIXES:
-			opts->unsafe_fixes = true;
+			opts->unsafe_fixes = 1;
 			break;
 		case 'q':
 			opts->quiet = true;
@@ -151,7 +152,7 @@ int mpsfix_cli_parse(mpsfix_opts *opts, int argc, char **argv)
 
 void mpsfix_opts_release(mpsfix_opts *opts)
 {
-	free(opts->rule_paths);
+	free(opts->rule_paths.items);
 	free(opts->paths);
 	memset(opts, 0, sizeof(*opts));
 }

@@ -23,16 +23,44 @@ typedef enum {
 	MPSFIX_CMD_TEST
 } mpsfix_command;
 
+typedef enum {
+	MPSFIX_COLOR_AUTO,
+	MPSFIX_COLOR_ALWAYS,
+	MPSFIX_COLOR_NEVER
+} mpsfix_color;
+
+/* A repeatable option's values, borrowed from argv. */
+typedef struct {
+	char **items;
+	size_t len;
+} mpsfix_argv_list;
+
 typedef struct {
 	mpsfix_command command;
-	char **rule_paths;        /* --rules (borrowed from argv) */
-	size_t nrule_paths;
+	mpsfix_argv_list rule_paths;  /* --rules */
 	bool no_default_rules;
-	bool unsafe_fixes;
+	int unsafe_fixes;             /* --unsafe-fixes 1, --no-unsafe-fixes 0, else -1 */
 	bool quiet;
 	bool help;
 	bool version;
-	char **paths;             /* operands after the command (borrowed) */
+	const char *format;           /* --format (or NULL: MPSFIX_FORMAT, then full on a terminal, else concise) */
+	const char *output;           /* -o/--output FILE */
+	mpsfix_color color;           /* --color */
+	bool statistics;              /* --statistics */
+	bool exit_zero;               /* --exit-zero */
+	bool exit_non_zero_on_fix;    /* --exit-non-zero-on-fix */
+	mpsfix_argv_list select, ignore, extend_select; /* each value may be comma-separated */
+	bool has_select;
+	bool show_unused_suppressions;
+	const char *config;           /* --config FILE */
+	bool isolated;                /* --isolated: no configuration file */
+	mpsfix_argv_list exclude, include; /* --exclude/--include GLOB */
+	bool no_ignore;               /* --no-ignore */
+	const char *stdin_filename;   /* --stdin-filename NAME */
+	const char *since;            /* --since REF */
+	bool staged;                  /* --staged */
+	const char *target_torch;     /* --target-torch SPEC */
+	char **paths;                 /* operands after the command (borrowed) */
 	size_t npaths;
 } mpsfix_opts;
 

@@ -32,6 +32,28 @@ typedef struct {
 int mpsfix_discover(mpsfix_paths *out, char *const *args, size_t nargs,
 		    void (*on_error)(void *payload, const char *message), void *payload);
 
+/** What mpsfix_discover_files looks at. */
+typedef struct {
+	bool no_ignore;          /* --no-ignore: also files git ignores */
+	bool use_git;            /* look for a work tree (default true) */
+	char *const *exclude;    /* --exclude globs (config ones resolved by the caller) */
+	size_t nexclude;
+	char *const *include;    /* --include globs: when given, only matching files */
+	size_t ninclude;
+	const char *glob_base;   /* folder the globs are relative to (absolute), or NULL: cwd */
+} mpsfix_discover_opts;
+
+/**
+ * Like mpsfix_discover, with git awareness and globs: a folder inside a git
+ * work tree gives mpsfix_git_list_files() (tracked + untracked not ignored),
+ * elsewhere the walk.  `--exclude` globs drop files (and whole folders)
+ * found by walking or listing; `--include` globs, when any, keep only the
+ * matching ones; a PATH given explicitly as a file is always taken.
+ */
+int mpsfix_discover_files(mpsfix_paths *out, char *const *args, size_t nargs,
+			  const mpsfix_discover_opts *opts,
+			  void (*on_error)(void *payload, const char *message), void *payload);
+
 /** Free every path and the list; `p` is left empty and reusable. */
 void mpsfix_paths_release(mpsfix_paths *p);
 

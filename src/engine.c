@@ -87,8 +87,12 @@ void mpsfix_ctx_release(mpsfix_ctx *ctx)
 
 static void findings_release(mpsfix_result *r)
 {
-	for (size_t i = 0; i < r->len; i++)
+	for (size_t i = 0; i < r->len; i++) {
 		free(r->items[i].reason);
+		for (size_t k = 0; k < r->items[i].nedits; k++)
+			free(r->items[i].edits[k].text);
+		free(r->items[i].edits);
+	}
 	free(r->items);
 	r->items = NULL;
 	r->len = r->cap = 0;
@@ -152,6 +156,36 @@ typedef struct {
 	bool gave_up;            /* warned once that matching gave up */
 } pass;
 
+static int compare_edits(const void *a, const void *b)
+{
+	const mpsfix_edit *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->end < y->end ? -1 : x->end > y->end;
+}
+
+/* The finding keeps its own copy of its fix's edits (for the reporters). */
+static void copy_edits(mpsfix_finding *f, const mpsfix_edits *edits, uint32_t group)
+{
+	size_t n = 0;
+
+	for (size_t i = edits->len; i > 0 && edits->items[i - 1].group == group; i--)
+		n++;
+	if (!n)
+		return;
+	f->edits = mpsfix_xcalloc(n, sizeof(*f->edits));
+	for (size_t i = 0; i < n; i++) {
+		const mpsfix_edit *e = &edits->items[edits->len - n + i];
+
+		f->edits[i] = *e;
+		f->edits[i].text = mpsfix_xstrndup(e->text, e->len);
+		f->edits[i].applied = false;
+	}
+	f->nedits = n;
+	qsort(f->edits, n, sizeof(*f->edits), compare_edits);
+}
+
 static void add_finding(pass *ps, const mpsfix_rule *r, const mpsfix_match *m)
 {
 	mpsfix_result *res = ps->result;
@@ -172,6 +206,8 @@ static void add_finding(pass *ps, const mpsfix_rule *r, const mpsfix_match *m)
 			f.fix = MPSFIX_FIX_UNSAFE;
 		else
 			f.fix = MPSFIX_FIX_AVAILABLE;
+		if (f.fix == MPSFIX_FIX_AVAILABLE || f.fix == MPSFIX_FIX_UNSAFE)
+			copy_edits(&f, ps->edits, (uint32_t)res->len);
 		if (f.fix != MPSFIX_FIX_AVAILABLE) {
 			/* drop the edits of a fix that will not be applied */
 			size_t keep = ps->edits->len;

@@ -9,6 +9,7 @@
 #include <tree_sitter/api.h>
 
 #include "common.h"
+#include "edit.h"
 #include "match.h"
 #include "rule.h"
 #include "source.h"
@@ -45,7 +46,18 @@ typedef struct {
 	uint32_t end_line, end_col;   /* 1-based, exclusive end */
 	mpsfix_fix_status fix;
 	char *reason;                 /* MANUAL: why (owned) */
+	mpsfix_edit *edits;           /* AVAILABLE/UNSAFE: the fix's edits of the text
+					 the finding is in, by start (owned) */
+	size_t nedits;
+	bool deferred;                /* fix mode: its fix overlapped another one and
+					 waits (reported, never silently dropped) */
 } mpsfix_finding;
+
+/** An inline suppression comment that suppressed nothing. */
+typedef struct {
+	uint32_t line, col;           /* 1-based, of the comment */
+	char *codes;                  /* what it names ("MPS001, MPS002"), or NULL for all (owned) */
+} mpsfix_unused_suppression;
 
 typedef struct {
 	mpsfix_finding *items;        /* sorted by position, then code */
@@ -57,15 +69,28 @@ typedef struct {
 	unsigned passes;
 	char **warnings;              /* per-file warnings (owned) */
 	size_t nwarnings;
+	bool file_ignored;            /* `# mpsfix: ignore-file` */
+	size_t suppressed;            /* findings hidden by suppression comments */
+	mpsfix_unused_suppression *unused; /* with opts->unused_suppressions (owned) */
+	size_t nunused;
 } mpsfix_result;
 
-#define MPSFIX_RESULT_INIT {NULL, 0, 0, NULL, 0, false, 0, 0, NULL, 0}
+#define MPSFIX_RESULT_INIT {0}
 
 void mpsfix_result_release(mpsfix_result *r);
 
 typedef struct {
 	bool fix;           /* compute the fixed text (fix and diff) */
 	bool unsafe_fixes;  /* unsafe fixes count as available and are applied */
+	bool suppress;      /* honour `# noqa` / `# mpsfix: ignore[...]` comments */
+	bool unused_suppressions; /* list suppression comments that hid nothing */
+	/*
+	 * When not NULL, a match is a finding (and its fix applies) only if
+	 * keep(payload, rule, line) is true, `line` being the 1-based line where
+	 * the match starts in the text being examined (--since, per-path ignores).
+	 */
+	bool (*keep)(void *payload, const mpsfix_rule *rule, uint32_t line);
+	void *keep_payload;
 } mpsfix_engine_opts;
 
 /**

@@ -35,4 +35,37 @@ int mpsfix_git_diff(mpsfix_buf *out, const char *path, const char *old, size_t o
  */
 char *mpsfix_git_worktree_path(const char *path);
 
+/**
+ * The files git would show under `dir` (a folder in a work tree): tracked
+ * files that exist in the work tree plus untracked files that are not ignored
+ * (`.gitignore` files, `.git/info/exclude`, `core.excludesFile`), or with
+ * `no_ignore` every untracked file too.  Paths are `dir`-prefixed as given
+ * (`dir/sub/x.py`), sorted, restricted to names ending in `.py` / `.pyi`;
+ * submodules are not entered.  Returns 0 and sets *in_repo; when `dir` is
+ * not in a work tree, *in_repo is false and nothing is added.
+ */
+int mpsfix_git_list_files(char ***out, size_t *n, bool *in_repo, const char *dir, bool no_ignore);
+
+/**
+ * The content of `path` as staged in the index of its repository (for
+ * `--staged`).  MPSFIX_ENOMATCH when the path is not in the index;
+ * MPSFIX_ERROR outside a repository.
+ */
+int mpsfix_git_read_staged(mpsfix_buf *out, const char *path);
+
+/** Line ranges [first, last] (1-based, inclusive) of a file. */
+typedef struct {
+	uint32_t first, last;
+} mpsfix_line_range;
+
+/**
+ * The lines of `path` that differ from its version in commit `ref` (any
+ * revision git accepts: HEAD~3, main, a sha): the added/changed lines of the
+ * new side of the diff, as in `git diff REF -- path`.  When `staged`, the
+ * new side is the index, else the work tree.  A file that did not exist at
+ * REF is changed entirely (one range 1..UINT32_MAX).  Sorted, merged.
+ */
+int mpsfix_git_changed_lines(mpsfix_line_range **out, size_t *n, const char *path,
+			     const char *ref, bool staged);
+
 #endif

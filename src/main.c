@@ -213,7 +213,7 @@ static void process_file(run_state *st, const char *path, const char *root)
 	mpsfix_result res = MPSFIX_RESULT_INIT;
 	mpsfix_engine_opts eo = {
 		.fix = opts->command != MPSFIX_CMD_CHECK,
-		.unsafe_fixes = opts->unsafe_fixes,
+		.unsafe_fixes = opts->unsafe_fixes > 0,
 	};
 	mpsfix_buf diff = MPSFIX_BUF_INIT;
 	int error;
@@ -385,7 +385,7 @@ int main(int argc, char **argv)
 		/* rule files named on the command line are tested alone */
 		bool defaults = !opts.no_default_rules && opts.npaths == 0;
 
-		if (load_rules(&st, opts.rule_paths, opts.nrule_paths, defaults) < 0 ||
+		if (load_rules(&st, opts.rule_paths.items, opts.rule_paths.len, defaults) < 0 ||
 		    load_rules(&st, opts.paths, opts.npaths, false) < 0) {
 			print_error(mpsfix_error_last()->message);
 			status = MPSFIX_EXIT_ERROR;
@@ -394,7 +394,7 @@ int main(int argc, char **argv)
 		status = run_tests(&st);
 		goto out;
 	}
-	if (load_rules(&st, opts.rule_paths, opts.nrule_paths, !opts.no_default_rules) < 0) {
+	if (load_rules(&st, opts.rule_paths.items, opts.rule_paths.len, !opts.no_default_rules) < 0) {
 		print_error(mpsfix_error_last()->message);
 		status = MPSFIX_EXIT_ERROR;
 		goto out;

@@ -21,13 +21,13 @@ START_TEST(test_cli_command_options_and_paths)
 
 	ck_assert_int_eq(parse(&o, argv), 0);
 	ck_assert_int_eq(o.command, MPSFIX_CMD_FIX);
-	ck_assert_uint_eq(o.nrule_paths, 2);
-	ck_assert_str_eq(o.rule_paths[0], "r1");
-	ck_assert_str_eq(o.rule_paths[1], "r2");
+	ck_assert_uint_eq(o.rule_paths.len, 2);
+	ck_assert_str_eq(o.rule_paths.items[0], "r1");
+	ck_assert_str_eq(o.rule_paths.items[1], "r2");
 	ck_assert_uint_eq(o.npaths, 2);
 	ck_assert_str_eq(o.paths[0], "a.py");
 	ck_assert_str_eq(o.paths[1], "dir");
-	ck_assert(o.unsafe_fixes && o.quiet && !o.no_default_rules);
+	ck_assert(o.unsafe_fixes == 1 && o.quiet && !o.no_default_rules);
 	mpsfix_opts_release(&o);
 }
 END_TEST

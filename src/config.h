@@ -1,0 +1,96 @@
+/*
+ * config.h: the `.mpsfix.yml` configuration file and rule selection.
+ *
+ * A configuration file is found upward from the working directory (the
+ * first `.mpsfix.yml` in the folder or a parent; the search stops at the
+ * root of the file system), or named by `--config FILE`; `--isolated` reads
+ * none.  Keys (all optional):
+ *
+ *   select: [MPS0, MPS101]        codes, code prefixes or rule ids
+ *   extend-select: [MPS202]       added to the selection (turns on rules that are off by default)
+ *   ignore: [MPS104]
+ *   exclude: ["tests/data/**", "*_pb2.py"]   globs, relative to the config file's folder
+ *   per-file-ignores:             glob -> codes/prefixes/ids ignored in matching files
+ *     "tests/**": [MPS101]
+ *   target-torch: ">=2.1,<2.6"
+ *   rules: [tools/mpsfix-rules]   extra rule folders or files, relative to the config file
+ *   unsafe-fixes: true
+ *
+ * An unknown key or a value of the wrong type is an error naming
+ * file:line:col.  Command-line flags win over the file.
+ */
+#ifndef MPSFIX_CONFIG_H
+#define MPSFIX_CONFIG_H
+
+#include "common.h"
+#include "rule.h"
+
+typedef struct {
+	char **items;   /* owned strings */
+	size_t len, cap;
+} mpsfix_strings;
+
+void mpsfix_strings_push(mpsfix_strings *s, const char *str);
+void mpsfix_strings_release(mpsfix_strings *s);
+
+typedef struct {
+	char *glob;             /* as written (owned) */
+	mpsfix_strings codes;
+} mpsfix_per_file_ignore;
+
+typedef struct {
+	char *path;             /* the file read, or NULL when none (owned) */
+	char *dir;              /* its folder, absolute (owned); globs are relative to it */
+	bool has_select;        /* `select:` was given (even empty) */
+	mpsfix_strings select, extend_select, ignore, exclude, rules;
+	mpsfix_per_file_ignore *per_file_ignores;   /* owned */
+	size_t nper_file_ignores;
+	char *target_torch;     /* or NULL (owned) */
+	int unsafe_fixes;       /* -1 not set, else 0/1 */
+} mpsfix_config;
+
+#define MPSFIX_CONFIG_INIT {NULL, NULL, false, {0}, {0}, {0}, {0}, {0}, NULL, 0, NULL, -1}
+
+/**
+ * Find `.mpsfix.yml` upward from folder `start`.  Returns 0 with *out the
+ * path (owned) or NULL when there is none; MPSFIX_ERROR on an I/O problem.
+ */
+int mpsfix_config_find(char **out, const char *start);
+
+/** Load and validate a configuration file into `cfg` (released by the caller). */
+int mpsfix_config_load(mpsfix_config *cfg, const char *path);
+
+/** Load from memory (`path` names it in messages and gives the folder). */
+int mpsfix_config_load_buffer(mpsfix_config *cfg, const char *path, const char *data, size_t len);
+
+void mpsfix_config_release(mpsfix_config *cfg);
+
+/**
+ * Does selector `sel` name rule `r`: its id exactly, its code exactly, or a
+ * prefix of its code made of the letters and some leading digits ("MPS",
+ * "MPS1", "MPS10")?  "ALL" names every rule.  Case matters.
+ */
+bool mpsfix_selector_matches(const char *sel, const mpsfix_rule *r);
+
+/** Is `sel` a well-formed selector naming at least one rule of `rules`? */
+bool mpsfix_selector_known(const char *sel, mpsfix_rule *const *rules, size_t n);
+
+/**
+ * Which rules run: with a `select` list, the rules it names (enabled or
+ * not), else the rules enabled by default; plus `extend_select`; minus
+ * `ignore` (ignore wins, as in ruff).  `selected[i]` is set for rules[i].
+ */
+void mpsfix_select_rules(bool *selected, mpsfix_rule *const *rules, size_t n,
+			 const mpsfix_strings *select, bool has_select,
+			 const mpsfix_strings *extend_select, const mpsfix_strings *ignore);
+
+/**
+ * Does glob `glob` match `path` (relative to the glob's base folder, '/'
+ * separated)?  `*` and `?` stay within one path component, `**` spans any
+ * number of them, `[...]` as in fnmatch; a glob without '/' matches the
+ * last component (any folder), so `*_pb2.py` and `build` work as in
+ * .gitignore; a glob that matches a folder matches everything under it.
+ */
+bool mpsfix_glob_matches(const char *glob, const char *path);
+
+#endif

@@ -1,0 +1,108 @@
+/*
+ * report.h: the reporters.  main hands each file's result to a reporter in
+ * path order, then the run's totals; the reporter writes one format to one
+ * stream.  JSON and SARIF are built with jansson (escaping and validity come
+ * from the library).
+ *
+ * Formats:
+ *   full     ruff-like: the concise line, then the source line(s) with a caret
+ *            and underline under the finding, a "help:" line for the fix status
+ *   concise  path:line:col: CODE [*] message        ([*] safe fix, [~] unsafe fix
+ *            not enabled, "(needs a manual fix: reason)" for refused fixes)
+ *   json     one document {"version", "findings": [...], "summary": {...}}
+ *   jsonl    one finding object per line (the same objects as json), no summary
+ *   sarif    SARIF 2.1.0: one run, tool.driver with version, informationUri and
+ *            every loaded rule (id = code, name = rule id, shortDescription =
+ *            message, fullDescription = note, helpUri = url,
+ *            defaultConfiguration.level), results with ruleId, ruleIndex, level,
+ *            message, physicalLocation (artifactLocation.uri relative, region
+ *            startLine/startColumn/endLine/endColumn, 1-based, columns in
+ *            characters as "unicodeCodePoints"... see columnKind), and `fixes`
+ *            (artifactChanges/replacements with deletedRegion byte ranges
+ *            charOffset/charLength and insertedContent.text) for fixable findings
+ *   github   ::warning file=PATH,line=L,col=C,endLine=L,endColumn=C,title=CODE::message
+ *            (error/warning/notice from the severity; '%', CR, LF escaped as
+ *            GitHub requires, and ',' ':' in properties)
+ *   diff     the unified diffs of the fixes (main passes each file's diff)
+ *
+ * A finding object (json, jsonl):
+ *   {"code": "MPS001", "rule": "std-mean", "severity": "error",
+ *    "message": "...", "path": "src/a.py",
+ *    "start": {"line": 3, "column": 5, "byte": 41},
+ *    "end": {"line": 3, "column": 29, "byte": 65},
+ *    "url": "https://...",              (or null)
+ *    "fix": null | {"applicability": "safe"|"unsafe"|"manual",
+ *                   "reason": "..." (manual only),
+ *                   "edits": [{"start": {"line","column","byte"}, "end": {...},
+ *                              "content": "..."}]}}   (not for manual)
+ * Lines and columns are 1-based, columns count characters; bytes are
+ * 0-based offsets into the file as read (BOM included), end exclusive.
+ */
+#ifndef MPSFIX_REPORT_H
+#define MPSFIX_REPORT_H
+
+#include <stdio.h>
+
+#include "common.h"
+#include "engine.h"
+#include "rule.h"
+#include "source.h"
+
+typedef enum {
+	MPSFIX_FORMAT_FULL,
+	MPSFIX_FORMAT_CONCISE,
+	MPSFIX_FORMAT_JSON,
+	MPSFIX_FORMAT_JSONL,
+	MPSFIX_FORMAT_SARIF,
+	MPSFIX_FORMAT_GITHUB,
+	MPSFIX_FORMAT_DIFF
+} mpsfix_format;
+
+/** Parse a --format value; returns 0 or MPSFIX_ERROR naming the valid ones. */
+int mpsfix_format_parse(mpsfix_format *out, const char *name);
+const char *mpsfix_format_name(mpsfix_format f);
+
+typedef struct {
+	mpsfix_format format;
+	bool color;                /* ANSI colors (full, concise) */
+	const char *tool_version;  /* for json/sarif */
+	mpsfix_rule *const *rules; /* every loaded rule (sarif rule metadata), borrowed */
+	size_t nrules;
+	bool show_unused;          /* report unused suppressions (as findings of code MPS000) */
+} mpsfix_report_opts;
+
+/** Totals of a run (json "summary", statistics). */
+typedef struct {
+	size_t files, skipped, findings, fixable, unsafe_fixable, manual, fixed, errors;
+	const char *target;        /* "torch 2.1 (requirements.txt:3)", or NULL */
+	const char *command;       /* "check", "diff", "fix" */
+} mpsfix_report_summary;
+
+typedef struct mpsfix_reporter mpsfix_reporter;
+
+/** A reporter writing to `out` (borrowed; not closed). */
+mpsfix_reporter *mpsfix_reporter_new(FILE *out, const mpsfix_report_opts *opts);
+
+/**
+ * Report one file.  `path` is the display name; `src` is the text the
+ * findings' positions refer to (in fix mode: the fixed text); `diff` is the
+ * file's unified diff (only the diff format prints it; may be NULL).
+ * Returns 0 or MPSFIX_ERROR (a write error).
+ */
+int mpsfix_report_file(mpsfix_reporter *r, const char *path, const mpsfix_source *src,
+		       const mpsfix_result *res, const char *diff, size_t diff_len);
+
+/** Write what comes after the files (json document, sarif log) and flush. */
+int mpsfix_report_finish(mpsfix_reporter *r, const mpsfix_report_summary *sum);
+
+void mpsfix_reporter_free(mpsfix_reporter *r);
+
+/**
+ * `--statistics`: one line per rule with findings, "COUNT\tCODE\t[*]\tid"
+ * style like ruff, most frequent first; `counts[i]`/`fixable[i]` belong to
+ * rules[i].
+ */
+void mpsfix_report_statistics(FILE *out, mpsfix_rule *const *rules, size_t n,
+			      const size_t *counts, const size_t *fixable);
+
+#endif
