@@ -232,40 +232,6 @@ done:
 
 /* ---- code that must not run twice ----------------------------------------- */
 
-/*
- * Safe to evaluate twice: names, attribute chains, literals, subscripts of
- * those with literal or name keys, tuples and parentheses of those.  Calls,
- * await, walrus, lambdas, comprehensions and operators are not.
- */
-static bool is_pure(TSNode n, int depth)
-{
-	const char *t = ts_node_type(n);
-
-	if (depth > 64)
-		return false;
-	if (!strcmp(t, "identifier") || !strcmp(t, "integer") || !strcmp(t, "float") ||
-	    !strcmp(t, "true") || !strcmp(t, "false") || !strcmp(t, "none"))
-		return true;
-	if (!strcmp(t, "string")) {
-		for (uint32_t i = 0; i < ts_node_named_child_count(n); i++)
-			if (is(ts_node_named_child(n, i), "interpolation"))
-				return false;
-		return true;
-	}
-	if (!strcmp(t, "attribute"))
-		return is_pure(ts_node_child_by_field_name(n, "object", 6), depth + 1);
-	if (!strcmp(t, "subscript") || !strcmp(t, "tuple") || !strcmp(t, "parenthesized_expression")) {
-		for (uint32_t i = 0; i < ts_node_named_child_count(n); i++) {
-			TSNode c = ts_node_named_child(n, i);
-
-			if (!ts_node_is_extra(c) && !is_pure(c, depth + 1))
-				return false;
-		}
-		return true;
-	}
-	return false;
-}
-
 static TSNode edit_target(const mpsfix_fix_edit *fe, const mpsfix_match *m);
 static bool element_of(TSNode node, TSNode *elem, TSNode *list);
 
@@ -279,17 +245,31 @@ static bool inside_any(TSNode n, const mpsfix_span *spans, size_t count)
 	return false;
 }
 
-/*
- * A metavariable whose code the fix would leave evaluated more than once:
- * used twice by its templates, or used once while its original stays in the
- * file (outside every replaced or removed range), and bound to impure code.
- */
-static const char *evaluated_twice(const mpsfix_rule *r, const mpsfix_match *m)
+typedef struct {
+	TSNode node;
+	uint32_t s, e;
+	size_t use;        /* which use: template variable occurrence, or the original */
+} code_use;
+
+static void add_use(code_use **uses, size_t *n, size_t *cap, TSNode node, size_t use)
 {
-	const mpsfix_pattern *p = m->pattern;
+	mpsfix_grow((void **)uses, cap, *n + 1, sizeof(**uses));
+	(*uses)[(*n)++] = (code_use){node, ts_node_start_byte(node), ts_node_end_byte(node), use};
+}
+
+/*
+ * Code the fix would leave evaluated more than once: a node rendered by two
+ * template variables (the same metavariable twice, or `$input` inside
+ * `$$$ARGS`), or rendered while its original stays in the file (outside
+ * every replaced or removed range), and not pure.  Returns the node, or a
+ * null node.
+ */
+static TSNode evaluated_twice(const mpsfix_rule *r, const mpsfix_match *m, const char *src)
+{
 	mpsfix_span *spans = mpsfix_xcalloc(r->fix.nedits + 1, sizeof(*spans));
-	size_t nspans = 0;
-	const char *twice = NULL;
+	code_use *uses = NULL;
+	size_t nspans = 0, nuses = 0, cap = 0, id = 0;
+	TSNode twice = {0};
 
 	for (size_t i = 0; i < r->fix.nedits; i++) {
 		TSNode t = edit_target(&r->fix.edits[i], m), list;
@@ -300,43 +280,58 @@ static const char *evaluated_twice(const mpsfix_rule *r, const mpsfix_match *m)
 			element_of(t, &t, &list);
 		spans[nspans++] = (mpsfix_span){ts_node_start_byte(t), ts_node_end_byte(t)};
 	}
-	for (size_t v = 0; v < p->nmetavars && !twice; v++) {
-		const mpsfix_binding *b = mpsfix_match_get(m, p->metavars[v].name);
-		size_t uses = 0, count;
-		const TSNode *nodes;
-		bool pure = true;
+	for (size_t i = 0; i < r->fix.nedits; i++) {
+		const mpsfix_template *t = r->fix.edits[i].tmpl;
 
-		if (!b)
-			continue;
-		for (size_t i = 0; i < r->fix.nedits; i++) {
-			const mpsfix_template *t = r->fix.edits[i].tmpl;
+		for (size_t k = 0; t && k < mpsfix_template_metavar_count(t); k++) {
+			const mpsfix_binding *b = mpsfix_match_get(m, mpsfix_template_metavar(t, k, NULL, NULL));
+			const TSNode *nodes;
+			size_t count;
 
-			for (size_t k = 0; t && k < mpsfix_template_metavar_count(t); k++)
-				uses += !strcmp(p->metavars[v].name, mpsfix_template_metavar(t, k, NULL, NULL));
+			if (!b || !b->bound)
+				continue;
+			nodes = b->multi ? m->nodes + b->first : &b->node;
+			count = b->multi ? b->count : 1;
+			id++;
+			for (size_t j = 0; j < count; j++) {
+				add_use(&uses, &nuses, &cap, nodes[j], id);
+				if (!inside_any(nodes[j], spans, nspans))
+					add_use(&uses, &nuses, &cap, nodes[j], ++id); /* the original stays */
+			}
 		}
-		if (uses == 0)
-			continue;
-		nodes = b->multi ? m->nodes + b->first : &b->node;
-		count = b->multi ? b->count : 1;
-		if (count && !inside_any(nodes[0], spans, nspans))
-			uses++; /* the original stays where it is */
-		for (size_t k = 0; k < count && pure; k++)
-			pure = is_pure(nodes[k], 0);
-		if (uses >= 2 && !pure)
-			twice = p->metavars[v].name;
 	}
+	for (size_t i = 0; i < nuses && ts_node_is_null(twice); i++)
+		for (size_t j = i + 1; j < nuses && ts_node_is_null(twice); j++) {
+			const code_use *a = &uses[i], *b = &uses[j];
+			TSNode inner;
+
+			if (a->use == b->use || !(a->s < b->e && b->s < a->e))
+				continue;
+			inner = b->e - b->s < a->e - a->s ? b->node : a->node;
+			if (!mpsfix_node_pure(inner, src))
+				twice = inner;
+		}
+	/* `where: X: {pure: true}` asks for it whatever the template does */
+	for (size_t k = 0; k < r->nconstraints && ts_node_is_null(twice); k++) {
+		const mpsfix_binding *b;
+
+		if (!r->constraints[k].pure || !(b = mpsfix_match_get(m, r->constraints[k].metavar)) ||
+		    b->multi)
+			continue;
+		if (!mpsfix_node_pure(b->node, src))
+			twice = b->node;
+	}
+	free(uses);
 	free(spans);
 	return twice;
 }
 
-static char *twice_reason(const mpsfix_match *m, const char *name, const char *src)
+static char *twice_reason(TSNode n, const char *src)
 {
-	const mpsfix_binding *b = mpsfix_match_get(m, name);
-	TSNode first = b->multi ? m->nodes[b->first] : b->node;
-	uint32_t s = ts_node_start_byte(first), e = ts_node_end_byte(first);
+	uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
 
 	if (e - s > 60 || memchr(src + s, '\n', e - s))
-		return mpsfix_xasprintf("$%s would be evaluated twice", name);
+		return mpsfix_xasprintf("the %s at byte %u would be evaluated twice", ts_node_type(n), s);
 	return mpsfix_xasprintf("`%.*s` would be evaluated twice", (int)(e - s), src + s);
 }
 
@@ -387,13 +382,28 @@ char *mpsfix_fix_render(mpsfix_fix_ctx *fc, const mpsfix_rule *r, const mpsfix_m
 	size_t mark = edits->len;
 	char *reason = NULL;
 
-	const char *twice;
+	mpsfix_call_binding cb = {0};
+	mpsfix_match bm;
+	TSNode twice;
 
 	if (ts_node_has_error(fc->root) &&
 	    (ts_node_has_error(m->node) || mpsfix_node_in_error(m->node)))
 		return mpsfix_xstrdup("inside a syntax error");
-	if ((twice = evaluated_twice(r, m)) != NULL)
-		return twice_reason(m, twice, fc->src->data);
+	if (r->signature.len) {
+		/* the arguments, by parameter name, for the templates */
+		if ((reason = mpsfix_signature_bind(&cb, &r->signature, m->node, fc->src->data)) != NULL)
+			return reason;
+		bm = *m;
+		bm.param_names = cb.names;
+		bm.params = cb.bindings;
+		bm.nparams = cb.n;
+		m = &bm;
+	}
+	twice = evaluated_twice(r, m, fc->src->data);
+	if (!ts_node_is_null(twice)) {
+		mpsfix_call_binding_release(&cb);
+		return twice_reason(twice, fc->src->data);
+	}
 	for (size_t i = 0; i < r->fix.nedits && !reason; i++) {
 		const mpsfix_fix_edit *fe = &r->fix.edits[i];
 		TSNode target = edit_target(fe, m);
@@ -453,5 +463,6 @@ char *mpsfix_fix_render(mpsfix_fix_ctx *fc, const mpsfix_rule *r, const mpsfix_m
 		edits->len = mark;
 	}
 	free(removals.items);
+	mpsfix_call_binding_release(&cb);
 	return reason;
 }

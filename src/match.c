@@ -60,9 +60,12 @@ const mpsfix_binding *mpsfix_match_get(const mpsfix_match *m, const char *name)
 {
 	int i = mpsfix_pattern_metavar_index(m->pattern, name);
 
-	if (i < 0 || !m->bindings[i].bound)
-		return NULL;
-	return &m->bindings[i];
+	if (i >= 0)
+		return m->bindings[i].bound ? &m->bindings[i] : NULL;
+	for (size_t k = 0; k < m->nparams; k++)
+		if (!strcmp(m->param_names[k], name))
+			return &m->params[k];
+	return NULL;
 }
 
 /* Push the children of `node` worth comparing (no extras; named only if asked)
@@ -436,6 +439,7 @@ int mpsfix_match_node(mpsfix_match *out, mpsfix_matcher *m,
 	m->gave_up = false;
 	if (!match_pnode(m, p->root, node))
 		return MPSFIX_ENOMATCH;
+	*out = (mpsfix_match)MPSFIX_MATCH_INIT;
 	out->pattern = p;
 	out->node = node;
 	out->bindings = mpsfix_xcalloc(nb ? nb : 1, sizeof(*out->bindings));

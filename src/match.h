@@ -22,13 +22,20 @@ typedef struct {
 	mpsfix_binding *bindings;  /* one per pattern metavariable (owned) */
 	TSNode *nodes;             /* storage of multi bindings (owned) */
 	size_t nnodes;
+	/* signature parameters bound by the fix (borrowed, not released here) */
+	char *const *param_names;
+	const mpsfix_binding *params;
+	size_t nparams;
 } mpsfix_match;
 
-#define MPSFIX_MATCH_INIT {NULL, {{0, 0, 0, 0}, NULL, NULL}, NULL, NULL, 0}
+#define MPSFIX_MATCH_INIT {NULL, {{0, 0, 0, 0}, NULL, NULL}, NULL, NULL, 0, NULL, NULL, 0}
 
 void mpsfix_match_release(mpsfix_match *m);
 
-/** The binding of metavariable `name` (without '$'), or NULL if unbound. */
+/**
+ * The binding of metavariable `name` (without '$'), or of a signature
+ * parameter of that name (possibly with `bound` false: not passed), or NULL.
+ */
 const mpsfix_binding *mpsfix_match_get(const mpsfix_match *m, const char *name);
 
 /** Scratch space for matching; one per thread. */

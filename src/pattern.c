@@ -22,9 +22,11 @@ void mpsfix_offset_map_release(mpsfix_offset_map *m)
 	m->len = 0;
 }
 
+/* Capitals for pattern metavariables; lower case for signature parameters
+ * (templates only: the rule loader checks both). */
 static bool is_name_start(char c)
 {
-	return (c >= 'A' && c <= 'Z') || c == '_';
+	return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_';
 }
 
 static bool is_name_char(char c)
@@ -408,6 +410,14 @@ static int add_metavar(compiler *c, TSNode node, const char *name, size_t len, b
 
 	if (len == 1 && name[0] == '_')
 		return -1;
+	for (size_t i = 0; i < len; i++)
+		if (name[i] >= 'a' && name[i] <= 'z') {
+			c->err_offset = c->map->map[ts_node_start_byte(node)];
+			mpsfix_error_set(MPSFIX_ERROR, "$%.*s: metavariable names are in capitals "
+					 "(lower-case names are signature parameters, for templates)",
+					 (int)len, name);
+			return -2;
+		}
 	for (size_t i = 0; i < p->nmetavars; i++) {
 		if (strlen(p->metavars[i].name) == len && !memcmp(p->metavars[i].name, name, len)) {
 			if (p->metavars[i].multi != multi) {
@@ -612,6 +622,47 @@ int mpsfix_pattern_metavar_index(const mpsfix_pattern *p, const char *name)
 }
 
 /* ---- constraints ---------------------------------------------------------- */
+
+static bool pure_at(TSNode n, int depth)
+{
+	const char *t = ts_node_type(n);
+
+	if (depth > 64)
+		return false;
+	if (!strcmp(t, "identifier") || !strcmp(t, "integer") || !strcmp(t, "float") ||
+	    !strcmp(t, "true") || !strcmp(t, "false") || !strcmp(t, "none") || !strcmp(t, "ellipsis"))
+		return true;
+	if (!strcmp(t, "string")) {
+		for (uint32_t i = 0; i < ts_node_named_child_count(n); i++)
+			if (node_is(ts_node_named_child(n, i), "interpolation"))
+				return false;
+		return true;
+	}
+	if (!strcmp(t, "unary_operator")) {
+		TSNode arg = ts_node_child_by_field_name(n, "argument", 8);
+
+		return !ts_node_is_null(arg) && (node_is(arg, "integer") || node_is(arg, "float"));
+	}
+	if (!strcmp(t, "attribute"))
+		return pure_at(ts_node_child_by_field_name(n, "object", 6), depth + 1);
+	if (!strcmp(t, "subscript") || !strcmp(t, "tuple") || !strcmp(t, "parenthesized_expression") ||
+	    !strcmp(t, "concatenated_string") || !strcmp(t, "slice")) {
+		for (uint32_t i = 0; i < ts_node_named_child_count(n); i++) {
+			TSNode c = ts_node_named_child(n, i);
+
+			if (!ts_node_is_extra(c) && !pure_at(c, depth + 1))
+				return false;
+		}
+		return true;
+	}
+	return false;
+}
+
+bool mpsfix_node_pure(TSNode node, const char *src)
+{
+	(void)src;
+	return pure_at(node, 0);
+}
 
 bool mpsfix_constraint_accepts(const mpsfix_constraint *c, TSNode node, const char *src)
 {

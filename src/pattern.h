@@ -59,7 +59,17 @@ typedef struct {
 	size_t nkinds;
 	mpsfix_literal *values; /* `value:` any of these literals (owned) */
 	size_t nvalues;
+	bool pure;              /* `pure: true`: the fix needs code safe to evaluate twice
+				   (checked when the fix is rendered, not when matching) */
 } mpsfix_constraint;
+
+/**
+ * Is `node` safe to evaluate twice: a name, an attribute chain, a literal,
+ * a subscript of those with literal or name keys, a tuple (or parentheses)
+ * of those?  Calls, await, walrus, lambdas, comprehensions and operators
+ * (but unary minus on a number) are not.
+ */
+bool mpsfix_node_pure(TSNode node, const char *src);
 
 /** True when `node` satisfies every part of `c`. */
 bool mpsfix_constraint_accepts(const mpsfix_constraint *c, TSNode node, const char *src);

@@ -28,6 +28,7 @@ typedef struct {
 	mpsfix_rule *rule;
 	const mpsfix_yaml_node **where_keys; /* parallel to rule->constraints */
 	edit_src *edit_srcs;                 /* parallel to rule->fix.edits */
+	const mpsfix_yaml_node *signature_key; /* the `signature:` value */
 } loader;
 
 const char *mpsfix_severity_name(mpsfix_severity s)
@@ -287,8 +288,8 @@ static int load_regex(const loader *ld, const char *name, const mpsfix_yaml_node
 	return 0;
 }
 
-static const char *const constraint_names[] = {"value", "regex", "not-regex", "kind"};
-enum { C_VALUE, C_REGEX, C_NOT_REGEX, C_KIND, C_COUNT };
+static const char *const constraint_names[] = {"value", "regex", "not-regex", "kind", "pure"};
+enum { C_VALUE, C_REGEX, C_NOT_REGEX, C_KIND, C_PURE, C_COUNT };
 
 static int load_constraint(const loader *ld, mpsfix_constraint *c, const mpsfix_yaml_node *v)
 {
@@ -297,10 +298,10 @@ static int load_constraint(const loader *ld, mpsfix_constraint *c, const mpsfix_
 
 	if (v->type != MPSFIX_YAML_MAP)
 		return fail(ld, v, "the constraints on $%s must be a mapping "
-			    "(value, regex, not-regex, kind)", c->metavar);
+			    "(value, regex, not-regex, kind, pure)", c->metavar);
 	if (v->nitems == 0)
 		return fail(ld, v, "no constraint on $%s: give 'value', 'regex', "
-			    "'not-regex' or 'kind'", c->metavar);
+			    "'not-regex', 'kind' or 'pure'", c->metavar);
 	error = mpsfix_yaml_collect(&f, ld->doc, v, "where", constraint_names, C_COUNT, 0);
 	if (error < 0)
 		return error;
@@ -319,6 +320,10 @@ static int load_constraint(const loader *ld, mpsfix_constraint *c, const mpsfix_
 		case C_NOT_REGEX:
 			error = load_regex(ld, "not-regex", val, &c->not_regex, &c->has_not_regex,
 					   &c->not_regex_src);
+			break;
+		case C_PURE:
+			if (!mpsfix_yaml_bool(val, &c->pure))
+				error = fail(ld, val, "'pure' must be true or false");
 			break;
 		default:
 			error = load_kinds(ld, c, val);
@@ -588,6 +593,34 @@ static int load_examples(const loader *ld, const mpsfix_yaml_node *v)
 	return error;
 }
 
+/* --- signature ----------------------------------------------------------------- */
+
+static int load_signature(loader *ld, const mpsfix_yaml_node *v)
+{
+	mpsfix_signature *sig = &ld->rule->signature;
+	size_t n = v->type == MPSFIX_YAML_SEQ ? v->nitems : 1;
+
+	ld->signature_key = v;
+	if (v->type == MPSFIX_YAML_MAP || n == 0)
+		return fail(ld, v, "'signature' must be a parameter list like 'f(x, dim=None)', "
+			    "or a list of them (overloads)");
+	sig->items = mpsfix_xcalloc(n, sizeof(*sig->items));
+	for (size_t i = 0; i < n; i++) {
+		const mpsfix_yaml_node *item = v->type == MPSFIX_YAML_SEQ ? v->items[i] : v;
+		uint32_t off = 0, line, col;
+
+		if (!mpsfix_yaml_is_string(item))
+			return fail(ld, item, "'signature' must be a parameter list like 'f(x, dim=None)', "
+				    "or a list of them (overloads)");
+		if (mpsfix_overload_parse(&sig->items[i], ld->parser, item->value, item->len, &off) < 0) {
+			mpsfix_yaml_position(ld->doc, item, off, &line, &col);
+			return fail_at(ld, line, col, "bad signature: %s", mpsfix_error_last()->message);
+		}
+		sig->len = i + 1;
+	}
+	return 0;
+}
+
 /* --- checks across keys ------------------------------------------------------- */
 
 /* A metavariable the fix uses (a target when `target` names the key). */
@@ -599,6 +632,18 @@ static int check_use(const loader *ld, uint32_t line, uint32_t col, const char *
 
 	if (strcmp(name, "_") == 0)
 		return fail_at(ld, line, col, "a fix cannot use %s_, which binds nothing", mark);
+	if (*name >= 'a' && *name <= 'z') {
+		if (!r->signature.len)
+			return fail_at(ld, line, col, "fix names $%s: lower-case names are parameters "
+				       "of the rule's 'signature', and it has none", name);
+		if (!mpsfix_signature_has_param(&r->signature, name))
+			return fail_at(ld, line, col, "fix names $%s, which is not a parameter of the "
+				       "rule's signature", name);
+		if (multi || target)
+			return fail_at(ld, line, col, "a signature parameter is used as $%s in a "
+				       "template, not as $$$%s or a replace/remove target", name, name);
+		return 0;
+	}
 	for (size_t j = 0; j < r->npatterns; j++) {
 		int idx = mpsfix_pattern_metavar_index(r->patterns[j], name);
 		bool pm;
@@ -628,6 +673,12 @@ static int check_names(const loader *ld)
 {
 	const mpsfix_rule *r = ld->rule;
 	int error;
+
+	for (size_t j = 0; r->signature.len && j < r->npatterns; j++)
+		if (r->patterns[j]->root->kind != MPSFIX_PN_NODE ||
+		    r->patterns[j]->root->symbol != mpsfix_symbol("call"))
+			return fail(ld, ld->signature_key, "a rule with a 'signature' must match calls, "
+				    "but pattern %zu is not a call", j + 1);
 
 	for (size_t k = 0; k < r->nconstraints; k++) {
 		const char *name = r->constraints[k].metavar;
@@ -685,11 +736,11 @@ static void attach_constraints(mpsfix_rule *r)
 
 static const char *const rule_names[] = {
 	"id", "code", "severity", "message", "note", "url",
-	"torch", "enabled", "match", "where", "fix", "examples",
+	"torch", "enabled", "match", "where", "fix", "examples", "signature",
 };
 enum {
 	R_ID, R_CODE, R_SEVERITY, R_MESSAGE, R_NOTE, R_URL,
-	R_TORCH, R_ENABLED, R_MATCH, R_WHERE, R_FIX, R_EXAMPLES, R_COUNT
+	R_TORCH, R_ENABLED, R_MATCH, R_WHERE, R_FIX, R_EXAMPLES, R_SIGNATURE, R_COUNT
 };
 #define R_REQUIRED ((1u << R_ID) | (1u << R_CODE) | (1u << R_SEVERITY) | (1u << R_MESSAGE) | \
 		    (1u << R_TORCH) | (1u << R_MATCH))
@@ -742,6 +793,8 @@ static int load_field(loader *ld, size_t j, const mpsfix_yaml_node *v)
 		return load_where(ld, v);
 	case R_FIX:
 		return load_fix(ld, v);
+	case R_SIGNATURE:
+		return load_signature(ld, v);
 	default:
 		return load_examples(ld, v);
 	}
@@ -834,6 +887,7 @@ void mpsfix_rule_free(mpsfix_rule *r)
 	for (size_t i = 0; i < r->nconstraints; i++)
 		mpsfix_constraint_release(&r->constraints[i]);
 	free(r->constraints);
+	mpsfix_signature_release(&r->signature);
 	for (size_t i = 0; i < r->fix.nedits; i++) {
 		free(r->fix.edits[i].target);
 		mpsfix_template_free(r->fix.edits[i].tmpl);

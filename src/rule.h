@@ -10,6 +10,7 @@
 
 #include "common.h"
 #include "pattern.h"
+#include "signature.h"
 #include "template.h"
 
 typedef enum {
@@ -56,6 +57,7 @@ typedef struct {
 	size_t npatterns;
 	mpsfix_constraint *constraints; /* `where:` (owned) */
 	size_t nconstraints;
+	mpsfix_signature signature;     /* `signature:`, or none (len 0) */
 	mpsfix_fix fix;
 	mpsfix_example *invalid; /* must match (and fix to `output`) */
 	size_t ninvalid;

@@ -18,6 +18,8 @@ typedef struct {
 	const char *container; /* the list it is an element of: "argument_list", "list", ... or NULL */
 	bool positional_after; /* in an argument list, followed by something not `k=v`/`**k` */
 	bool attr_head;      /* the object of an attribute: `1.x` needs `(1).x` */
+	mpsfix_span elem;    /* the list element it is: itself, or the `k=$v` holding it */
+	bool in_list;        /* elem is an element of a list or of call arguments */
 	bool has_before;     /* an empty $$$: the comma before it, and the space */
 	mpsfix_span before;  /*   up to the metavariable, can go with it ... */
 	bool has_after;      /* ... or the comma after it and the space up to */
@@ -233,18 +235,32 @@ static mpsfix_walk_action collect_var(TSNode n, void *payload)
 		v.attr_head = !ts_node_is_null(parent) && is(parent, "attribute") &&
 			      ts_node_eq(ts_node_named_child(parent, 0), slot);
 	}
+	/* a signature parameter that was not passed takes its element away:
+	 * `dim=$dim` as a whole */
+	{
+		TSNode parent = ts_node_parent(slot);
+
+		if (!multi && !ts_node_is_null(parent) && is(parent, "keyword_argument") &&
+		    ts_node_eq(ts_node_child_by_field_name(parent, "value", 5), slot))
+			slot = parent;
+		parent = ts_node_parent(slot);
+		v.in_list = !ts_node_is_null(parent) &&
+			    (is(parent, "argument_list") || is(parent, "list") || is(parent, "tuple") ||
+			     is(parent, "set") || is(parent, "expression_list"));
+		v.elem = (mpsfix_span){c->map->map[ts_node_start_byte(slot)], c->map->map[ts_node_end_byte(slot)]};
+	}
 	before = mpsfix_prev_token(slot);
 	after = mpsfix_next_token(slot);
 	if (is_comma(before)) {
 		v.has_before = true;
-		v.before = (mpsfix_span){c->map->map[ts_node_start_byte(before)], v.span.start};
+		v.before = (mpsfix_span){c->map->map[ts_node_start_byte(before)], v.elem.start};
 	}
 	if (is_comma(after)) {
 		TSNode next = mpsfix_next_token(after);
 		uint32_t end = ts_node_is_null(next) ? ts_node_end_byte(after) : ts_node_start_byte(next);
 
 		v.has_after = true;
-		v.after = (mpsfix_span){v.span.end, c->map->map[end]};
+		v.after = (mpsfix_span){v.elem.end, c->map->map[end]};
 	}
 	ARRAY_PUSH(&vs->vars, v);
 	return MPSFIX_WALK_SKIP;
@@ -476,6 +492,9 @@ int mpsfix_template_render(mpsfix_buf *out, mpsfix_spans *kept,
 		if (!b || b->multi != t->vars[i].multi)
 			return mpsfix_error_set(MPSFIX_ERROR, "template names $%s%s, which the match did not bind",
 						t->vars[i].multi ? "$$" : "", t->vars[i].name);
+		if (!b->bound && !t->vars[i].in_list)
+			return mpsfix_error_set(MPSFIX_ERROR, "the call does not pass `%s`, which the "
+						"template needs", t->vars[i].name);
 	}
 	lineno = mpsfix_source_line_of(src, tstart);
 	line = mpsfix_source_line(src, lineno);
@@ -505,8 +524,11 @@ int mpsfix_template_render(mpsfix_buf *out, mpsfix_spans *kept,
 			const tmpl_var *v = &t->vars[i];
 			const mpsfix_binding *b = lookup(m, v->name);
 			mpsfix_span erase = v->span;
+			bool vanish = (v->multi && b->count == 0) || (!v->multi && !b->bound);
 
-			if (v->multi && b->count == 0) {
+			if (!v->multi && !b->bound)
+				erase = v->elem; /* a parameter not passed: its element goes */
+			if (vanish) {
 				if (v->has_before && v->before.start >= prev_erase.end && v->before.start >= pos)
 					erase.start = v->before.start;
 				else if (v->has_after)
@@ -515,7 +537,9 @@ int mpsfix_template_render(mpsfix_buf *out, mpsfix_spans *kept,
 			if (erase.start < pos)
 				erase.start = pos;
 			emit_template(&em, t, pos, erase.start - pos);
-			if (!v->multi) {
+			if (!v->multi && !b->bound) {
+				/* nothing */
+			} else if (!v->multi) {
 				bool paren = mpsfix_expr_precedence(b->node, src->data) < v->min_prec;
 
 				if (is_splat(b->node)) {
