@@ -25,7 +25,15 @@ void mpsfix_edits_add(mpsfix_edits *e, uint32_t start, uint32_t end,
 	ed->text[len] = '\0';
 	ed->len = len;
 	ed->group = group;
+	ed->shared = false;
 	ed->applied = false;
+}
+
+void mpsfix_edits_add_shared(mpsfix_edits *e, uint32_t start, uint32_t end,
+			     const char *text, size_t len, uint32_t group)
+{
+	mpsfix_edits_add(e, start, end, text, len, group);
+	e->items[e->len - 1].shared = true;
 }
 
 void mpsfix_edits_clear(mpsfix_edits *e)
@@ -61,6 +69,21 @@ typedef struct {
 	uint32_t start, end;
 	size_t index;
 } accepted;
+
+/* Is an identical shared edit accepted already? */
+static bool shared_done(const mpsfix_edits *e, const accepted *acc, size_t n, const mpsfix_edit *ed)
+{
+	if (!ed->shared)
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		const mpsfix_edit *o = &e->items[acc[i].index];
+
+		if (o->shared && o->start == ed->start && o->end == ed->end && o->len == ed->len &&
+		    !memcmp(o->text, ed->text, ed->len))
+			return true;
+	}
+	return false;
+}
 
 static int cmp_member(const void *a, const void *b)
 {
@@ -195,7 +218,7 @@ int mpsfix_edits_apply(mpsfix_buf *out, mpsfix_edits *e, const char *src,
 		for (size_t k = 0; k < groups[g].n && ok; k++) {
 			const mpsfix_edit *ed = &e->items[m[k].index];
 
-			ok = !overlaps_accepted(acc, nacc, ed->start, ed->end);
+			ok = shared_done(e, acc, nacc, ed) || !overlaps_accepted(acc, nacc, ed->start, ed->end);
 		}
 		if (!ok)
 			continue;
@@ -203,7 +226,8 @@ int mpsfix_edits_apply(mpsfix_buf *out, mpsfix_edits *e, const char *src,
 			mpsfix_edit *ed = &e->items[m[k].index];
 
 			ed->applied = true;
-			insert_accepted(acc, &nacc, (accepted){ed->start, ed->end, m[k].index});
+			if (!shared_done(e, acc, nacc, ed))
+				insert_accepted(acc, &nacc, (accepted){ed->start, ed->end, m[k].index});
 		}
 		napplied++;
 	}

@@ -14,6 +14,8 @@ typedef struct {
 	char *text;          /* replacement (owned), NUL-terminated */
 	size_t len;
 	uint32_t group;      /* edits of one fix share a group */
+	bool shared;         /* several fixes may add this very edit (an import):
+				it is written once */
 	bool applied;        /* set by mpsfix_edits_apply */
 } mpsfix_edit;
 
@@ -27,6 +29,10 @@ typedef struct {
 /** Add a replacement of [start, end) by `text` (copied) in fix `group`. */
 void mpsfix_edits_add(mpsfix_edits *e, uint32_t start, uint32_t end,
 		      const char *text, size_t len, uint32_t group);
+
+/** Add an edit that other fixes may add identically (written once). */
+void mpsfix_edits_add_shared(mpsfix_edits *e, uint32_t start, uint32_t end,
+			     const char *text, size_t len, uint32_t group);
 
 /**
  * Build in `out` the text `src` with every edit applied that does not overlap

@@ -9,6 +9,7 @@
 
 #include "edit.h"
 #include "fix.h"
+#include "names.h"
 #include "parse.h"
 
 typedef struct {
@@ -27,15 +28,22 @@ mpsfix_index *mpsfix_index_new(mpsfix_rule *const *rules, size_t n)
 {
 	mpsfix_index *ix = mpsfix_xcalloc(1, sizeof(*ix));
 	uint32_t total = 0, *fill;
+	TSSymbol ident;
 
 	ix->nsymbols = ts_language_symbol_count(mpsfix_language());
 	ix->first = mpsfix_xcalloc(ix->nsymbols + 1, sizeof(uint32_t));
+	ident = mpsfix_symbol("identifier");
 	for (size_t r = 0; r < n; r++)
 		for (size_t p = 0; p < rules[r]->npatterns; p++) {
 			TSSymbol s = rules[r]->patterns[p]->root->symbol;
 
 			if (s < ix->nsymbols) {
 				ix->first[s + 1]++;
+				total++;
+			}
+			/* a dotted name may be spelled as a bare imported name */
+			if (rules[r]->patterns[p]->root->kind == MPSFIX_PN_QNAME && ident < ix->nsymbols) {
+				ix->first[ident + 1]++;
 				total++;
 			}
 		}
@@ -49,6 +57,10 @@ mpsfix_index *mpsfix_index_new(mpsfix_rule *const *rules, size_t n)
 
 			if (s < ix->nsymbols)
 				ix->entries[ix->first[s] + fill[s]++] = (index_entry){
+					.rule = rules[r], .pattern = rules[r]->patterns[p], .order = (uint32_t)r,
+				};
+			if (rules[r]->patterns[p]->root->kind == MPSFIX_PN_QNAME && ident < ix->nsymbols)
+				ix->entries[ix->first[ident] + fill[ident]++] = (index_entry){
 					.rule = rules[r], .pattern = rules[r]->patterns[p], .order = (uint32_t)r,
 				};
 		}
@@ -154,6 +166,7 @@ typedef struct {
 	mpsfix_fix_ctx fix;      /* what the fixes of this pass share */
 	pos_cache starts, ends;  /* findings come in order: count columns onward */
 	bool gave_up;            /* warned once that matching gave up */
+	bool star_warned;        /* warned once about a star import */
 } pass;
 
 static int compare_edits(const void *a, const void *b)
@@ -271,13 +284,37 @@ static int compare_findings(const void *a, const void *b)
 	return strcmp(x->rule->code, y->rule->code);
 }
 
+/* Once per file: names a star import may define are not checked. */
+static void warn_star(pass *ps, mpsfix_names *names)
+{
+	const char *module;
+	size_t len;
+	uint32_t byte, line, col;
+
+	if (ps->star_warned || !mpsfix_matcher_star_seen(ps->ctx->matcher) ||
+	    !mpsfix_names_star_import(names, &module, &len, &byte))
+		return;
+	ps->star_warned = true;
+	mpsfix_source_position(ps->src, byte, &line, &col);
+	add_warning(ps->result, mpsfix_xasprintf("%s:%u:%u: cannot resolve the names `from %.*s import *` "
+						 "brings in; calls through them are not checked",
+						 ps->src->path, line, col, (int)len, module));
+}
+
 static void run_pass(pass *ps, mpsfix_result *findings, mpsfix_edits *edits)
 {
+	mpsfix_names *names = mpsfix_names_new(ps->root, ps->src->data, ps->src->len);
+
 	ps->result = findings;
 	ps->edits = edits;
-	ps->fix = (mpsfix_fix_ctx)MPSFIX_FIX_CTX_INIT(ps->src, ps->root);
+	ps->fix = (mpsfix_fix_ctx)MPSFIX_FIX_CTX_INIT(ps->src, ps->root, names);
 	ps->starts.valid = ps->ends.valid = false;
+	mpsfix_matcher_set_names(ps->ctx->matcher, names);
 	match_all(ps);
+	warn_star(ps, names);
+	mpsfix_matcher_set_names(ps->ctx->matcher, NULL);
+	ps->fix.names = NULL;
+	mpsfix_names_free(names);
 	if (findings->len > 1)
 		qsort(findings->items, findings->len, sizeof(*findings->items), compare_findings);
 }

@@ -6,82 +6,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "names.h"
 #include "parse.h"
+
+typedef ARRAY(char *) name_list;
 
 static bool is(TSNode n, const char *type)
 {
 	return !ts_node_is_null(n) && strcmp(ts_node_type(n), type) == 0;
-}
-
-/* ---- is torch imported? ---------------------------------------------------- */
-
-/* Does `import torch` (or `import torch.x`, `import x as torch`) bind torch? */
-static bool statement_binds_torch(TSNode stmt, const char *src)
-{
-	if (!is(stmt, "import_statement"))
-		return false;
-	for (uint32_t i = 0; i < ts_node_named_child_count(stmt); i++) {
-		TSNode name = ts_node_named_child(stmt, i);
-
-		if (is(name, "dotted_name") && ts_node_named_child_count(name) > 0 &&
-		    mpsfix_node_text_is(ts_node_named_child(name, 0), src, "torch"))
-			return true;
-		if (is(name, "aliased_import")) {
-			TSNode alias = ts_node_child_by_field_name(name, "alias", 5);
-
-			if (!ts_node_is_null(alias) && mpsfix_node_text_is(alias, src, "torch"))
-				return true;
-		}
-	}
-	return false;
-}
-
-/* At module level: directly, or in the blocks and clauses of top-level
- * try/if/with statements (not in functions or classes). */
-static bool block_binds_torch(TSNode block, const char *src, int depth)
-{
-	static const char *const nested[] = {
-		"try_statement", "if_statement", "with_statement", "block", "else_clause",
-		"elif_clause", "except_clause", "finally_clause",
-	};
-
-	for (uint32_t i = 0; i < ts_node_named_child_count(block); i++) {
-		TSNode s = ts_node_named_child(block, i);
-
-		if (statement_binds_torch(s, src))
-			return true;
-		for (size_t k = 0; depth < 12 && k < MPSFIX_ARRAY_SIZE(nested); k++)
-			if (is(s, nested[k]) && block_binds_torch(s, src, depth + 1))
-				return true;
-	}
-	return false;
-}
-
-static bool file_binds_torch(mpsfix_fix_ctx *fc)
-{
-	if (fc->torch_bound < 0)
-		fc->torch_bound = block_binds_torch(fc->root, fc->src->data, 0);
-	return fc->torch_bound;
-}
-
-/* Does the template spell the bare name `torch` (not as an attribute)? */
-static bool template_uses_torch(const mpsfix_template *t)
-{
-	const char *text = mpsfix_template_text(t), *p = text;
-
-	while ((p = strstr(p, "torch")) != NULL) {
-		char before = p == text ? ' ' : p[-1], after = p[5];
-		bool ident_before = before == '_' || before == '.' || before == '$' ||
-				    (before >= 'a' && before <= 'z') || (before >= 'A' && before <= 'Z') ||
-				    (before >= '0' && before <= '9');
-		bool ident_after = after == '_' || (after >= 'a' && after <= 'z') ||
-				   (after >= 'A' && after <= 'Z') || (after >= '0' && after <= '9');
-
-		if (!ident_before && !ident_after)
-			return true;
-		p += 5;
-	}
-	return false;
 }
 
 /* ---- comments that would be lost ---------------------------------------- */
@@ -347,22 +279,90 @@ static TSNode edit_target(const mpsfix_fix_edit *fe, const mpsfix_match *m)
 	return b && !b->multi ? b->node : (TSNode){0};
 }
 
+/* The first component of a dotted name: the module to import. */
+static char *root_of(const char *qname)
+{
+	return mpsfix_xstrndup(qname, strcspn(qname, "."));
+}
+
+/*
+ * How the file spells each dotted name of the template at `target`; the
+ * modules that need an `import` line go to `imports`.  Returns a reason
+ * when a name cannot be spelled there.
+ */
+static char *spell_names(mpsfix_fix_ctx *fc, const mpsfix_template *t, TSNode target,
+			 char **spellings, name_list *imports)
+{
+	mpsfix_buf b = MPSFIX_BUF_INIT;
+	char *reason = NULL;
+
+	for (size_t q = 0; q < mpsfix_template_qname_count(t) && !reason; q++) {
+		const char *qname = mpsfix_template_qname(t, q);
+		char *root;
+
+		switch (fc->names ? mpsfix_names_spell(fc->names, target, qname, &b) : MPSFIX_SPELL_OK) {
+		case MPSFIX_SPELL_OK:
+			spellings[q] = fc->names ? mpsfix_buf_detach(&b, NULL) : mpsfix_xstrdup(qname);
+			break;
+		case MPSFIX_SPELL_NEED_IMPORT:
+			spellings[q] = mpsfix_xstrdup(qname);
+			root = root_of(qname);
+			for (size_t i = 0; root && i < imports->len; i++)
+				if (!strcmp(imports->items[i], root)) {
+					free(root);
+					root = NULL;
+				}
+			if (root)
+				ARRAY_PUSH(imports, root);
+			break;
+		default:
+			root = root_of(qname);
+			reason = mpsfix_xasprintf("`%s` means something else here, so the fix cannot "
+						  "write `%s`", root, qname);
+			free(root);
+		}
+	}
+	mpsfix_buf_release(&b);
+	return reason;
+}
+
 static char *replace(mpsfix_fix_ctx *fc, const mpsfix_fix_edit *fe, const mpsfix_match *m,
 		     TSNode target, mpsfix_edits *edits, uint32_t group)
 {
 	mpsfix_spans kept = {0};
 	mpsfix_buf text = MPSFIX_BUF_INIT;
+	name_list imports = {0};
+	size_t nq = mpsfix_template_qname_count(fe->tmpl);
+	char **spellings = mpsfix_xcalloc(nq + 1, sizeof(char *));
 	char *reason = NULL;
 	uint32_t s = ts_node_start_byte(target), e = ts_node_end_byte(target);
 
-	if (template_uses_torch(fe->tmpl) && !file_binds_torch(fc))
-		reason = mpsfix_xstrdup("the fix needs `import torch`, which this file does not have");
-	else if (mpsfix_template_render(&text, &kept, fe->tmpl, m, fc->src, target) < 0)
+	if ((reason = spell_names(fc, fe->tmpl, target, spellings, &imports)) != NULL)
+		goto done;
+	if (mpsfix_template_render(&text, &kept, fe->tmpl, m, fc->src, target, spellings) < 0)
 		reason = mpsfix_xstrdup(mpsfix_error_last()->message);
 	else if (drops_comment(target, s, e, &kept))
 		reason = mpsfix_xstrdup("the fix would drop a comment");
-	else
-		mpsfix_edits_add(edits, s, e, text.data ? text.data : "", text.len, group);
+	if (reason)
+		goto done;
+	mpsfix_edits_add(edits, s, e, text.data ? text.data : "", text.len, group);
+	for (size_t i = 0; i < imports.len; i++) {
+		/* `import torch` where the module's imports are, before the code */
+		const char *nl = mpsfix_source_newline(fc->src);
+		bool needs_newline = false;
+		uint32_t at = mpsfix_names_import_point(fc->names, s, &needs_newline);
+		char *line = mpsfix_xasprintf("%simport %s%s", needs_newline ? nl : "", imports.items[i], nl);
+
+		mpsfix_edits_add_shared(edits, at, at, line, strlen(line), group);
+		free(line);
+	}
+done:
+	for (size_t i = 0; i < nq; i++)
+		free(spellings[i]);
+	free(spellings);
+	for (size_t i = 0; i < imports.len; i++)
+		free(imports.items[i]);
+	free(imports.items);
 	free(kept.items);
 	mpsfix_buf_release(&text);
 	return reason;

@@ -14,14 +14,16 @@
 #include "rule.h"
 #include "source.h"
 
+struct mpsfix_names;
+
 /** What the fixes of one version of a file share. */
 typedef struct {
 	const mpsfix_source *src;
-	TSNode root;          /* the module */
-	int torch_bound;      /* -1 not known yet, else whether `import torch` binds torch */
+	TSNode root;                  /* the module */
+	struct mpsfix_names *names;   /* its imports: spelling templates' dotted names */
 } mpsfix_fix_ctx;
 
-#define MPSFIX_FIX_CTX_INIT(src, root) {(src), (root), -1}
+#define MPSFIX_FIX_CTX_INIT(src, root, names) {(src), (root), (names)}
 
 /**
  * Add the edits of `r`'s fix for match `m` to `edits`, all in `group`.

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "names.h"
 #include "parse.h"
 
 /* Bound on matching steps for one attempt: a pattern with several $$$ in one
@@ -25,7 +26,79 @@ struct mpsfix_matcher {
 	bool gave_up;            /* an attempt hit MATCH_STEP_LIMIT */
 	TSTreeCursor cursor;
 	bool have_cursor;
+	mpsfix_names *names;     /* of the tree being matched, or NULL */
+	bool star_seen;
+	mpsfix_buf qname;        /* scratch */
 };
+
+void mpsfix_matcher_set_names(mpsfix_matcher *m, struct mpsfix_names *names)
+{
+	m->names = names;
+	m->star_seen = false;
+}
+
+bool mpsfix_matcher_star_seen(const mpsfix_matcher *m)
+{
+	return m->star_seen;
+}
+
+/* The code's spelling of a dotted name, without the comments and line
+ * breaks it may hold: identifiers joined by dots. */
+static bool spelled(TSNode node, const char *src, mpsfix_buf *out, int depth)
+{
+	if (depth > 64)
+		return false;
+	if (!strcmp(ts_node_type(node), "identifier")) {
+		mpsfix_buf_add(out, src + ts_node_start_byte(node),
+			       ts_node_end_byte(node) - ts_node_start_byte(node));
+		return true;
+	}
+	if (!strcmp(ts_node_type(node), "attribute")) {
+		TSNode obj = ts_node_child_by_field_name(node, "object", 6);
+		TSNode attr = ts_node_child_by_field_name(node, "attribute", 9);
+
+		if (ts_node_is_null(obj) || ts_node_is_null(attr) || !spelled(obj, src, out, depth + 1))
+			return false;
+		mpsfix_buf_addc(out, '.');
+		return spelled(attr, src, out, depth + 1);
+	}
+	return false;
+}
+
+static bool match_qname(mpsfix_matcher *m, const mpsfix_pnode *pn, TSNode node)
+{
+	const char *t = ts_node_type(node);
+	bool ok;
+
+	if (strcmp(t, "identifier") != 0 && strcmp(t, "attribute") != 0)
+		return false;
+	/* cheap first: the last names must agree ("std_mean") */
+	{
+		TSNode last = strcmp(t, "attribute") ? node : ts_node_child_by_field_name(node, "attribute", 9);
+		const char *dot = strrchr(pn->text, '.');
+		const char *tail = dot ? dot + 1 : pn->text;
+		uint32_t s = ts_node_start_byte(last), e = ts_node_end_byte(last);
+
+		if (ts_node_is_null(last) || strlen(tail) != e - s || memcmp(m->src + s, tail, e - s) != 0)
+			return false;
+	}
+	mpsfix_buf_clear(&m->qname);
+	if (!m->names) {
+		ok = spelled(node, m->src, &m->qname, 0);
+	} else {
+		switch (mpsfix_names_qualify(m->names, node, &m->qname)) {
+		case MPSFIX_NAME_RESOLVED:
+			ok = true;
+			break;
+		case MPSFIX_NAME_STAR:
+			m->star_seen = true;
+			/* fall through */
+		default:
+			ok = false;
+		}
+	}
+	return ok && m->qname.len == pn->text_len && !memcmp(m->qname.data, pn->text, pn->text_len);
+}
 
 mpsfix_matcher *mpsfix_matcher_new(void)
 {
@@ -42,6 +115,7 @@ void mpsfix_matcher_free(mpsfix_matcher *m)
 	free(m->bindings);
 	if (m->have_cursor)
 		ts_tree_cursor_delete(&m->cursor);
+	mpsfix_buf_release(&m->qname);
 	free(m);
 }
 
@@ -397,6 +471,8 @@ static bool match_pnode(mpsfix_matcher *m, const mpsfix_pnode *pn, TSNode node)
 		if (ts_node_symbol(node) != pn->symbol)
 			return false;
 		return match_args(m, pn, node);
+	case MPSFIX_PN_QNAME:
+		return match_qname(m, pn, node);
 	case MPSFIX_PN_NODE: {
 		size_t base;
 		uint32_t ns;

@@ -55,6 +55,21 @@ void mpsfix_matcher_free(mpsfix_matcher *m);
 int mpsfix_match_node(mpsfix_match *out, mpsfix_matcher *m,
 		      const mpsfix_pattern *p, TSNode node, const char *src);
 
+struct mpsfix_names;
+
+/**
+ * The import table of the tree being matched, for dotted names in patterns
+ * (NULL: dotted names match their own spelling only).  Borrowed.
+ */
+void mpsfix_matcher_set_names(mpsfix_matcher *m, struct mpsfix_names *names);
+
+/**
+ * True when a dotted name of a pattern met a name that a star import
+ * (`from torch import *`) may define, since the last call of
+ * mpsfix_matcher_set_names(); such names are not matched.
+ */
+bool mpsfix_matcher_star_seen(const mpsfix_matcher *m);
+
 /** True when the last mpsfix_match_node() gave up (too many steps) rather than failed. */
 bool mpsfix_matcher_gave_up(const mpsfix_matcher *m);
 

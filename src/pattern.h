@@ -83,14 +83,16 @@ typedef enum {
 	MPSFIX_PN_STRING, /* a string literal, matched by value */
 	MPSFIX_PN_META,   /* $X or $_ */
 	MPSFIX_PN_MULTI,  /* $$$X or $$$_ */
-	MPSFIX_PN_ARGS    /* argument_list: keyword arguments in any order */
+	MPSFIX_PN_ARGS,   /* argument_list: keyword arguments in any order */
+	MPSFIX_PN_QNAME   /* a dotted name (`torch.std_mean`): text is the qualified
+			     name, matched through the file's imports */
 } mpsfix_pnode_kind;
 
 typedef struct mpsfix_pnode {
 	mpsfix_pnode_kind kind;
 	TSSymbol symbol;
 	bool named_only;          /* NODE: compare named children only (lists) */
-	char *text;               /* LEAF: token text; STRING: value (owned) */
+	char *text;               /* LEAF: token text; STRING: value; QNAME: dotted name (owned) */
 	size_t text_len;
 	int meta;                 /* META/MULTI: metavariable index, -1 for $_ */
 	char *kwname;             /* a keyword_argument with a literal name */

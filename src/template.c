@@ -26,7 +26,14 @@ typedef struct {
 	mpsfix_span after;   /*   the next item */
 } tmpl_var;
 
+typedef struct {
+	mpsfix_span span;    /* of the dotted name in the template text */
+	char *name;          /* "torch.cuda.is_available" (owned) */
+} tmpl_qname;
+
 struct mpsfix_template {
+	tmpl_qname *qnames;  /* dotted names, in text order: spelled with the file's aliases */
+	size_t nqnames;
 	char *text;
 	size_t len;
 	tmpl_var *vars;      /* in text order */
@@ -188,7 +195,36 @@ typedef struct {
 	tcompiler *c;
 	var_list vars;
 	ARRAY(mpsfix_span) strings;
+	ARRAY(tmpl_qname) qnames;
 } var_scan;
+
+/* `a.b.c` of plain identifiers (no metavariable): its dotted text. */
+static bool dotted(TSNode n, const char *text2, mpsfix_buf *out, int depth)
+{
+	uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
+	const char *name;
+	size_t len;
+	bool multi;
+
+	if (depth > 64)
+		return false;
+	if (is(n, "identifier")) {
+		if (mpsfix_metavar_ident(text2 + s, e - s, &name, &len, &multi))
+			return false;
+		mpsfix_buf_add(out, text2 + s, e - s);
+		return true;
+	}
+	if (is(n, "attribute")) {
+		TSNode obj = ts_node_child_by_field_name(n, "object", 6);
+		TSNode attr = ts_node_child_by_field_name(n, "attribute", 9);
+
+		if (ts_node_is_null(obj) || ts_node_is_null(attr) || !dotted(obj, text2, out, depth + 1))
+			return false;
+		mpsfix_buf_addc(out, '.');
+		return dotted(attr, text2, out, depth + 1);
+	}
+	return false;
+}
 
 static mpsfix_walk_action collect_var(TSNode n, void *payload)
 {
@@ -204,6 +240,19 @@ static mpsfix_walk_action collect_var(TSNode n, void *payload)
 	if (is(n, "string")) {
 		ARRAY_PUSH(&vs->strings, ((mpsfix_span){c->map->map[s], c->map->map[e]}));
 		return MPSFIX_WALK_DESCEND; /* f-strings hold metavariables too */
+	}
+	if (is(n, "attribute")) {
+		mpsfix_buf d = MPSFIX_BUF_INIT;
+
+		if (dotted(n, c->text2, &d, 0)) {
+			ARRAY_PUSH(&vs->qnames, ((tmpl_qname){
+				.span = {c->map->map[s], c->map->map[e]},
+				.name = mpsfix_buf_detach(&d, NULL),
+			}));
+			return MPSFIX_WALK_SKIP;
+		}
+		mpsfix_buf_release(&d);
+		return MPSFIX_WALK_DESCEND;
 	}
 	if (!is(n, "identifier") || !mpsfix_metavar_ident(c->text2 + s, e - s, &name, &nlen, &multi))
 		return MPSFIX_WALK_DESCEND;
@@ -275,6 +324,8 @@ static void collect_vars(tcompiler *c, TSNode root)
 	c->t->nvars = vs.vars.len;
 	c->t->strings = vs.strings.items;
 	c->t->nstrings = vs.strings.len;
+	c->t->qnames = vs.qnames.items;
+	c->t->nqnames = vs.qnames.len;
 }
 
 int mpsfix_template_compile(mpsfix_template **out, TSParser *parser,
@@ -336,6 +387,9 @@ void mpsfix_template_free(mpsfix_template *t)
 		free(t->vars[i].name);
 	free(t->vars);
 	free(t->strings);
+	for (size_t i = 0; i < t->nqnames; i++)
+		free(t->qnames[i].name);
+	free(t->qnames);
 	free(t->text);
 	free(t);
 }
@@ -343,6 +397,16 @@ void mpsfix_template_free(mpsfix_template *t)
 const char *mpsfix_template_text(const mpsfix_template *t)
 {
 	return t->text;
+}
+
+size_t mpsfix_template_qname_count(const mpsfix_template *t)
+{
+	return t->nqnames;
+}
+
+const char *mpsfix_template_qname(const mpsfix_template *t, size_t i)
+{
+	return t->qnames[i].name;
 }
 
 size_t mpsfix_template_metavar_count(const mpsfix_template *t)
@@ -367,6 +431,7 @@ typedef struct {
 	const char *newline;
 	const char *indent;
 	size_t indent_len;
+	char *const *spellings; /* of the template's dotted names, or NULL: as written */
 } emitter;
 
 /* Template text: each line break becomes the file's line ending plus the
@@ -385,8 +450,18 @@ static bool in_string(const mpsfix_template *t, size_t at)
 static void emit_template(emitter *em, const mpsfix_template *t, size_t from, size_t n)
 {
 	const char *s = t->text + from;
+	size_t q = 0;
 
 	for (size_t i = 0; i < n; i++) {
+		while (q < t->nqnames && t->qnames[q].span.start < from + i)
+			q++;
+		if (em->spellings && q < t->nqnames && t->qnames[q].span.start == from + i &&
+		    t->qnames[q].span.end <= from + n) {
+			mpsfix_buf_adds(em->out, em->spellings[q]);
+			i = t->qnames[q].span.end - from - 1;
+			q++;
+			continue;
+		}
 		if (s[i] == '\n') {
 			mpsfix_buf_adds(em->out, em->newline);
 			if ((i + 1 == n || (s[i + 1] != '\n' && s[i + 1] != '\r')) && !in_string(t, from + i))
@@ -476,12 +551,12 @@ static const mpsfix_binding *lookup(const mpsfix_match *m, const char *name)
 
 int mpsfix_template_render(mpsfix_buf *out, mpsfix_spans *kept,
 			   const mpsfix_template *t, const mpsfix_match *m,
-			   const mpsfix_source *src, TSNode target)
+			   const mpsfix_source *src, TSNode target, char *const *spellings)
 {
 	uint32_t tstart = ts_node_start_byte(target);
 	mpsfix_span line;
 	uint32_t lineno, pos = 0, indent_end;
-	emitter em = {.out = out, .newline = mpsfix_source_newline(src)};
+	emitter em = {.out = out, .newline = mpsfix_source_newline(src), .spellings = spellings};
 	int root_prec = t->root_prec;
 	bool wrap;
 

@@ -45,15 +45,24 @@ const char *mpsfix_template_metavar(const mpsfix_template *t, size_t i,
 				    bool *multi, uint32_t *offset);
 
 /**
+ * The dotted names the template spells (`torch.cuda.is_available`, without
+ * metavariables), in text order: the caller finds how the file spells each.
+ */
+size_t mpsfix_template_qname_count(const mpsfix_template *t);
+const char *mpsfix_template_qname(const mpsfix_template *t, size_t i);
+
+/**
  * Render `t` for match `m` over `src`, as the replacement of `target` (the
  * whole match or one bound node; it decides indentation and whether the
- * result needs parentheses).  Appends to `out`; appends to `kept` (if not
- * NULL) every source range whose bytes were copied.  Returns 0, or
- * MPSFIX_ERROR if the template names a metavariable the match did not bind.
+ * result needs parentheses).  `spellings` (one per dotted name of the
+ * template, or NULL: as written) replace the dotted names.  Appends to
+ * `out`; appends to `kept` (if not NULL) every source range whose bytes were
+ * copied.  Returns 0, or MPSFIX_ERROR if the template names a metavariable
+ * the match did not bind.
  */
 int mpsfix_template_render(mpsfix_buf *out, mpsfix_spans *kept,
 			   const mpsfix_template *t, const mpsfix_match *m,
-			   const mpsfix_source *src, TSNode target);
+			   const mpsfix_source *src, TSNode target, char *const *spellings);
 
 /**
  * Precedence of an expression node (higher binds tighter), as used for

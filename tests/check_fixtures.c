@@ -2,7 +2,9 @@
  * check_fixtures.c: every case under fixtures/rules/<rule-id>/<case>/ runs
  * the shipped rule rules/<rule-id>.yml over input.py and compares, byte for
  * byte, the findings with expected.txt and the fixed text with expected.py
- * (unsafe fixes enabled).
+ * (unsafe fixes enabled).  Cases under fixtures/engine/<case>/ do the same
+ * with the rule of their own rule.yml (engine capabilities no shipped rule
+ * uses yet).
  */
 #include <dirent.h>
 #include <stdio.h>
@@ -18,7 +20,7 @@
 
 #define MAX_CASES 512
 
-static char *cases[MAX_CASES]; /* "rule-id/case" */
+static char *cases[MAX_CASES]; /* "rules/rule-id/case" or "engine/case" */
 static int ncases;
 
 static int cmp(const void *a, const void *b)
@@ -48,8 +50,18 @@ static void list_dir(const char *dir, char ***out, size_t *n)
 static void collect_cases(void)
 {
 	char *root = mpsfix_xasprintf("%s/fixtures/rules", mpsfix_test_top());
+	char *engine = mpsfix_xasprintf("%s/fixtures/engine", mpsfix_test_top());
 	char **rules;
 	size_t nrules;
+
+	list_dir(engine, &rules, &nrules);
+	for (size_t i = 0; i < nrules; i++) {
+		if (ncases < MAX_CASES)
+			cases[ncases++] = mpsfix_xasprintf("engine/%s", rules[i]);
+		free(rules[i]);
+	}
+	free(rules);
+	free(engine);
 
 	list_dir(root, &rules, &nrules);
 	for (size_t i = 0; i < nrules; i++) {
@@ -60,7 +72,7 @@ static void collect_cases(void)
 		list_dir(dir, &names, &nnames);
 		for (size_t k = 0; k < nnames; k++) {
 			if (ncases < MAX_CASES)
-				cases[ncases++] = mpsfix_xasprintf("%s/%s", rules[i], names[k]);
+				cases[ncases++] = mpsfix_xasprintf("rules/%s/%s", rules[i], names[k]);
 			free(names[k]);
 		}
 		free(names);
@@ -90,9 +102,11 @@ START_TEST(test_fixture_case)
 {
 	const char *name = cases[_i];
 	const char *top = mpsfix_test_top();
-	char *id = mpsfix_xstrndup(name, strcspn(name, "/"));
-	char *rule_path = mpsfix_xasprintf("%s/rules/%s.yml", top, id);
-	char *dir = mpsfix_xasprintf("%s/fixtures/rules/%s", top, name);
+	bool engine = !strncmp(name, "engine/", 7);
+	char *id = mpsfix_xstrndup(name + 6, strcspn(name + 6, "/"));
+	char *dir = mpsfix_xasprintf("%s/fixtures/%s", top, name);
+	char *rule_path = engine ? mpsfix_xasprintf("%s/rule.yml", dir)
+				 : mpsfix_xasprintf("%s/rules/%s.yml", top, id);
 	char *in_path = mpsfix_xasprintf("%s/input.py", dir);
 	char *py_path = mpsfix_xasprintf("%s/expected.py", dir);
 	char *txt_path = mpsfix_xasprintf("%s/expected.txt", dir);
