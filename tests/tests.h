@@ -19,6 +19,7 @@ Suite *mpsfix_suite_fixtures(void);
 Suite *mpsfix_suite_cli(void);
 Suite *mpsfix_suite_ruletest(void);
 Suite *mpsfix_suite_signature(void);
+Suite *mpsfix_suite_fix(void);
 
 /** The repository's top folder (MPSFIX_TOP, default "."). */
 const char *mpsfix_test_top(void);

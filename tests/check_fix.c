@@ -1,0 +1,129 @@
+/* check_fix.c: fixes written with the file's own names for modules, and the
+ * `import` lines they add. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "testutil.h"
+#include "tests.h"
+
+#define HEAD "id: t\ncode: MPS999\nseverity: error\nmessage: m\ntorch: all\n"
+
+static const char cuda_rule[] =
+	HEAD
+	"match: 'f($X)'\n"
+	"fix:\n"
+	"  safety: safe\n"
+	"  template: 'torch.cuda.is_available()'\n";
+
+/* The fixed text, or "MANUAL: reason" (malloc'd). */
+static char *run(const char *yaml, const char *code)
+{
+	mpsfix_rule *r = NULL;
+	mpsfix_result res = MPSFIX_RESULT_INIT;
+	char *text, *out;
+
+	ck_assert_msg(mpsfix_rule_load_buffer(&r, tu_parser(), "t.yml", yaml, strlen(yaml)) == 0,
+		      "%s", mpsfix_error_last()->message);
+	text = tu_run(r, code, strlen(code), true, &res);
+	if (res.len && res.items[0].fix == MPSFIX_FIX_MANUAL)
+		out = mpsfix_xasprintf("MANUAL: %s", res.items[0].reason);
+	else
+		out = mpsfix_xstrdup(text);
+	free(text);
+	mpsfix_result_release(&res);
+	mpsfix_rule_free(r);
+	return out;
+}
+
+static const struct {
+	const char *code, *want;
+} cases[] = {
+	/* the file's alias */
+	{"import torch as th\nx = f(1)\n", "import torch as th\nx = th.cuda.is_available()\n"},
+	{"import torch.amp\nx = f(1)\n", "import torch.amp\nx = torch.cuda.is_available()\n"},
+	{"from torch import cuda\nx = f(1)\n", "from torch import cuda\nx = cuda.is_available()\n"},
+	{"import torch as th\nfrom torch import cuda\nx = f(1)\n",
+	 "import torch as th\nfrom torch import cuda\nx = th.cuda.is_available()\n"},
+	{"def g():\n    import torch as T\n    return f(1)\n",
+	 "def g():\n    import torch as T\n    return T.cuda.is_available()\n"},
+	/* `import torch` added where the imports are */
+	{"x = f(1)\n", "import torch\nx = torch.cuda.is_available()\n"},
+	{"import os\nimport sys\n\nx = f(1)\n", "import os\nimport sys\nimport torch\n\nx = torch.cuda.is_available()\n"},
+	{"\"\"\"Doc.\"\"\"\nx = f(1)\n", "\"\"\"Doc.\"\"\"\nimport torch\nx = torch.cuda.is_available()\n"},
+	{"\"\"\"Doc.\"\"\"\nfrom __future__ import annotations\n\nx = f(1)\n",
+	 "\"\"\"Doc.\"\"\"\nfrom __future__ import annotations\nimport torch\n\nx = torch.cuda.is_available()\n"},
+	{"#!/usr/bin/env python\n# -*- coding: latin-1 -*-\nx = f(1)\n",
+	 "#!/usr/bin/env python\n# -*- coding: latin-1 -*-\nimport torch\nx = torch.cuda.is_available()\n"},
+	{"import os\r\n\r\nx = f(1)\r\n", "import os\r\nimport torch\r\n\r\nx = torch.cuda.is_available()\r\n"},
+	{"x = f(1)\ny = f(2)\n", "import torch\nx = torch.cuda.is_available()\ny = torch.cuda.is_available()\n"},
+	{"def g():\n    import torch\n\ndef h():\n    return f(1)\n",
+	 "import torch\ndef g():\n    import torch\n\ndef h():\n    return torch.cuda.is_available()\n"},
+	/* an import below the code does not count for it */
+	{"x = f(1)\nimport os\n", "import torch\nx = torch.cuda.is_available()\nimport os\n"},
+	/* `torch` means something else */
+	{"torch = None\nx = f(1)\n", "MANUAL: `torch` means something else here, so the fix cannot write `torch.cuda.is_available`"},
+	{"def g(torch):\n    return f(1)\n",
+	 "MANUAL: `torch` means something else here, so the fix cannot write `torch.cuda.is_available`"},
+};
+
+START_TEST(test_spelling_and_imports)
+{
+	char *got = run(cuda_rule, cases[_i].code);
+
+	ck_assert_msg(!strcmp(got, cases[_i].want), "for\n%s\ngot\n%s\nwant\n%s", cases[_i].code, got,
+		      cases[_i].want);
+	free(got);
+}
+END_TEST
+
+/* A dotted name in a pattern matches through imports, never a shadowing local. */
+START_TEST(test_qualified_patterns)
+{
+	static const char rule[] =
+		HEAD
+		"match: 'torch.amp.GradScaler($$$A)'\n";
+	static const struct {
+		const char *code;
+		size_t n;
+	} q[] = {
+		{"import torch\ns = torch.amp.GradScaler('mps')\n", 1},
+		{"import torch as th\ns = th.amp.GradScaler('mps')\n", 1},
+		{"import torch.amp\ns = torch.amp.GradScaler('mps')\n", 1},
+		{"from torch import amp\ns = amp.GradScaler('mps')\n", 1},
+		{"from torch.amp import GradScaler\ns = GradScaler('mps')\n", 1},
+		{"from torch.amp import GradScaler as GS\ns = GS('mps')\n", 1},
+		{"from torch.cuda.amp import GradScaler\ns = GradScaler('mps')\n", 0},
+		{"from torch.amp import GradScaler\nclass GradScaler: pass\ns = GradScaler('mps')\n", 0},
+		{"import torch\ndef f(torch):\n    return torch.amp.GradScaler('mps')\n", 0},
+		{"from torch.amp import *\ns = GradScaler('mps')\n", 0},
+		{"s = torch.amp.GradScaler('mps')\n", 1}, /* bound nowhere: as spelled */
+		{"import torch\ntorch = other\ns = torch.amp.GradScaler('mps')\n", 0},
+		{"try:\n    import torch\nexcept ImportError:\n    torch = None\ns = torch.amp.GradScaler('mps')\n", 1},
+	};
+
+	for (size_t i = 0; i < sizeof(q) / sizeof(q[0]); i++) {
+		mpsfix_rule *r = NULL;
+		mpsfix_result res = MPSFIX_RESULT_INIT;
+
+		ck_assert_int_eq(mpsfix_rule_load_buffer(&r, tu_parser(), "t.yml", rule, strlen(rule)), 0);
+		free(tu_run(r, q[i].code, strlen(q[i].code), false, &res));
+		ck_assert_msg(res.len == q[i].n, "%s: %zu findings", q[i].code, res.len);
+		if (i == 9)
+			ck_assert_msg(res.nwarnings == 1 && strstr(res.warnings[0], "from torch.amp import *"),
+				      "%s", res.nwarnings ? res.warnings[0] : "no warning");
+		mpsfix_result_release(&res);
+		mpsfix_rule_free(r);
+	}
+}
+END_TEST
+
+Suite *mpsfix_suite_fix(void)
+{
+	Suite *s = suite_create("fix");
+	TCase *tc = tcase_create("names");
+
+	tcase_add_loop_test(tc, test_spelling_and_imports, 0, (int)(sizeof(cases) / sizeof(cases[0])));
+	tcase_add_test(tc, test_qualified_patterns);
+	suite_add_tcase(s, tc);
+	return s;
+}
