@@ -10,6 +10,7 @@
 #include "edit.h"
 #include "fix.h"
 #include "parse.h"
+#include "suppress.h"
 
 typedef struct {
 	const mpsfix_rule *rule;
@@ -107,6 +108,9 @@ void mpsfix_result_release(mpsfix_result *r)
 	for (size_t i = 0; i < r->nwarnings; i++)
 		free(r->warnings[i]);
 	free(r->warnings);
+	for (size_t i = 0; i < r->nunused; i++)
+		free(r->unused[i].codes);
+	free(r->unused);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -154,6 +158,8 @@ typedef struct {
 	mpsfix_fix_ctx fix;      /* what the fixes of this pass share */
 	pos_cache starts, ends;  /* findings come in order: count columns onward */
 	bool gave_up;            /* warned once that matching gave up */
+	mpsfix_suppressions *sup; /* this text's suppression comments, read at the
+				     first finding (most files have none) */
 } pass;
 
 static int compare_edits(const void *a, const void *b)
@@ -186,6 +192,30 @@ static void copy_edits(mpsfix_finding *f, const mpsfix_edits *edits, uint32_t gr
 	qsort(f->edits, n, sizeof(*f->edits), compare_edits);
 }
 
+/* The suppression comments of the current text (read once per pass). */
+static mpsfix_suppressions *suppressions(pass *ps)
+{
+	if (!ps->sup)
+		ps->sup = mpsfix_suppressions_scan(ps->root, ps->src);
+	return ps->sup;
+}
+
+/* Is a match of `r` at `node` hidden by a comment?  Then its fix is never rendered. */
+static bool suppressed(pass *ps, const mpsfix_rule *r, TSNode node)
+{
+	mpsfix_suppressions *sup;
+
+	if (!ps->opts->suppress)
+		return false;
+	sup = suppressions(ps);
+	if (mpsfix_suppressions_file_ignored(sup))
+		ps->result->file_ignored = true;
+	if (!mpsfix_suppressed(sup, r, node))
+		return false;
+	ps->result->suppressed++;
+	return true;
+}
+
 static void add_finding(pass *ps, const mpsfix_rule *r, const mpsfix_match *m)
 {
 	mpsfix_result *res = ps->result;
@@ -197,6 +227,11 @@ static void add_finding(pass *ps, const mpsfix_rule *r, const mpsfix_match *m)
 	};
 
 	position(ps->src, &ps->starts, f.start, &f.line, &f.col);
+	/* a match the caller does not keep is nothing, not even a use of a noqa */
+	if (ps->opts->keep && !ps->opts->keep(ps->opts->keep_payload, r, f.line))
+		return;
+	if (suppressed(ps, r, m->node))
+		return;
 	position(ps->src, &ps->ends, f.end, &f.end_line, &f.end_col);
 	if (r->fix.present) {
 		f.reason = mpsfix_fix_render(&ps->fix, r, m, ps->edits, (uint32_t)res->len);
@@ -275,11 +310,29 @@ static void run_pass(pass *ps, mpsfix_result *findings, mpsfix_edits *edits)
 {
 	ps->result = findings;
 	ps->edits = edits;
+	mpsfix_suppressions_free(ps->sup);
+	ps->sup = NULL;
+	findings->file_ignored = false;
+	findings->suppressed = 0;
 	ps->fix = (mpsfix_fix_ctx)MPSFIX_FIX_CTX_INIT(ps->src, ps->root);
 	ps->starts.valid = ps->ends.valid = false;
 	match_all(ps);
 	if (findings->len > 1)
 		qsort(findings->items, findings->len, sizeof(*findings->items), compare_findings);
+}
+
+/* After the last pass: the suppression comments of the final text that hid nothing. */
+static void list_unused(pass *ps, mpsfix_result *out)
+{
+	mpsfix_suppressions *sup;
+
+	if (!ps->opts->suppress || !ps->opts->unused_suppressions)
+		return;
+	sup = suppressions(ps);
+	if (mpsfix_suppressions_file_ignored(sup))
+		out->file_ignored = true;
+	else
+		out->unused = mpsfix_suppressions_unused(sup, &out->nunused);
 }
 
 /*
@@ -312,8 +365,10 @@ int mpsfix_engine_run(mpsfix_result *out, mpsfix_ctx *ctx, const mpsfix_index *i
 	ps.src = src;
 	ps.root = ts_tree_root_node(tree);
 	run_pass(&ps, out, &edits);
-	if (!opts->fix)
+	if (!opts->fix) {
+		list_unused(&ps, out);
 		goto done;
+	}
 
 	for (out->passes = 0; edits.len; ) {
 		size_t applied = 0, deferred = 0;
@@ -383,6 +438,7 @@ int mpsfix_engine_run(mpsfix_result *out, mpsfix_ctx *ctx, const mpsfix_index *i
 				out->items[i].reason = mpsfix_xstrdup("the fixed file would not parse");
 			}
 	}
+	list_unused(&ps, out);
 	out->text = mpsfix_xstrndup(now->data, now->len);
 	out->text_len = now->len;
 	out->changed = now->len != src->len || memcmp(now->data, src->data, src->len) != 0;
@@ -393,6 +449,7 @@ done:
 	ts_tree_delete(next_tree);
 	mpsfix_edits_release(&edits);
 	mpsfix_buf_release(&next);
+	mpsfix_suppressions_free(ps.sup);
 	mpsfix_source_release(&cur);
 	return error;
 }
