@@ -9,9 +9,9 @@
  *   select: [MPS0, MPS101]        codes, code prefixes or rule ids
  *   extend-select: [MPS202]       added to the selection (turns on rules that are off by default)
  *   ignore: [MPS104]
- *   exclude: ["tests/data/**", "*_pb2.py"]   globs, relative to the config file's folder
+ *   exclude: [tests/data, "*_pb2.py"]   globs, relative to the config file's folder
  *   per-file-ignores:             glob -> codes/prefixes/ids ignored in matching files
- *     "tests/**": [MPS101]
+ *     "tests": [MPS101]           (a folder covers everything under it)
  *   target-torch: ">=2.1,<2.6"
  *   rules: [tools/mpsfix-rules]   extra rule folders or files, relative to the config file
  *   unsafe-fixes: true
@@ -57,7 +57,12 @@ typedef struct {
  */
 int mpsfix_config_find(char **out, const char *start);
 
-/** Load and validate a configuration file into `cfg` (released by the caller). */
+/**
+ * Load and validate a configuration file into `cfg` (released by the caller;
+ * on error it is left released).  An empty file is a configuration with
+ * every default.  A list may be written as one string; a key with no value
+ * (`ignore:`) is an empty list.
+ */
 int mpsfix_config_load(mpsfix_config *cfg, const char *path);
 
 /** Load from memory (`path` names it in messages and gives the folder). */
@@ -78,7 +83,13 @@ bool mpsfix_selector_known(const char *sel, mpsfix_rule *const *rules, size_t n)
 /**
  * Which rules run: with a `select` list, the rules it names (enabled or
  * not), else the rules enabled by default; plus `extend_select`; minus
- * `ignore` (ignore wins, as in ruff).  `selected[i]` is set for rules[i].
+ * `ignore` (ignore wins, as in ruff, whatever the selectors' lengths).
+ * `selected[i]` is set for rules[i].  In select and extend-select, any
+ * selector naming a rule turns it on even when it is off by default (its
+ * code, its id, or a prefix: "MPS2" turns on an off-by-default MPS202) —
+ * except "ALL", which turns on only the rules enabled by default (as ruff's
+ * ALL leaves preview rules out).  In ignore, "ALL" removes every rule.
+ * Any list may be NULL (empty).
  */
 void mpsfix_select_rules(bool *selected, mpsfix_rule *const *rules, size_t n,
 			 const mpsfix_strings *select, bool has_select,
@@ -87,9 +98,14 @@ void mpsfix_select_rules(bool *selected, mpsfix_rule *const *rules, size_t n,
 /**
  * Does glob `glob` match `path` (relative to the glob's base folder, '/'
  * separated)?  `*` and `?` stay within one path component, `**` spans any
- * number of them, `[...]` as in fnmatch; a glob without '/' matches the
- * last component (any folder), so `*_pb2.py` and `build` work as in
- * .gitignore; a glob that matches a folder matches everything under it.
+ * number of them (zero included), `[...]` as in fnmatch(3) (no FNM_PERIOD:
+ * `*` matches dot files, as in .gitignore); a glob without '/' matches any
+ * component (in any folder), so `*_pb2.py` and `build` work as in
+ * .gitignore; a glob that matches a folder matches everything under it
+ * (`tests` covers tests/a/b.py, and so does `tests` followed by a last
+ * component `**`, which also matches `tests` itself).  A glob with a '/' is
+ * anchored at the base folder; a leading or trailing '/', and "."
+ * components, change nothing.  (No "/" "*" here: it would open a comment.)
  */
 bool mpsfix_glob_matches(const char *glob, const char *path);
 

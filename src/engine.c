@@ -11,6 +11,7 @@
 #include "fix.h"
 #include "names.h"
 #include "parse.h"
+#include "suppress.h"
 
 typedef struct {
 	const mpsfix_rule *rule;
@@ -119,6 +120,9 @@ void mpsfix_result_release(mpsfix_result *r)
 	for (size_t i = 0; i < r->nwarnings; i++)
 		free(r->warnings[i]);
 	free(r->warnings);
+	for (size_t i = 0; i < r->nunused; i++)
+		free(r->unused[i].codes);
+	free(r->unused);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -167,6 +171,8 @@ typedef struct {
 	pos_cache starts, ends;  /* findings come in order: count columns onward */
 	bool gave_up;            /* warned once that matching gave up */
 	bool star_warned;        /* warned once about a star import */
+	mpsfix_suppressions *sup; /* this text's suppression comments, read at the
+				     first finding (most files have none) */
 } pass;
 
 static int compare_edits(const void *a, const void *b)
@@ -199,6 +205,30 @@ static void copy_edits(mpsfix_finding *f, const mpsfix_edits *edits, uint32_t gr
 	qsort(f->edits, n, sizeof(*f->edits), compare_edits);
 }
 
+/* The suppression comments of the current text (read once per pass). */
+static mpsfix_suppressions *suppressions(pass *ps)
+{
+	if (!ps->sup)
+		ps->sup = mpsfix_suppressions_scan(ps->root, ps->src);
+	return ps->sup;
+}
+
+/* Is a match of `r` at `node` hidden by a comment?  Then its fix is never rendered. */
+static bool suppressed(pass *ps, const mpsfix_rule *r, TSNode node)
+{
+	mpsfix_suppressions *sup;
+
+	if (!ps->opts->suppress)
+		return false;
+	sup = suppressions(ps);
+	if (mpsfix_suppressions_file_ignored(sup))
+		ps->result->file_ignored = true;
+	if (!mpsfix_suppressed(sup, r, node))
+		return false;
+	ps->result->suppressed++;
+	return true;
+}
+
 static void add_finding(pass *ps, const mpsfix_rule *r, const mpsfix_match *m)
 {
 	mpsfix_result *res = ps->result;
@@ -210,6 +240,11 @@ static void add_finding(pass *ps, const mpsfix_rule *r, const mpsfix_match *m)
 	};
 
 	position(ps->src, &ps->starts, f.start, &f.line, &f.col);
+	/* a match the caller does not keep is nothing, not even a use of a noqa */
+	if (ps->opts->keep && !ps->opts->keep(ps->opts->keep_payload, r, f.line))
+		return;
+	if (suppressed(ps, r, m->node))
+		return;
 	position(ps->src, &ps->ends, f.end, &f.end_line, &f.end_col);
 	if (r->fix.present) {
 		f.reason = mpsfix_fix_render(&ps->fix, r, m, ps->edits, (uint32_t)res->len);
@@ -307,6 +342,10 @@ static void run_pass(pass *ps, mpsfix_result *findings, mpsfix_edits *edits)
 
 	ps->result = findings;
 	ps->edits = edits;
+	mpsfix_suppressions_free(ps->sup);
+	ps->sup = NULL;
+	findings->file_ignored = false;
+	findings->suppressed = 0;
 	ps->fix = (mpsfix_fix_ctx)MPSFIX_FIX_CTX_INIT(ps->src, ps->root, names);
 	ps->starts.valid = ps->ends.valid = false;
 	mpsfix_matcher_set_names(ps->ctx->matcher, names);
@@ -317,6 +356,20 @@ static void run_pass(pass *ps, mpsfix_result *findings, mpsfix_edits *edits)
 	mpsfix_names_free(names);
 	if (findings->len > 1)
 		qsort(findings->items, findings->len, sizeof(*findings->items), compare_findings);
+}
+
+/* After the last pass: the suppression comments of the final text that hid nothing. */
+static void list_unused(pass *ps, mpsfix_result *out)
+{
+	mpsfix_suppressions *sup;
+
+	if (!ps->opts->suppress || !ps->opts->unused_suppressions)
+		return;
+	sup = suppressions(ps);
+	if (mpsfix_suppressions_file_ignored(sup))
+		out->file_ignored = true;
+	else
+		out->unused = mpsfix_suppressions_unused(sup, &out->nunused);
 }
 
 /*
@@ -349,8 +402,10 @@ int mpsfix_engine_run(mpsfix_result *out, mpsfix_ctx *ctx, const mpsfix_index *i
 	ps.src = src;
 	ps.root = ts_tree_root_node(tree);
 	run_pass(&ps, out, &edits);
-	if (!opts->fix)
+	if (!opts->fix) {
+		list_unused(&ps, out);
 		goto done;
+	}
 
 	for (out->passes = 0; edits.len; ) {
 		size_t applied = 0, deferred = 0;
@@ -420,6 +475,7 @@ int mpsfix_engine_run(mpsfix_result *out, mpsfix_ctx *ctx, const mpsfix_index *i
 				out->items[i].reason = mpsfix_xstrdup("the fixed file would not parse");
 			}
 	}
+	list_unused(&ps, out);
 	out->text = mpsfix_xstrndup(now->data, now->len);
 	out->text_len = now->len;
 	out->changed = now->len != src->len || memcmp(now->data, src->data, src->len) != 0;
@@ -430,6 +486,7 @@ done:
 	ts_tree_delete(next_tree);
 	mpsfix_edits_release(&edits);
 	mpsfix_buf_release(&next);
+	mpsfix_suppressions_free(ps.sup);
 	mpsfix_source_release(&cur);
 	return error;
 }

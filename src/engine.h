@@ -69,7 +69,9 @@ typedef struct {
 	unsigned passes;
 	char **warnings;              /* per-file warnings (owned) */
 	size_t nwarnings;
-	bool file_ignored;            /* `# mpsfix: ignore-file` */
+	bool file_ignored;            /* `# mpsfix: ignore-file` (known when the file
+					 had a match, or with opts->unused_suppressions:
+					 comments are read only then) */
 	size_t suppressed;            /* findings hidden by suppression comments */
 	mpsfix_unused_suppression *unused; /* with opts->unused_suppressions (owned) */
 	size_t nunused;

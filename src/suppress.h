@@ -26,7 +26,12 @@
 
 typedef struct mpsfix_suppressions mpsfix_suppressions;
 
-/** Collect the suppression comments of the tree `root` over `src`. */
+/**
+ * Collect the suppression comments of the tree `root` over `src` (borrowed:
+ * `src` must outlive the set; nodes given to mpsfix_suppressed() must come
+ * from this tree).  Cheap: only lines with '#' and "noqa" or "mpsfix" are
+ * looked at in the tree.  The exact comment grammar is in suppress.c.
+ */
 mpsfix_suppressions *mpsfix_suppressions_scan(TSNode root, const mpsfix_source *src);
 void mpsfix_suppressions_free(mpsfix_suppressions *s);
 
@@ -43,7 +48,9 @@ bool mpsfix_suppressed(mpsfix_suppressions *s, const mpsfix_rule *rule, TSNode n
  * The suppression comments that suppressed nothing, in line order, as a new
  * array (the caller frees each `codes` and the array); `*n` is their count.
  * A comment naming several codes of which some were used lists only the
- * unused ones.  The file-level comment is never "unused".
+ * unused ones.  The file-level comment is never "unused", nor is a blanket
+ * `# noqa` (it may be meant for another linter), nor a code of another
+ * linter in a `# noqa:` list (only codes starting with "MPS" are ours).
  */
 mpsfix_unused_suppression *mpsfix_suppressions_unused(const mpsfix_suppressions *s, size_t *n);
 

@@ -24,6 +24,8 @@ int main(void)
 		mpsfix_suite_template,
 		mpsfix_suite_rule,
 		mpsfix_suite_engine,
+		mpsfix_suite_config,
+		mpsfix_suite_suppress,
 		mpsfix_suite_ruletest,
 		mpsfix_suite_signature,
 		mpsfix_suite_fix,

@@ -15,6 +15,8 @@ Suite *mpsfix_suite_match(void);
 Suite *mpsfix_suite_template(void);
 Suite *mpsfix_suite_rule(void);
 Suite *mpsfix_suite_engine(void);
+Suite *mpsfix_suite_config(void);
+Suite *mpsfix_suite_suppress(void);
 Suite *mpsfix_suite_fixtures(void);
 Suite *mpsfix_suite_cli(void);
 Suite *mpsfix_suite_ruletest(void);
