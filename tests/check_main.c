@@ -25,6 +25,7 @@ int main(void)
 		mpsfix_suite_rule,
 		mpsfix_suite_engine,
 		mpsfix_suite_ruletest,
+		mpsfix_suite_report,
 		mpsfix_suite_cli,
 		mpsfix_suite_fixtures,
 	};
