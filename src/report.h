@@ -5,25 +5,41 @@
  * from the library).
  *
  * Formats:
- *   full     ruff-like: the concise line, then the source line(s) with a caret
- *            and underline under the finding, a "help:" line for the fix status
+ *   full     ruff-like: the concise line (without the manual fix's reason),
+ *            the source line(s) with a gutter and a caret underline (tabs shown
+ *            as 4 spaces, wide characters as 2 columns; a finding of more than
+ *            4 lines shows 2, "...", the last), then "= help:" for the fix
+ *            status; a blank line between findings
  *   concise  path:line:col: CODE [*] message        ([*] safe fix, [~] unsafe fix
  *            not enabled, "(needs a manual fix: reason)" for refused fixes)
- *   json     one document {"version", "findings": [...], "summary": {...}}
+ *   json     one document {"version", "findings": [...], "summary": {"command",
+ *            "target", "files", "skipped", "findings", "fixable",
+ *            "unsafe_fixable", "manual", "fixed", "errors"}}
  *   jsonl    one finding object per line (the same objects as json), no summary
- *   sarif    SARIF 2.1.0: one run, tool.driver with version, informationUri and
- *            every loaded rule (id = code, name = rule id, shortDescription =
+ *   sarif    SARIF 2.1.0: one run, tool.driver with version, informationUri
+ *            (MPSFIX_HOMEPAGE at build time; left out when empty) and every
+ *            loaded rule (id = code, name = rule id, shortDescription =
  *            message, fullDescription = note, helpUri = url,
- *            defaultConfiguration.level), results with ruleId, ruleIndex, level,
- *            message, physicalLocation (artifactLocation.uri relative, region
- *            startLine/startColumn/endLine/endColumn, 1-based, columns in
- *            characters as "unicodeCodePoints"... see columnKind), and `fixes`
- *            (artifactChanges/replacements with deletedRegion byte ranges
- *            charOffset/charLength and insertedContent.text) for fixable findings
+ *            defaultConfiguration.level error/warning/note); a rule of a
+ *            finding that is not among opts->rules is added as it comes.
+ *            columnKind "unicodeCodePoints"; results with ruleId, ruleIndex,
+ *            level, message, physicalLocation (artifactLocation.uri: the path
+ *            percent-encoded as a relative URI reference, file:// when
+ *            absolute; region startLine/startColumn/endLine/endColumn, 1-based,
+ *            plus byteOffset/byteLength), and `fixes` (artifactChanges/
+ *            replacements: deletedRegion byteOffset/byteLength,
+ *            insertedContent.text) for safe and unsafe fixes; invocations
+ *            [{executionSuccessful: errors == 0}] when a summary is given
  *   github   ::warning file=PATH,line=L,col=C,endLine=L,endColumn=C,title=CODE::message
  *            (error/warning/notice from the severity; '%', CR, LF escaped as
  *            GitHub requires, and ',' ':' in properties)
  *   diff     the unified diffs of the fixes (main passes each file's diff)
+ *
+ * With opts->show_unused, each unused suppression comment is reported in
+ * every format but diff like a warning finding of code MPS000, rule
+ * "unused-suppression", message "unused suppression comment[ for CODES]",
+ * spanning the comment to the end of its line, in position order among the
+ * findings (sarif adds a driver rule MPS000).
  *
  * A finding object (json, jsonl):
  *   {"code": "MPS001", "rule": "std-mean", "severity": "error",
@@ -87,20 +103,30 @@ mpsfix_reporter *mpsfix_reporter_new(FILE *out, const mpsfix_report_opts *opts);
  * Report one file.  `path` is the display name; `src` is the text the
  * findings' positions refer to (in fix mode: the fixed text); `diff` is the
  * file's unified diff (only the diff format prints it; may be NULL).
+ * `src` may be NULL only for the diff format.  Text formats are written at
+ * once; json and sarif keep the file's findings for mpsfix_report_finish.
  * Returns 0 or MPSFIX_ERROR (a write error).
  */
 int mpsfix_report_file(mpsfix_reporter *r, const char *path, const mpsfix_source *src,
 		       const mpsfix_result *res, const char *diff, size_t diff_len);
 
-/** Write what comes after the files (json document, sarif log) and flush. */
+/**
+ * Write what comes after the files (json document, sarif log) and flush.
+ * `sum` may be NULL (json "summary": null, no sarif invocations).
+ * Returns 0 or MPSFIX_ERROR (a write error, found at the flush at the latest).
+ */
 int mpsfix_report_finish(mpsfix_reporter *r, const mpsfix_report_summary *sum);
 
 void mpsfix_reporter_free(mpsfix_reporter *r);
 
 /**
- * `--statistics`: one line per rule with findings, "COUNT\tCODE\t[*]\tid"
- * style like ruff, most frequent first; `counts[i]`/`fixable[i]` belong to
- * rules[i].
+ * `--statistics`, like ruff's: one line per rule with findings, most
+ * frequent first (then by code), columns aligned with spaces:
+ *     12 MPS010  [*] pin-memory
+ *      3 MPS001      std-mean
+ * `[*]` when some of them are fixable.  `counts[i]`/`fixable[i]` belong to
+ * rules[i]; `fixable` may be NULL.  Write errors are left to the caller
+ * (ferror).
  */
 void mpsfix_report_statistics(FILE *out, mpsfix_rule *const *rules, size_t n,
 			      const size_t *counts, const size_t *fixable);
