@@ -4,6 +4,8 @@
  * errors.
  */
 #include <errno.h>
+#include <signal.h>
+#include <time.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,10 +14,12 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "config.h"
 #include "discover.h"
 #include "engine.h"
 #include "git.h"
 #include "parse.h"
+#include "report.h"
 #include "rule.h"
 #include "ruletest.h"
 #include "source.h"
@@ -27,14 +31,39 @@
 #define MPSFIX_RULES_DIR "/usr/local/share/mpsfix/rules"
 #endif
 
+/* Set by SIGINT/SIGTERM: the run stops between files and exits 130.  (A
+ * signal handler can only talk to the program through such a flag.) */
+static volatile sig_atomic_t interrupted;
+
+static void on_interrupt(int sig)
+{
+	(void)sig;
+	interrupted = 1;
+}
+
 typedef struct {
 	const mpsfix_opts *opts;
 	mpsfix_ctx ctx;
 	mpsfix_ruleset rules;
 	mpsfix_index *index;
-	size_t files, skipped, findings, fixable, fixed, hidden_unsafe, changed;
+	mpsfix_config config;
+	mpsfix_reporter *reporter;
+	FILE *out;                   /* the report: stdout or -o FILE */
+	mpsfix_format format;
+	bool unsafe_fixes;
+	const char *target;          /* what the summary says of the torch target */
+	char *target_owned;
+	mpsfix_strings select, ignore, extend_select, exclude;
+	bool has_select;
+	size_t *counts, *fixable_counts; /* per rule, for --statistics */
+	size_t files, skipped, findings, fixable, unsafe_fixable, manual, fixed, changed, unused;
 	bool io_error;
 	bool git_ready;
+	/* the file being processed, for the keep callback */
+	const char *cur_rel;         /* path relative to the config folder (per-file-ignores) */
+	mpsfix_line_range *since;    /* --since: lines changed */
+	size_t nsince;
+	bool since_active;
 } run_state;
 
 static void print_error(const char *message)
@@ -107,21 +136,6 @@ static int load_rules(run_state *st, char **extra, size_t nextra, bool defaults)
 		if ((error = mpsfix_ruleset_load(&st->rules, st->ctx.parser, extra[i])) < 0)
 			return error;
 	return 0;
-}
-
-static void print_finding(const char *path, const mpsfix_finding *f)
-{
-	switch (f->fix) {
-	case MPSFIX_FIX_AVAILABLE:
-		printf("%s:%u:%u: %s [*] %s\n", path, f->line, f->col, f->rule->code, f->rule->message);
-		break;
-	case MPSFIX_FIX_MANUAL:
-		printf("%s:%u:%u: %s %s (needs a manual fix: %s)\n", path, f->line, f->col,
-		       f->rule->code, f->rule->message, f->reason);
-		break;
-	default:
-		printf("%s:%u:%u: %s %s\n", path, f->line, f->col, f->rule->code, f->rule->message);
-	}
 }
 
 /*
@@ -206,19 +220,139 @@ static const char *folder_of(const char *path, char **args, size_t nargs)
 	return NULL;
 }
 
+/* ---- one file ----------------------------------------------------------------- */
+
+static bool line_changed(const run_state *st, uint32_t line)
+{
+	size_t lo = 0, hi = st->nsince;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (st->since[mid].last < line)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < st->nsince && st->since[lo].first <= line;
+}
+
+/* The engine asks, for each match, whether it counts here. */
+static bool keep_match(void *payload, const mpsfix_rule *rule, uint32_t line)
+{
+	const run_state *st = payload;
+	const mpsfix_config *cfg = &st->config;
+
+	if (st->since_active && !line_changed(st, line))
+		return false;
+	for (size_t i = 0; st->cur_rel && i < cfg->nper_file_ignores; i++) {
+		const mpsfix_per_file_ignore *pfi = &cfg->per_file_ignores[i];
+
+		if (!mpsfix_glob_matches(pfi->glob, st->cur_rel))
+			continue;
+		for (size_t k = 0; k < pfi->codes.len; k++)
+			if (mpsfix_selector_matches(pfi->codes.items[k], rule))
+				return false;
+	}
+	return true;
+}
+
+/* `path` relative to folder `dir` (both made absolute), or NULL when outside. */
+static char *relative_to(const char *path, const char *dir)
+{
+	char *abs = realpath(path, NULL), *rel = NULL;
+	size_t n;
+
+	if (!abs || !dir)
+		goto done;
+	n = strlen(dir);
+	if (!strncmp(abs, dir, n) && abs[n] == '/')
+		rel = mpsfix_xstrdup(abs + n + 1);
+	else if (n == 1 && dir[0] == '/')
+		rel = mpsfix_xstrdup(abs + 1);
+done:
+	free(abs);
+	return rel;
+}
+
+static int read_stdin(mpsfix_buf *out)
+{
+	char chunk[65536];
+	size_t n;
+
+	while ((n = fread(chunk, 1, sizeof(chunk), stdin)) > 0) {
+		mpsfix_buf_add(out, chunk, n);
+		if (out->len > MPSFIX_SOURCE_MAX)
+			return mpsfix_error_set(MPSFIX_ESKIP, "-: standard input is larger than %u MiB",
+						MPSFIX_SOURCE_MAX >> 20);
+	}
+	if (ferror(stdin))
+		return mpsfix_error_set(MPSFIX_ERROR, "-: cannot read standard input: %s", strerror(errno));
+	return 0;
+}
+
+/* The bytes of `path` as this run sees them: the file, standard input, or the index. */
+static int load_source(run_state *st, mpsfix_source *src, const char *path, const char *display)
+{
+	mpsfix_buf b = MPSFIX_BUF_INIT;
+	int error;
+
+	if (!strcmp(path, "-")) {
+		if ((error = read_stdin(&b)) == 0)
+			error = mpsfix_source_from_buffer(src, display, b.data ? b.data : "", b.len);
+	} else if (st->opts->staged) {
+		error = mpsfix_git_read_staged(&b, path);
+		if (error == MPSFIX_ENOMATCH)
+			error = mpsfix_error_set(MPSFIX_ESKIP, "%s: not in the index (--staged)", path);
+		if (error == 0)
+			error = mpsfix_source_from_buffer(src, path, b.data ? b.data : "", b.len);
+	} else {
+		error = mpsfix_source_read(src, path);
+	}
+	mpsfix_buf_release(&b);
+	return error;
+}
+
+static void count_findings(run_state *st, const mpsfix_result *res)
+{
+	for (size_t i = 0; i < res->len; i++) {
+		const mpsfix_finding *f = &res->items[i];
+
+		st->findings++;
+		st->fixable += f->fix == MPSFIX_FIX_AVAILABLE;
+		st->unsafe_fixable += f->fix == MPSFIX_FIX_UNSAFE;
+		st->manual += f->fix == MPSFIX_FIX_MANUAL;
+		for (size_t r = 0; r < st->rules.len; r++)
+			if (st->rules.items[r] == f->rule) {
+				st->counts[r]++;
+				st->fixable_counts[r] += f->fix == MPSFIX_FIX_AVAILABLE;
+			}
+	}
+	st->unused += res->nunused;
+}
+
 static void process_file(run_state *st, const char *path, const char *root)
 {
 	const mpsfix_opts *opts = st->opts;
-	mpsfix_source src = MPSFIX_SOURCE_INIT;
+	bool is_stdin = !strcmp(path, "-");
+	const char *display = is_stdin ? (opts->stdin_filename ? opts->stdin_filename : "-") : path;
+	mpsfix_source src = MPSFIX_SOURCE_INIT, fixed = MPSFIX_SOURCE_INIT;
 	mpsfix_result res = MPSFIX_RESULT_INIT;
 	mpsfix_engine_opts eo = {
-		.fix = opts->command != MPSFIX_CMD_CHECK,
-		.unsafe_fixes = opts->unsafe_fixes > 0,
+		.fix = opts->command != MPSFIX_CMD_CHECK || st->format == MPSFIX_FORMAT_DIFF,
+		.unsafe_fixes = st->unsafe_fixes,
+		.suppress = true,
+		.unused_suppressions = opts->show_unused_suppressions,
+		.keep = keep_match,
+		.keep_payload = st,
 	};
+	bool write_back = opts->command == MPSFIX_CMD_FIX;
+	const mpsfix_source *shown = &src;
 	mpsfix_buf diff = MPSFIX_BUF_INIT;
+	char *rel = NULL;
 	int error;
 
-	error = mpsfix_source_read(&src, path);
+	error = load_source(st, &src, path, display);
 	if (error == MPSFIX_ESKIP) {
 		print_error(mpsfix_error_last()->message);
 		st->skipped++;
@@ -226,11 +360,28 @@ static void process_file(run_state *st, const char *path, const char *root)
 	}
 	if (error < 0)
 		goto fail;
-	if (eo.fix && leaves_root(path, root)) {
+	if (write_back && !is_stdin && leaves_root(path, root)) {
 		fprintf(stderr, "mpsfix: %s: not fixed: a symbolic link to a file outside %s\n", path, root);
-		eo.fix = false;
+		write_back = false;
+	}
+	rel = st->config.dir ? relative_to(is_stdin ? display : path, st->config.dir) : NULL;
+	st->cur_rel = rel;
+	st->since_active = false;
+	if (opts->since) {
+		free(st->since);
+		st->since = NULL;
+		st->nsince = 0;
+		if (is_stdin) {
+			st->since_active = false; /* standard input: no history to compare with */
+		} else if ((error = mpsfix_git_changed_lines(&st->since, &st->nsince, path, opts->since,
+							     opts->staged)) < 0) {
+			goto fail;
+		} else {
+			st->since_active = true;
+		}
 	}
 	error = mpsfix_engine_run(&res, &st->ctx, st->index, &src, &eo);
+	st->cur_rel = NULL;
 	if (error == MPSFIX_ESKIP) {
 		print_error(mpsfix_error_last()->message);
 		st->skipped++;
@@ -241,38 +392,43 @@ static void process_file(run_state *st, const char *path, const char *root)
 	st->files++;
 	for (size_t i = 0; i < res.nwarnings; i++)
 		print_error(res.warnings[i]);
-	if (opts->command == MPSFIX_CMD_DIFF && res.changed) {
-		char *name = diff_name(path);
+	if (eo.fix && res.changed) {
+		char *name = is_stdin ? mpsfix_xstrdup(display) : diff_name(path);
 
 		error = mpsfix_git_diff(&diff, name, src.data, src.len, res.text, res.text_len);
 		free(name);
 		if (error < 0)
 			goto fail;
-		fwrite(diff.data, 1, diff.len, stdout);
 	}
-	if (opts->command == MPSFIX_CMD_FIX && res.changed &&
-	    (error = mpsfix_source_write_atomic(path, res.text, res.text_len,
-						src.have_mode, src.mode)) < 0)
+	if (opts->command != MPSFIX_CMD_CHECK && eo.fix) {
+		/* what remains is in the new text */
+		if ((error = mpsfix_source_from_buffer(&fixed, display, res.text, res.text_len)) < 0)
+			goto fail;
+		shown = &fixed;
+	}
+	if (opts->command == MPSFIX_CMD_FIX && is_stdin) {
+		/* the fixed text goes to standard output, the report to standard error */
+		fwrite(res.text, 1, res.text_len, stdout);
+	} else if (write_back && res.changed &&
+		   (error = mpsfix_source_write_atomic(path, res.text, res.text_len,
+						       src.have_mode, src.mode)) < 0) {
 		goto fail;
+	}
 	if (res.changed)
 		st->changed++;
 	st->fixed += res.fixed;
-	for (size_t i = 0; i < res.len; i++) {
-		const mpsfix_finding *f = &res.items[i];
-
-		st->findings++;
-		st->fixable += f->fix == MPSFIX_FIX_AVAILABLE;
-		st->hidden_unsafe += f->fix == MPSFIX_FIX_UNSAFE;
-		if (opts->command != MPSFIX_CMD_DIFF)
-			print_finding(path, f);
-	}
+	count_findings(st, &res);
+	if (mpsfix_report_file(st->reporter, display, shown, &res, diff.data, diff.len) < 0)
+		goto fail;
 	goto done;
 fail:
 	print_error(mpsfix_error_last()->message);
 	st->io_error = true;
 done:
+	free(rel);
 	mpsfix_buf_release(&diff);
 	mpsfix_result_release(&res);
+	mpsfix_source_release(&fixed);
 	mpsfix_source_release(&src);
 }
 
@@ -281,7 +437,7 @@ static const char *plural(size_t n)
 	return n == 1 ? "" : "s";
 }
 
-/* One line on standard error, after everything on standard output. */
+/* One line on standard error, after the report. */
 static void print_summary(const run_state *st)
 {
 	if (st->opts->quiet)
@@ -301,11 +457,127 @@ static void print_summary(const run_state *st)
 		fprintf(stderr, "%zu finding%s (%zu fixable)", st->findings, plural(st->findings),
 			st->fixable);
 	}
+	if (st->unused)
+		fprintf(stderr, ", %zu unused suppression%s", st->unused, plural(st->unused));
 	if (st->skipped)
 		fprintf(stderr, ", %zu skipped", st->skipped);
-	if (st->hidden_unsafe)
-		fprintf(stderr, "; %zu more fixable with --unsafe-fixes", st->hidden_unsafe);
+	fprintf(stderr, "; %s", st->target);
+	if (st->unsafe_fixable)
+		fprintf(stderr, "; %zu more fixable with --unsafe-fixes", st->unsafe_fixable);
 	fputc('\n', stderr);
+}
+
+/* A progress line on a terminal, for runs longer than a second. */
+static void progress(const run_state *st, size_t done, size_t total, time_t started, bool *shown)
+{
+	if (st->opts->quiet || !isatty(STDERR_FILENO))
+		return;
+	if (done == total) {
+		if (*shown)
+			fputs("\r\033[K", stderr);
+		return;
+	}
+	if (!*shown && time(NULL) - started < 1)
+		return;
+	if (!*shown || done % 16 == 0) {
+		fprintf(stderr, "\rmpsfix: %zu/%zu files", done, total);
+		fflush(stderr);
+	}
+	*shown = true;
+}
+
+/* ---- the run ------------------------------------------------------------------- */
+
+/* Add the comma-separated values of each argument to `out`. */
+static void split_list(mpsfix_strings *out, const mpsfix_argv_list *args)
+{
+	for (size_t i = 0; i < args->len; i++) {
+		const char *p = args->items[i];
+
+		while (*p) {
+			size_t n = strcspn(p, ",");
+			char *item = mpsfix_xstrndup(p, n);
+			char *s = item, *e;
+
+			while (*s == ' ')
+				s++;
+			e = s + strlen(s);
+			while (e > s && e[-1] == ' ')
+				*--e = '\0';
+			if (*s)
+				mpsfix_strings_push(out, s);
+			free(item);
+			p += n;
+			if (*p == ',')
+				p++;
+		}
+	}
+}
+
+static void copy_strings(mpsfix_strings *out, const mpsfix_strings *in)
+{
+	for (size_t i = 0; i < in->len; i++)
+		mpsfix_strings_push(out, in->items[i]);
+}
+
+/* Every selector must name some rule: a typo would silently check nothing. */
+static int check_selectors(const run_state *st, const mpsfix_strings *list, const char *what)
+{
+	for (size_t i = 0; i < list->len; i++)
+		if (!mpsfix_selector_known(list->items[i], st->rules.items, st->rules.len))
+			return mpsfix_error_set(MPSFIX_ERROR, "%s: '%s' names no rule (give a code such as "
+						"MPS001, a prefix such as MPS1, or a rule id)", what, list->items[i]);
+	return 0;
+}
+
+/* Settings from the configuration file, then the command line, which wins. */
+static int settle(run_state *st)
+{
+	const mpsfix_opts *opts = st->opts;
+	const mpsfix_config *cfg = &st->config;
+	const char *env = getenv("MPSFIX_FORMAT");
+	const char *fmt = opts->format ? opts->format : env && *env ? env : NULL;
+	int error;
+
+	if (opts->has_select) {
+		split_list(&st->select, &opts->select);
+		st->has_select = true;
+	} else if (cfg->has_select) {
+		copy_strings(&st->select, &cfg->select);
+		st->has_select = true;
+	}
+	copy_strings(&st->extend_select, &cfg->extend_select);
+	split_list(&st->extend_select, &opts->extend_select);
+	copy_strings(&st->ignore, &cfg->ignore);
+	split_list(&st->ignore, &opts->ignore);
+	st->unsafe_fixes = opts->unsafe_fixes >= 0 ? opts->unsafe_fixes > 0 : cfg->unsafe_fixes > 0;
+	if (opts->target_torch)
+		st->target = st->target_owned = mpsfix_xasprintf("target torch %s (--target-torch)",
+								 opts->target_torch);
+	else if (cfg->target_torch)
+		st->target = st->target_owned = mpsfix_xasprintf("target torch %s (%s)", cfg->target_torch,
+								 cfg->path);
+	else
+		st->target = "target torch: every MPS-capable version";
+	if (fmt) {
+		if ((error = mpsfix_format_parse(&st->format, fmt)) < 0)
+			return error;
+	} else if (opts->command == MPSFIX_CMD_DIFF) {
+		st->format = MPSFIX_FORMAT_DIFF;
+	} else {
+		st->format = isatty(STDOUT_FILENO) && !opts->output ? MPSFIX_FORMAT_FULL : MPSFIX_FORMAT_CONCISE;
+	}
+	if (opts->staged && opts->command == MPSFIX_CMD_FIX)
+		return mpsfix_error_set(MPSFIX_ERROR, "--staged reads files from the index: use it with "
+					"check or diff, not fix");
+	for (size_t i = 0, dashes = 0; i < opts->npaths; i++)
+		if (!strcmp(opts->paths[i], "-") && ++dashes > 1)
+			return mpsfix_error_set(MPSFIX_ERROR, "'-' (standard input) is given twice");
+	if ((error = check_selectors(st, &st->select, "--select")) < 0 ||
+	    (error = check_selectors(st, &st->extend_select, "--extend-select")) < 0 ||
+	    (error = check_selectors(st, &st->ignore, "--ignore")) < 0)
+		return error;
+	return 0;
 }
 
 static int run_files(run_state *st)
@@ -316,30 +588,120 @@ static int run_files(run_state *st)
 	char **args = opts->npaths ? opts->paths : dot;
 	size_t nargs = opts->npaths ? opts->npaths : 1;
 	mpsfix_rule **enabled = mpsfix_xcalloc(st->rules.len + 1, sizeof(*enabled));
+	bool *selected = mpsfix_xcalloc(st->rules.len + 1, sizeof(bool));
 	size_t nenabled = 0;
+	mpsfix_strings excludes = {0};
+	mpsfix_discover_opts dopts = {
+		.no_ignore = opts->no_ignore,
+		.use_git = true,
+	};
+	mpsfix_report_opts ro = {
+		.tool_version = MPSFIX_VERSION,
+		.rules = st->rules.items,
+		.nrules = st->rules.len,
+		.show_unused = opts->show_unused_suppressions,
+	};
+	mpsfix_report_summary sum;
+	time_t started = time(NULL);
+	bool shown = false;
 	int status = MPSFIX_EXIT_OK;
 
-	for (size_t i = 0; i < st->rules.len; i++)
-		if (st->rules.items[i]->enabled)
-			enabled[nenabled++] = st->rules.items[i];
-	st->index = mpsfix_index_new(enabled, nenabled);
-	if (mpsfix_discover(&files, args, nargs, on_discover_error, st) < 0) {
+	if (settle(st) < 0) {
 		print_error(mpsfix_error_last()->message);
 		status = MPSFIX_EXIT_ERROR;
 		goto done;
 	}
-	for (size_t i = 0; i < files.len; i++)
+	mpsfix_select_rules(selected, st->rules.items, st->rules.len, &st->select, st->has_select,
+			    &st->extend_select, &st->ignore);
+	for (size_t i = 0; i < st->rules.len; i++)
+		if (selected[i])
+			enabled[nenabled++] = st->rules.items[i];
+	st->index = mpsfix_index_new(enabled, nenabled);
+	st->counts = mpsfix_xcalloc(st->rules.len + 1, sizeof(size_t));
+	st->fixable_counts = mpsfix_xcalloc(st->rules.len + 1, sizeof(size_t));
+
+	if (opts->output && !(st->out = fopen(opts->output, "w"))) {
+		fprintf(stderr, "mpsfix: cannot write %s: %s\n", opts->output, strerror(errno));
+		status = MPSFIX_EXIT_ERROR;
+		goto done;
+	}
+	if (!st->out)
+		st->out = (opts->command == MPSFIX_CMD_FIX && nargs == 1 && !strcmp(args[0], "-")) ? stderr : stdout;
+	ro.format = st->format;
+	ro.color = opts->color == MPSFIX_COLOR_ALWAYS ||
+		   (opts->color == MPSFIX_COLOR_AUTO && isatty(fileno(st->out)) &&
+		    !(getenv("NO_COLOR") && *getenv("NO_COLOR")));
+	st->reporter = mpsfix_reporter_new(st->out, &ro);
+
+	/* the configuration's excludes are relative to its folder; ours to the current one */
+	copy_strings(&excludes, &st->config.exclude);
+	dopts.exclude = excludes.items;
+	dopts.nexclude = excludes.len;
+	dopts.glob_base = st->config.dir;
+	if (opts->exclude.len || opts->include.len) {
+		/* command-line globs: relative to the current folder */
+		mpsfix_paths more = MPSFIX_PATHS_INIT;
+		mpsfix_discover_opts cli = dopts;
+
+		cli.exclude = opts->exclude.items;
+		cli.nexclude = opts->exclude.len;
+		cli.include = opts->include.items;
+		cli.ninclude = opts->include.len;
+		cli.glob_base = NULL;
+		if (mpsfix_discover_files(&more, args, nargs, &cli, on_discover_error, st) < 0) {
+			print_error(mpsfix_error_last()->message);
+			status = MPSFIX_EXIT_ERROR;
+			goto done;
+		}
+		/* then the configuration's excludes over what remains */
+		if (mpsfix_discover_files(&files, more.items, more.len, &dopts, on_discover_error, st) < 0) {
+			mpsfix_paths_release(&more);
+			print_error(mpsfix_error_last()->message);
+			status = MPSFIX_EXIT_ERROR;
+			goto done;
+		}
+		mpsfix_paths_release(&more);
+	} else if (mpsfix_discover_files(&files, args, nargs, &dopts, on_discover_error, st) < 0) {
+		print_error(mpsfix_error_last()->message);
+		status = MPSFIX_EXIT_ERROR;
+		goto done;
+	}
+	for (size_t i = 0; i < files.len && !interrupted; i++) {
+		progress(st, i, files.len, started, &shown);
 		process_file(st, files.items[i], folder_of(files.items[i], args, nargs));
+	}
+	progress(st, files.len, files.len, started, &shown);
+	sum = (mpsfix_report_summary){
+		.files = st->files, .skipped = st->skipped, .findings = st->findings,
+		.fixable = st->fixable, .unsafe_fixable = st->unsafe_fixable, .manual = st->manual,
+		.fixed = st->fixed, .errors = st->io_error, .target = st->target,
+		.command = mpsfix_command_name(opts->command),
+	};
+	if (mpsfix_report_finish(st->reporter, &sum) < 0) {
+		print_error(mpsfix_error_last()->message);
+		st->io_error = true;
+	}
+	if (opts->statistics)
+		mpsfix_report_statistics(st->out, st->rules.items, st->rules.len, st->counts,
+					 st->fixable_counts);
 	print_summary(st);
 	if (opts->command == MPSFIX_CMD_DIFF)
 		status = st->changed ? MPSFIX_EXIT_FINDINGS : MPSFIX_EXIT_OK;
 	else
-		status = st->findings ? MPSFIX_EXIT_FINDINGS : MPSFIX_EXIT_OK;
+		status = st->findings + st->unused ? MPSFIX_EXIT_FINDINGS : MPSFIX_EXIT_OK;
+	if (opts->exit_zero)
+		status = MPSFIX_EXIT_OK;
+	if (opts->exit_non_zero_on_fix && st->fixed)
+		status = MPSFIX_EXIT_FINDINGS;
 	if (st->io_error)
 		status = MPSFIX_EXIT_ERROR;
+	if (interrupted)
+		status = MPSFIX_EXIT_INTERRUPT;
 done:
+	mpsfix_strings_release(&excludes);
 	mpsfix_paths_release(&files);
 	free(enabled);
+	free(selected);
 	return status;
 }
 
@@ -355,10 +717,31 @@ static int run_tests(run_state *st)
 	return counts.failed ? MPSFIX_EXIT_FINDINGS : MPSFIX_EXIT_OK;
 }
 
+/* `.mpsfix.yml`: --config FILE, none with --isolated, else found upward. */
+static int load_config(run_state *st)
+{
+	const mpsfix_opts *opts = st->opts;
+	char *found = NULL, *cwd;
+	int error = 0;
+
+	if (opts->isolated)
+		return 0;
+	if (opts->config)
+		return mpsfix_config_load(&st->config, opts->config);
+	if (!(cwd = getcwd(NULL, 0)))
+		return mpsfix_error_set(MPSFIX_ERROR, "cannot read the current folder: %s", strerror(errno));
+	if ((error = mpsfix_config_find(&found, cwd)) == 0 && found)
+		error = mpsfix_config_load(&st->config, found);
+	free(found);
+	free(cwd);
+	return error;
+}
+
 int main(int argc, char **argv)
 {
 	mpsfix_opts opts;
-	run_state st = {.opts = &opts};
+	run_state st = {.opts = &opts, .config = MPSFIX_CONFIG_INIT};
+	struct sigaction sa;
 	int status = MPSFIX_EXIT_OK;
 
 	if (mpsfix_cli_parse(&opts, argc, argv) < 0) {
@@ -375,6 +758,11 @@ int main(int argc, char **argv)
 		       mpsfix_grammar_version(), mpsfix_git_version());
 		goto out;
 	}
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_interrupt;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
 	st.git_ready = mpsfix_git_init() == 0;
 	if (!st.git_ready || mpsfix_ctx_init(&st.ctx) < 0) {
 		print_error(mpsfix_error_last()->message);
@@ -394,19 +782,35 @@ int main(int argc, char **argv)
 		status = run_tests(&st);
 		goto out;
 	}
-	if (load_rules(&st, opts.rule_paths.items, opts.rule_paths.len, !opts.no_default_rules) < 0) {
+	if (load_config(&st) < 0 ||
+	    load_rules(&st, opts.rule_paths.items, opts.rule_paths.len, !opts.no_default_rules) < 0 ||
+	    load_rules(&st, st.config.rules.items, st.config.rules.len, false) < 0) {
 		print_error(mpsfix_error_last()->message);
 		status = MPSFIX_EXIT_ERROR;
 		goto out;
 	}
 	status = run_files(&st);
 out:
+	if (st.out && st.out != stdout && st.out != stderr && fclose(st.out) != 0) {
+		fprintf(stderr, "mpsfix: error writing %s: %s\n", opts.output, strerror(errno));
+		status = MPSFIX_EXIT_ERROR;
+	}
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		fprintf(stderr, "mpsfix: error writing output: %s\n", strerror(errno));
 		status = MPSFIX_EXIT_ERROR;
 	}
+	mpsfix_reporter_free(st.reporter);
 	mpsfix_index_free(st.index);
 	mpsfix_ruleset_release(&st.rules);
+	mpsfix_config_release(&st.config);
+	mpsfix_strings_release(&st.select);
+	mpsfix_strings_release(&st.ignore);
+	mpsfix_strings_release(&st.extend_select);
+	mpsfix_strings_release(&st.exclude);
+	free(st.counts);
+	free(st.fixable_counts);
+	free(st.since);
+	free(st.target_owned);
 	mpsfix_ctx_release(&st.ctx);
 	if (st.git_ready)
 		mpsfix_git_shutdown();
