@@ -7,10 +7,14 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fnmatch.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
+
+#include "git.h"
 
 typedef void (*error_fn)(void *payload, const char *message);
 
@@ -234,17 +238,201 @@ static void dedupe(mpsfix_paths *p)
 	free(dup);
 }
 
-int mpsfix_discover(mpsfix_paths *out, char *const *args, size_t nargs,
-		    void (*on_error)(void *payload, const char *message), void *payload)
+/* The '/'-separated components of `s` ("" and "." dropped), in `buf` (owned). */
+static size_t split(char ***parts, char **buf, const char *s)
 {
-	reporter r = {on_error, payload};
+	ARRAY(char *) a = {0};
+	char *save = NULL;
 
+	*buf = mpsfix_xstrdup(s);
+	for (char *t = strtok_r(*buf, "/", &save); t; t = strtok_r(NULL, "/", &save))
+		if (strcmp(t, ".") != 0)
+			ARRAY_PUSH(&a, t);
+	*parts = a.items;
+	return a.len;
+}
+
+/* Do glob components g[gi..] match path components p[pi..k) for some k? */
+static bool match_prefix(char *const *g, size_t ng, size_t gi, char *const *p, size_t np,
+			 size_t pi, size_t min_len)
+{
+	if (gi == ng)
+		return pi >= min_len;
+	if (strcmp(g[gi], "**") == 0)
+		return match_prefix(g, ng, gi + 1, p, np, pi, min_len) ||
+		       (pi < np && match_prefix(g, ng, gi, p, np, pi + 1, min_len));
+	return pi < np && fnmatch(g[gi], p[pi], 0) == 0 &&
+	       match_prefix(g, ng, gi + 1, p, np, pi + 1, min_len);
+}
+
+/*
+ * Does `glob` match `path` (relative to the globs' folder) or one of its
+ * parent folders?  `*`, `?` and `[...]` stay within a component, `**` spans
+ * any number of them; a glob without '/' matches any one component (so
+ * `build` and `*_pb2.py` work as in .gitignore); a trailing '/' matches
+ * folders only.
+ * TODO(lead): replace by mpsfix_glob_matches
+ */
+static bool glob_match(const char *glob, const char *path)
+{
+	char **g = NULL, **p = NULL, *gbuf = NULL, *pbuf = NULL;
+	size_t len = strlen(glob), ng, np;
+	bool folder_only = len > 0 && glob[len - 1] == '/', anchored, found = false;
+
+	while (len > 0 && glob[len - 1] == '/')
+		len--;
+	anchored = memchr(glob, '/', len) != NULL; /* a '/' before the end: from the base */
+	ng = split(&g, &gbuf, glob);
+	np = split(&p, &pbuf, path);
+	if (ng == 0 || np == 0)
+		goto done;
+	if (!anchored) {
+		for (size_t i = 0; i + (folder_only ? 1 : 0) < np && !found; i++)
+			found = strcmp(g[0], "**") == 0 || fnmatch(g[0], p[i], 0) == 0;
+		goto done;
+	}
+	/* the folders of `path` are its proper prefixes; the file is all of it */
+	found = match_prefix(g, ng, 0, p, folder_only ? np - 1 : np, 0, 1);
+done:
+	free(g);
+	free(p);
+	free(gbuf);
+	free(pbuf);
+	return found;
+}
+
+/* `path` made absolute (against `cwd`) and lexically normal: "/a/b". */
+static char *absolute(const char *cwd, const char *path)
+{
+	char *full = path[0] == '/' ? mpsfix_xstrdup(path) : mpsfix_xasprintf("%s/%s", cwd, path);
+	char **parts = NULL, *buf = NULL;
+	size_t n = split(&parts, &buf, full), kept = 0;
+	mpsfix_buf out = MPSFIX_BUF_INIT;
+
+	for (size_t i = 0; i < n; i++) {
+		if (strcmp(parts[i], "..") == 0) {
+			if (kept)
+				kept--;
+		} else {
+			parts[kept++] = parts[i];
+		}
+	}
+	for (size_t i = 0; i < kept; i++)
+		mpsfix_buf_printf(&out, "/%s", parts[i]);
+	if (!kept)
+		mpsfix_buf_adds(&out, "/");
+	free(parts);
+	free(buf);
+	free(full);
+	return out.data;
+}
+
+typedef struct {
+	const mpsfix_discover_opts *opts;
+	char *base;     /* absolute, normal */
+	char *cwd;
+} glob_filter;
+
+/* Is the file `path` kept by the --exclude and --include globs? */
+static bool globs_keep(const glob_filter *f, const char *path)
+{
+	char *abs = absolute(f->cwd, path);
+	size_t n = strlen(f->base);
+	const char *rel = NULL;
+	bool keep = true;
+
+	if (strcmp(f->base, "/") == 0)
+		rel = abs + 1;
+	else if (strncmp(abs, f->base, n) == 0 && abs[n] == '/')
+		rel = abs + n + 1;
+	/* a file outside the globs' folder: they say nothing about it */
+	if (!rel || !*rel)
+		goto done;
+	for (size_t i = 0; keep && i < f->opts->nexclude; i++)
+		if (glob_match(f->opts->exclude[i], rel))
+			keep = false;
+	if (keep && f->opts->ninclude) {
+		keep = false;
+		for (size_t i = 0; !keep && i < f->opts->ninclude; i++)
+			keep = glob_match(f->opts->include[i], rel);
+	}
+done:
+	free(abs);
+	return keep;
+}
+
+/* Does the git-listed `path` (under folder argument `dir`) lie in a folder the walk skips? */
+static bool in_skipped_folder(const char *dir, const char *path)
+{
+	char *prefix = join(dir, "");
+	size_t n = strlen(prefix);
+	char **parts = NULL, *buf = NULL;
+	size_t np = split(&parts, &buf, strncmp(path, prefix, n) == 0 ? path + n : path);
+	bool skip = false;
+
+	for (size_t i = 0; i + 1 < np && !skip; i++)
+		skip = skip_folder(parts[i]);
+	free(parts);
+	free(buf);
+	free(prefix);
+	return skip;
+}
+
+/* The files of folder argument `dir` from git; *listed is false outside a work tree. */
+static int git_files(mpsfix_paths *out, bool *listed, const char *dir, bool no_ignore)
+{
+	char **files = NULL;
+	size_t n = 0;
+	int error;
+
+	if ((error = mpsfix_git_list_files(&files, &n, listed, dir, no_ignore)) < 0)
+		return error;
+	for (size_t i = 0; i < n; i++) {
+		if (in_skipped_folder(dir, files[i]))
+			free(files[i]);
+		else
+			add(out, files[i]);
+	}
+	free(files);
+	return 0;
+}
+
+int mpsfix_discover_files(mpsfix_paths *out, char *const *args, size_t nargs,
+			  const mpsfix_discover_opts *opts,
+			  void (*on_error)(void *payload, const char *message), void *payload)
+{
+	static const mpsfix_discover_opts defaults = {.use_git = false};
+	reporter r = {on_error, payload};
+	glob_filter f = {NULL, NULL, NULL};
+	bool git_ready = false, globs;
+	int error = 0;
+
+	if (!opts)
+		opts = &defaults;
+	globs = opts->nexclude || opts->ninclude;
+	if (globs) {
+		f.opts = opts;
+		if ((f.cwd = getcwd(NULL, 0)) == NULL) {
+			error = mpsfix_error_set(MPSFIX_ERROR, "cannot read the current folder: %s",
+						 strerror(errno));
+			goto done;
+		}
+		f.base = absolute(f.cwd, opts->glob_base ? opts->glob_base : f.cwd);
+	}
+	if (opts->use_git) {
+		if ((error = mpsfix_git_init()) < 0)
+			goto done;
+		git_ready = true;
+	}
 	for (size_t i = 0; i < nargs; i++) {
 		const char *arg = args[i];
 		struct stat st;
+		bool listed = false;
 
-		if (!arg)
-			return mpsfix_error_set(MPSFIX_ERROR, "discover: argument %zu is NULL", i);
+		if (!arg) {
+			error = mpsfix_error_set(MPSFIX_ERROR, "discover: argument %zu is NULL", i);
+			goto done;
+		}
 		if (lstat(arg, &st) < 0) {
 			report(&r, "%s: %s", arg, strerror(errno));
 			continue;
@@ -252,18 +440,44 @@ int mpsfix_discover(mpsfix_paths *out, char *const *args, size_t nargs,
 		/* a symlink named on the command line is followed to a folder */
 		bool folder = S_ISDIR(st.st_mode) ||
 			      (S_ISLNK(st.st_mode) && stat(arg, &st) == 0 && S_ISDIR(st.st_mode));
-		if (!folder) {
+		if (!folder) { /* named explicitly: always taken */
 			add(out, mpsfix_xstrdup(arg));
 			continue;
 		}
 		size_t start = out->len;
-		walk(out, arg, &r);
+		if (opts->use_git && (error = git_files(out, &listed, arg, opts->no_ignore)) < 0)
+			goto done;
+		if (!listed)
+			walk(out, arg, &r);
 		if (out->len - start > 1)
 			qsort(out->items + start, out->len - start, sizeof(*out->items), cmp_str);
+		if (globs) {
+			size_t kept = start;
+			for (size_t j = start; j < out->len; j++) {
+				if (globs_keep(&f, out->items[j]))
+					out->items[kept++] = out->items[j];
+				else
+					free(out->items[j]);
+			}
+			out->len = kept;
+		}
 	}
+done:
 	if (out->len > 1)
 		dedupe(out);
-	return 0;
+	if (git_ready)
+		mpsfix_git_shutdown();
+	free(f.base);
+	free(f.cwd);
+	return error;
+}
+
+int mpsfix_discover(mpsfix_paths *out, char *const *args, size_t nargs,
+		    void (*on_error)(void *payload, const char *message), void *payload)
+{
+	mpsfix_discover_opts opts = {.use_git = false};
+
+	return mpsfix_discover_files(out, args, nargs, &opts, on_error, payload);
 }
 
 void mpsfix_paths_release(mpsfix_paths *p)

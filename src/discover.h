@@ -1,6 +1,6 @@
 /*
- * discover.h: which files to look at.  For now a plain walk of the file
- * system (git-aware discovery comes later).
+ * discover.h: which files to look at: in a git work tree what git lists
+ * (through libgit2), elsewhere a plain walk of the file system.
  */
 #ifndef MPSFIX_DISCOVER_H
 #define MPSFIX_DISCOVER_H
@@ -49,6 +49,11 @@ typedef struct {
  * elsewhere the walk.  `--exclude` globs drop files (and whole folders)
  * found by walking or listing; `--include` globs, when any, keep only the
  * matching ones; a PATH given explicitly as a file is always taken.
+ * Files listed by git are named as the walk would name them (`dir/sub/x.py`)
+ * and the walk's skipped folders (`.*`, `venv`, ...) are skipped there too.
+ * Globs are matched against the path relative to `glob_base` (lexically:
+ * `..` and `.` resolved, symlinks not) and its parent folders; they say
+ * nothing about a file outside `glob_base`.  `opts` NULL: no git, no globs.
  */
 int mpsfix_discover_files(mpsfix_paths *out, char *const *args, size_t nargs,
 			  const mpsfix_discover_opts *opts,

@@ -3,9 +3,11 @@
  */
 #include "git.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <git2.h>
 
@@ -104,4 +106,406 @@ done:
 	free(top);
 	free(dir);
 	return name;
+}
+
+/* `dir/name`, with no doubled slash however many `dir` ends with (as discover.c) */
+static char *join(const char *dir, const char *name)
+{
+	size_t n = strlen(dir);
+
+	while (n > 1 && dir[n - 1] == '/')
+		n--;
+	if (n > 0 && dir[n - 1] == '/')
+		return mpsfix_xasprintf("%.*s%s", (int)n, dir, name);
+	return mpsfix_xasprintf("%.*s/%s", (int)n, dir, name);
+}
+
+/*
+ * Open the repository whose work tree holds the folder `real_dir` (a real,
+ * absolute path).  Sets *repo (NULL when no work tree holds it: not found,
+ * bare, or the folder is outside the work tree) and *rel, the folder's name
+ * relative to the top of the work tree ("" for the top itself, else ending
+ * in '/').  Errors other than "no repository" are returned.
+ */
+static int open_worktree(git_repository **repo, char **rel, const char *real_dir)
+{
+	const char *workdir;
+	char *top = NULL;
+	size_t n;
+	int rc, error = 0;
+
+	*repo = NULL;
+	*rel = NULL;
+	if ((rc = git_repository_open_ext(repo, real_dir, 0, NULL)) < 0) {
+		if (rc == GIT_ENOTFOUND)
+			git_error_clear();
+		else
+			error = git_fail(rc, real_dir);
+		goto done;
+	}
+	if (git_repository_is_bare(*repo) || (workdir = git_repository_workdir(*repo)) == NULL)
+		goto not_here;
+	if ((top = realpath(workdir, NULL)) == NULL) {
+		error = mpsfix_error_set(MPSFIX_ERROR, "%s: %s", workdir, strerror(errno));
+		goto done;
+	}
+	n = strlen(top);
+	if (strcmp(real_dir, top) == 0) {
+		*rel = mpsfix_xstrdup("");
+	} else if (strncmp(real_dir, top, n) == 0 && (real_dir[n] == '/' || n == 1)) {
+		const char *below = real_dir + (n == 1 ? 1 : n + 1);
+		/* the repository's own folder is no part of the work tree */
+		if (strncmp(below, ".git", 4) == 0 && (below[4] == '/' || below[4] == '\0'))
+			goto not_here;
+		*rel = mpsfix_xasprintf("%s/", below);
+	} else {
+		goto not_here;
+	}
+	goto done;
+not_here:
+	git_repository_free(*repo);
+	*repo = NULL;
+done:
+	if (error < 0) {
+		git_repository_free(*repo);
+		*repo = NULL;
+	}
+	free(top);
+	return error;
+}
+
+static bool is_python(const char *name)
+{
+	size_t n = strlen(name);
+
+	return (n > 3 && strcmp(name + n - 3, ".py") == 0) ||
+	       (n > 4 && strcmp(name + n - 4, ".pyi") == 0);
+}
+
+/* Is `top/rel` in the work tree as something readable (not a folder)? */
+static bool in_worktree(const char *top, const char *rel)
+{
+	char *path = mpsfix_xasprintf("%s%s", top, rel);
+	struct stat st;
+	bool ok = stat(path, &st) == 0 && !S_ISDIR(st.st_mode);
+
+	free(path);
+	return ok;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int mpsfix_git_list_files(char ***out, size_t *n, bool *in_repo, const char *dir, bool no_ignore)
+{
+	git_repository *repo = NULL;
+	git_index *index = NULL;
+	git_status_list *status = NULL;
+	git_status_options opts;
+	ARRAY(char *) names = {0}; /* relative to the top of the work tree */
+	char *real = NULL, *rel = NULL, *pathspec = NULL;
+	const char *top;
+	size_t prefix_len, count, kept = 0;
+	int rc, error = 0;
+
+	*out = NULL;
+	*n = 0;
+	*in_repo = false;
+	if ((real = realpath(dir, NULL)) == NULL) {
+		error = mpsfix_error_set(MPSFIX_ERROR, "%s: %s", dir, strerror(errno));
+		goto done;
+	}
+	if ((error = open_worktree(&repo, &rel, real)) < 0 || !repo)
+		goto done;
+	*in_repo = true;
+	top = git_repository_workdir(repo); /* ends with '/' */
+	prefix_len = strlen(rel);
+
+	/* tracked: the index (submodules are commits there, not files) */
+	if ((rc = git_repository_index(&index, repo)) < 0) {
+		error = git_fail(rc, dir);
+		goto done;
+	}
+	count = git_index_entrycount(index);
+	for (size_t i = 0; i < count; i++) {
+		const git_index_entry *e = git_index_get_byindex(index, i);
+
+		if (!e || e->mode == GIT_FILEMODE_COMMIT ||
+		    strncmp(e->path, rel, prefix_len) != 0 || !is_python(e->path) ||
+		    !in_worktree(top, e->path))
+			continue;
+		ARRAY_PUSH(&names, mpsfix_xstrdup(e->path));
+	}
+
+	/* untracked (and ignored with no_ignore): the work tree against the index */
+	if ((rc = git_status_options_init(&opts, GIT_STATUS_OPTIONS_VERSION)) < 0) {
+		error = git_fail(rc, dir);
+		goto done;
+	}
+	opts.show = GIT_STATUS_SHOW_WORKDIR_ONLY;
+	opts.flags = GIT_STATUS_OPT_INCLUDE_UNTRACKED | GIT_STATUS_OPT_RECURSE_UNTRACKED_DIRS |
+		     GIT_STATUS_OPT_EXCLUDE_SUBMODULES | GIT_STATUS_OPT_DISABLE_PATHSPEC_MATCH;
+	if (no_ignore)
+		opts.flags |= GIT_STATUS_OPT_INCLUDE_IGNORED | GIT_STATUS_OPT_RECURSE_IGNORED_DIRS;
+	if (prefix_len) {
+		pathspec = mpsfix_xstrndup(rel, prefix_len - 1);
+		opts.pathspec.strings = &pathspec;
+		opts.pathspec.count = 1;
+	}
+	if ((rc = git_status_list_new(&status, repo, &opts)) < 0) {
+		error = git_fail(rc, dir);
+		goto done;
+	}
+	count = git_status_list_entrycount(status);
+	for (size_t i = 0; i < count; i++) {
+		const git_status_entry *s = git_status_byindex(status, i);
+		const char *path;
+
+		if (!s || !(s->status & (GIT_STATUS_WT_NEW | GIT_STATUS_IGNORED)) ||
+		    !s->index_to_workdir || !(path = s->index_to_workdir->new_file.path))
+			continue;
+		/* a nested repository shows as its folder ("inner/"): not entered */
+		if (strncmp(path, rel, prefix_len) != 0 || !is_python(path) ||
+		    !in_worktree(top, path))
+			continue;
+		ARRAY_PUSH(&names, mpsfix_xstrdup(path));
+	}
+
+	/* sorted and unique (a conflicted file has several index entries) */
+	if (names.len > 1)
+		qsort(names.items, names.len, sizeof(*names.items), cmp_str);
+	*out = mpsfix_xmalloc((names.len ? names.len : 1) * sizeof(**out));
+	for (size_t i = 0; i < names.len; i++) {
+		if (kept && strcmp(names.items[i], names.items[i - 1]) == 0)
+			continue;
+		(*out)[kept++] = join(dir, names.items[i] + prefix_len);
+	}
+	*n = kept; /* one prefix for all: still sorted */
+done:
+	for (size_t i = 0; i < names.len; i++)
+		free(names.items[i]);
+	free(names.items);
+	git_status_list_free(status);
+	git_index_free(index);
+	git_repository_free(repo);
+	free(pathspec);
+	free(rel);
+	free(real);
+	return error;
+}
+
+/*
+ * Open the work tree holding the file `path` and name the file relative to
+ * its top (*name).  The folder part is resolved like realpath, the last
+ * component is kept (a symlinked file is the link git tracks).  *repo is
+ * NULL (and 0 returned) when no work tree holds it.
+ */
+static int open_for_file(git_repository **repo, char **name, const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *folder, *real = NULL, *rel = NULL;
+	const char *base;
+	int error = 0;
+
+	*repo = NULL;
+	*name = NULL;
+	if (!slash) {
+		folder = mpsfix_xstrdup(".");
+		base = path;
+	} else {
+		folder = mpsfix_xstrndup(path, slash == path ? 1 : (size_t)(slash - path));
+		base = slash + 1;
+	}
+	if (!*base || strcmp(base, ".") == 0 || strcmp(base, "..") == 0) {
+		error = mpsfix_error_set(MPSFIX_ERROR, "%s: not a file name", path);
+		goto done;
+	}
+	if ((real = realpath(folder, NULL)) == NULL) {
+		error = mpsfix_error_set(MPSFIX_ERROR, "%s: %s", path, strerror(errno));
+		goto done;
+	}
+	if ((error = open_worktree(repo, &rel, real)) < 0 || !*repo)
+		goto done;
+	*name = mpsfix_xasprintf("%s%s", rel, base);
+done:
+	free(folder);
+	free(real);
+	free(rel);
+	return error;
+}
+
+int mpsfix_git_read_staged(mpsfix_buf *out, const char *path)
+{
+	git_repository *repo = NULL;
+	git_index *index = NULL;
+	git_blob *blob = NULL;
+	const git_index_entry *e;
+	git_oid id;
+	char *name = NULL;
+	int rc, error;
+
+	if ((error = open_for_file(&repo, &name, path)) < 0)
+		goto done;
+	if (!repo) {
+		error = mpsfix_error_set(MPSFIX_ERROR, "%s: not in a git work tree", path);
+		goto done;
+	}
+	if ((rc = git_repository_index(&index, repo)) < 0) {
+		error = git_fail(rc, path);
+		goto done;
+	}
+	if ((e = git_index_get_bypath(index, name, 0)) == NULL || e->mode == GIT_FILEMODE_COMMIT) {
+		git_error_clear();
+		error = mpsfix_error_set(MPSFIX_ENOMATCH, "%s: not staged", path);
+		goto done;
+	}
+	git_oid_cpy(&id, &e->id);
+	if ((rc = git_blob_lookup(&blob, repo, &id)) < 0) {
+		error = git_fail(rc, path);
+		goto done;
+	}
+	mpsfix_buf_add(out, git_blob_rawcontent(blob), (size_t)git_blob_rawsize(blob));
+done:
+	git_blob_free(blob);
+	git_index_free(index);
+	git_repository_free(repo);
+	free(name);
+	return error;
+}
+
+typedef ARRAY(mpsfix_line_range) range_list;
+
+/* Add lines first..last to `r`, whose lines arrive in increasing order. */
+static void add_line(range_list *r, uint32_t first, uint32_t last)
+{
+	if (r->len && first <= r->items[r->len - 1].last + 1) {
+		if (last > r->items[r->len - 1].last)
+			r->items[r->len - 1].last = last;
+		return;
+	}
+	ARRAY_PUSH(r, ((mpsfix_line_range){first, last}));
+}
+
+/* The added lines of the new side of `patch`. */
+static int patch_lines(range_list *r, git_patch *patch, const char *path)
+{
+	size_t hunks = git_patch_num_hunks(patch);
+
+	for (size_t h = 0; h < hunks; h++) {
+		int lines = git_patch_num_lines_in_hunk(patch, h);
+
+		for (int l = 0; l < lines; l++) {
+			const git_diff_line *line;
+			int rc = git_patch_get_line_in_hunk(&line, patch, h, (size_t)l);
+
+			if (rc < 0)
+				return git_fail(rc, path);
+			if (line->origin == GIT_DIFF_LINE_ADDITION && line->new_lineno > 0)
+				add_line(r, (uint32_t)line->new_lineno, (uint32_t)line->new_lineno);
+		}
+	}
+	return 0;
+}
+
+int mpsfix_git_changed_lines(mpsfix_line_range **out, size_t *n, const char *path,
+			     const char *ref, bool staged)
+{
+	git_repository *repo = NULL;
+	git_object *obj = NULL, *tree = NULL;
+	git_tree_entry *entry = NULL;
+	git_diff *diff = NULL;
+	git_patch *patch = NULL;
+	git_diff_options opts;
+	range_list r = {0};
+	char *name = NULL;
+	bool seen = false;
+	int rc, error;
+
+	*out = NULL;
+	*n = 0;
+	if ((error = open_for_file(&repo, &name, path)) < 0)
+		goto done;
+	if (!repo) {
+		error = mpsfix_error_set(MPSFIX_ERROR, "%s: not in a git work tree", path);
+		goto done;
+	}
+	if ((rc = git_revparse_single(&obj, repo, ref)) < 0 ||
+	    (rc = git_object_peel(&tree, obj, GIT_OBJECT_TREE)) < 0) {
+		const git_error *e = git_error_last();
+		error = mpsfix_error_set(MPSFIX_ERROR, "%s: not a commit: %s", ref,
+					 e && e->message ? e->message : "no detail");
+		goto done;
+	}
+	if ((rc = git_diff_options_init(&opts, GIT_DIFF_OPTIONS_VERSION)) < 0) {
+		error = git_fail(rc, path);
+		goto done;
+	}
+	opts.context_lines = 0;
+	opts.interhunk_lines = 0;
+	opts.flags = GIT_DIFF_FORCE_TEXT | GIT_DIFF_DISABLE_PATHSPEC_MATCH;
+	if (!staged)
+		opts.flags |= GIT_DIFF_INCLUDE_UNTRACKED | GIT_DIFF_RECURSE_UNTRACKED_DIRS;
+	opts.pathspec.strings = &name;
+	opts.pathspec.count = 1;
+	rc = staged ? git_diff_tree_to_index(&diff, repo, (git_tree *)tree, NULL, &opts)
+		    : git_diff_tree_to_workdir_with_index(&diff, repo, (git_tree *)tree, &opts);
+	if (rc < 0) {
+		error = git_fail(rc, path);
+		goto done;
+	}
+	for (size_t i = 0; i < git_diff_num_deltas(diff); i++) {
+		const git_diff_delta *d = git_diff_get_delta(diff, i);
+
+		if (!d || strcmp(d->new_file.path, name) != 0)
+			continue;
+		seen = true;
+		switch (d->status) {
+		case GIT_DELTA_ADDED:
+		case GIT_DELTA_UNTRACKED:
+		case GIT_DELTA_IGNORED:
+		case GIT_DELTA_TYPECHANGE:
+			add_line(&r, 1, UINT32_MAX);
+			break;
+		case GIT_DELTA_MODIFIED:
+			if ((rc = git_patch_from_diff(&patch, diff, i)) < 0) {
+				error = git_fail(rc, path);
+				goto done;
+			}
+			if (patch && (error = patch_lines(&r, patch, path)) < 0)
+				goto done;
+			git_patch_free(patch);
+			patch = NULL;
+			break;
+		default: /* deleted, unmodified: nothing on the new side */
+			break;
+		}
+	}
+	/* not in the diff, yet in the work tree and not at REF (an ignored file,
+	 * say): new */
+	if (!seen && !staged) {
+		struct stat st;
+		rc = git_tree_entry_bypath(&entry, (git_tree *)tree, name);
+		if (rc == GIT_ENOTFOUND && lstat(path, &st) == 0 && !S_ISDIR(st.st_mode))
+			add_line(&r, 1, UINT32_MAX);
+		else if (rc < 0 && rc != GIT_ENOTFOUND) {
+			error = git_fail(rc, path);
+			goto done;
+		}
+		git_error_clear();
+	}
+	*out = r.items;
+	*n = r.len;
+	r.items = NULL;
+done:
+	free(r.items);
+	git_patch_free(patch);
+	git_diff_free(diff);
+	git_tree_entry_free(entry);
+	git_object_free(tree);
+	git_object_free(obj);
+	git_repository_free(repo);
+	free(name);
+	return error;
 }

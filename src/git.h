@@ -42,14 +42,19 @@ char *mpsfix_git_worktree_path(const char *path);
  * `no_ignore` every untracked file too.  Paths are `dir`-prefixed as given
  * (`dir/sub/x.py`), sorted, restricted to names ending in `.py` / `.pyi`;
  * submodules are not entered.  Returns 0 and sets *in_repo; when `dir` is
- * not in a work tree, *in_repo is false and nothing is added.
+ * not in a work tree, *in_repo is false and nothing is added.  Names are
+ * spelled as discover.c's walk spells them (trailing slashes of `dir`
+ * folded: "." gives "./x.py", "a//" gives "a/x.py"); the caller frees each
+ * string and *out.  A bare repository, or `dir` inside `.git`, is not a
+ * work tree; a missing `dir` or a broken repository is an error.
  */
 int mpsfix_git_list_files(char ***out, size_t *n, bool *in_repo, const char *dir, bool no_ignore);
 
 /**
  * The content of `path` as staged in the index of its repository (for
  * `--staged`).  MPSFIX_ENOMATCH when the path is not in the index;
- * MPSFIX_ERROR outside a repository.
+ * MPSFIX_ERROR outside a repository.  The folder part of `path` is resolved
+ * like realpath (symlinked folders followed); a symlinked file is the link.
  */
 int mpsfix_git_read_staged(mpsfix_buf *out, const char *path);
 
@@ -63,7 +68,11 @@ typedef struct {
  * revision git accepts: HEAD~3, main, a sha): the added/changed lines of the
  * new side of the diff, as in `git diff REF -- path`.  When `staged`, the
  * new side is the index, else the work tree.  A file that did not exist at
- * REF is changed entirely (one range 1..UINT32_MAX).  Sorted, merged.
+ * REF is changed entirely (one range 1..UINT32_MAX): added in the index,
+ * or (not `staged`) untracked or ignored in the work tree; a file the new
+ * side lacks, or an unchanged one, gives *n = 0.  Sorted, merged; *out is
+ * the caller's to free.  A REF that names no commit or tree is an error
+ * naming it.
  */
 int mpsfix_git_changed_lines(mpsfix_line_range **out, size_t *n, const char *path,
 			     const char *ref, bool staged);

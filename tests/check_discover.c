@@ -1,4 +1,4 @@
-/* check_discover.c: the plain file-system walk. */
+/* check_discover.c: the plain file-system walk, git listing and globs. */
 #define _XOPEN_SOURCE 700 /* nftw */
 #include <fcntl.h>
 #include <ftw.h>
@@ -13,6 +13,13 @@
 
 static char tmpdir[64];
 static char oldcwd[4096];
+
+/* the environment git and libgit2 read, replaced for each test */
+static const char *const env_names[] = {
+	"HOME", "XDG_CONFIG_HOME", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_NOSYSTEM",
+	"GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_CEILING_DIRECTORIES",
+};
+static char *saved_env[MPSFIX_ARRAY_SIZE(env_names)];
 
 static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 {
@@ -45,11 +52,40 @@ static void link_to(const char *target, const char *rel)
 	free(path);
 }
 
+/* git and libgit2 see no configuration but tmpdir's (HOME) */
+static void isolate(void)
+{
+	for (size_t i = 0; i < MPSFIX_ARRAY_SIZE(env_names); i++) {
+		const char *v = getenv(env_names[i]);
+		saved_env[i] = v ? mpsfix_xstrdup(v) : NULL;
+		unsetenv(env_names[i]);
+	}
+	char *global = mpsfix_xasprintf("%s/.gitconfig", tmpdir);
+	setenv("HOME", tmpdir, 1);
+	setenv("XDG_CONFIG_HOME", tmpdir, 1);
+	setenv("GIT_CONFIG_GLOBAL", global, 1);
+	setenv("GIT_CONFIG_NOSYSTEM", "1", 1);
+	free(global);
+}
+
+static void restore(void)
+{
+	for (size_t i = 0; i < MPSFIX_ARRAY_SIZE(env_names); i++) {
+		if (saved_env[i])
+			setenv(env_names[i], saved_env[i], 1);
+		else
+			unsetenv(env_names[i]);
+		free(saved_env[i]);
+		saved_env[i] = NULL;
+	}
+}
+
 static void setup(void)
 {
 	ck_assert_ptr_nonnull(getcwd(oldcwd, sizeof(oldcwd)));
 	strcpy(tmpdir, "/tmp/mpsfix-discover-XXXXXX");
 	ck_assert_ptr_nonnull(mkdtemp(tmpdir));
+	isolate();
 	ck_assert_int_eq(chdir(tmpdir), 0); /* short, relative paths */
 	make("proj/");
 	make("proj/a.py");
@@ -80,6 +116,7 @@ static void teardown(void)
 {
 	ck_assert_int_eq(chdir(oldcwd), 0);
 	nftw(tmpdir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+	restore();
 }
 
 typedef struct {
@@ -95,13 +132,21 @@ static void on_error(void *payload, const char *message)
 	e->count++;
 }
 
-/* Discover `args` and compare with `want` (NULL-terminated). */
-static void expect(char *const *args, size_t nargs, const char *const *want, errors *e)
+/*
+ * Discover `args` (with mpsfix_discover_files and `opts`, or mpsfix_discover
+ * when NULL) and compare with `want` (NULL-terminated).
+ */
+static void expect_opts(char *const *args, size_t nargs, const mpsfix_discover_opts *opts,
+			const char *const *want, errors *e)
 {
 	mpsfix_paths p = MPSFIX_PATHS_INIT;
 	mpsfix_buf got = MPSFIX_BUF_INIT, exp = MPSFIX_BUF_INIT;
 
-	ck_assert_int_eq(mpsfix_discover(&p, args, nargs, on_error, e), 0);
+	if (opts)
+		ck_assert_msg(mpsfix_discover_files(&p, args, nargs, opts, on_error, e) == 0, "%s",
+			      mpsfix_error_last()->message);
+	else
+		ck_assert_int_eq(mpsfix_discover(&p, args, nargs, on_error, e), 0);
 	for (size_t i = 0; i < p.len; i++)
 		mpsfix_buf_printf(&got, "%s\n", p.items[i]);
 	for (size_t i = 0; want[i]; i++)
@@ -114,6 +159,11 @@ static void expect(char *const *args, size_t nargs, const char *const *want, err
 	mpsfix_paths_release(&p);
 	ck_assert_ptr_null(p.items);
 	ck_assert_uint_eq(p.len, 0);
+}
+
+static void expect(char *const *args, size_t nargs, const char *const *want, errors *e)
+{
+	expect_opts(args, nargs, NULL, want, e);
 }
 
 START_TEST(test_discover_walk_skips_and_sorts)
@@ -272,6 +322,170 @@ START_TEST(test_discover_many)
 }
 END_TEST
 
+/* Run a shell command in tmpdir; it must succeed. */
+static void sh(const char *cmd)
+{
+	char *full = mpsfix_xasprintf("cd '%s' && { %s; }", tmpdir, cmd);
+
+	ck_assert_msg(system(full) == 0, "failed: %s", full);
+	free(full);
+}
+
+static void write_text(const char *rel, const char *text)
+{
+	FILE *f = fopen(rel, "w");
+
+	ck_assert_ptr_nonnull(f);
+	fputs(text, f);
+	ck_assert_int_eq(fclose(f), 0);
+}
+
+START_TEST(test_discover_files_git)
+{
+	errors e = {MPSFIX_BUF_INIT, 0};
+	mpsfix_discover_opts git = {.use_git = true}, all = {.use_git = true, .no_ignore = true};
+	mpsfix_discover_opts walk = {.use_git = false};
+	char *repo[] = {"repo"};
+
+	sh("git -c init.defaultBranch=main init -q repo && cd repo && "
+	   "git config user.name Test && git config user.email test@example.com");
+	make("repo/a.py");
+	make("repo/b.py");
+	make("repo/c.py");
+	make("repo/notes.txt");
+	make("repo/sub/");
+	make("repo/sub/d.py");
+	make("repo/.hidden/");
+	make("repo/.hidden/h.py");
+	make("repo/.venv/");
+	make("repo/.venv/v.py");
+	write_text("repo/.gitignore", "c.py\n");
+	sh("cd repo && git add a.py sub/d.py .hidden/h.py .gitignore && git commit -qm one");
+
+	/* tracked + untracked, not ignored; the walk's skipped folders skipped too */
+	expect_opts(repo, 1, &git, (const char *[]){"repo/a.py", "repo/b.py", "repo/sub/d.py", NULL}, &e);
+	expect_opts(repo, 1, &all,
+		    (const char *[]){"repo/a.py", "repo/b.py", "repo/c.py", "repo/sub/d.py", NULL}, &e);
+	expect_opts(repo, 1, &walk,
+		    (const char *[]){"repo/a.py", "repo/b.py", "repo/c.py", "repo/sub/d.py", NULL}, &e);
+	/* an ignored file named explicitly is taken; order and duplicates as before */
+	{
+		char *args[] = {"repo/sub", "repo/c.py", "./repo", "repo/sub/d.py"};
+		expect_opts(args, 4, &git,
+			    (const char *[]){"repo/sub/d.py", "repo/c.py", "./repo/a.py", "./repo/b.py", NULL},
+			    &e);
+	}
+	/* outside a work tree (proj/.git is an empty folder, no repository): the walk */
+	{
+		char *args[] = {"proj/sub", "repo"};
+		expect_opts(args, 2, &git,
+			    (const char *[]){"proj/sub/deeper/y.py", "proj/sub/z.py",
+					     "repo/a.py", "repo/b.py", "repo/sub/d.py", NULL},
+			    &e);
+	}
+	/* from inside the work tree */
+	ck_assert_int_eq(chdir("repo/sub"), 0);
+	{
+		char *args[] = {".", ".."};
+		expect_opts(args, 2, &git, (const char *[]){"./d.py", "../a.py", "../b.py", NULL}, &e);
+	}
+	ck_assert_int_eq(e.count, 0);
+	mpsfix_buf_release(&e.messages);
+}
+END_TEST
+
+START_TEST(test_discover_files_globs)
+{
+	errors e = {MPSFIX_BUF_INIT, 0};
+	char *proj[] = {"proj"};
+	mpsfix_discover_opts o = {.use_git = true};
+
+#define GLOBS(field, ...)                                                    \
+	do {                                                                 \
+		static char *const globs_[] = {__VA_ARGS__};                 \
+		o.field = globs_;                                            \
+		o.n##field = MPSFIX_ARRAY_SIZE(globs_);                      \
+	} while (0)
+
+	/* a bare name: any folder or file of that name, and what is under it */
+	GLOBS(exclude, "sub");
+	expect_opts(proj, 1, &o,
+		    (const char *[]){"proj/.hidden.py", "proj/B.py", "proj/a.py", "proj/b.pyi", NULL}, &e);
+	GLOBS(exclude, "*.pyi", "deeper");
+	expect_opts(proj, 1, &o,
+		    (const char *[]){"proj/.hidden.py", "proj/B.py", "proj/a.py", "proj/sub/z.py", NULL}, &e);
+	/* with a '/': from the base folder, `*` within one component, `**` across */
+	GLOBS(exclude, "proj/*.py");
+	expect_opts(proj, 1, &o,
+		    (const char *[]){"proj/b.pyi", "proj/sub/deeper/y.py", "proj/sub/z.py", NULL}, &e);
+	GLOBS(exclude, "proj/**/y.py", "./proj/.hidden.py");
+	expect_opts(proj, 1, &o,
+		    (const char *[]){"proj/B.py", "proj/a.py", "proj/b.pyi", "proj/sub/z.py", NULL}, &e);
+	GLOBS(exclude, "proj/sub/**");
+	expect_opts(proj, 1, &o,
+		    (const char *[]){"proj/.hidden.py", "proj/B.py", "proj/a.py", "proj/b.pyi", NULL}, &e);
+	/* a trailing '/' is for folders only */
+	GLOBS(exclude, "sub/", "z.py/");
+	expect_opts(proj, 1, &o,
+		    (const char *[]){"proj/.hidden.py", "proj/B.py", "proj/a.py", "proj/b.pyi", NULL}, &e);
+	/* a file named explicitly is always taken */
+	GLOBS(exclude, "*.py", "c.txt");
+	{
+		char *args[] = {"proj", "proj/a.py", "proj/c.txt"};
+		expect_opts(args, 3, &o, (const char *[]){"proj/b.pyi", "proj/a.py", "proj/c.txt", NULL}, &e);
+	}
+
+	/* --include: only matching files (explicit ones still taken); exclude wins */
+	o.nexclude = 0;
+	GLOBS(include, "sub");
+	{
+		char *args[] = {"proj", "proj/c.txt"};
+		expect_opts(args, 2, &o,
+			    (const char *[]){"proj/sub/deeper/y.py", "proj/sub/z.py", "proj/c.txt", NULL}, &e);
+	}
+	GLOBS(include, "**/y.py", "[AB].py");
+	expect_opts(proj, 1, &o, (const char *[]){"proj/B.py", "proj/sub/deeper/y.py", NULL}, &e);
+	GLOBS(exclude, "deeper");
+	expect_opts(proj, 1, &o, (const char *[]){"proj/B.py", NULL}, &e);
+
+	/* relative to glob_base: the files under it; those outside it are kept */
+	char *base = mpsfix_xasprintf("%s/proj", tmpdir);
+	o.glob_base = base;
+	o.ninclude = 0;
+	GLOBS(exclude, "sub/deeper", "proj");
+	expect_opts(proj, 1, &o,
+		    (const char *[]){"proj/.hidden.py", "proj/B.py", "proj/a.py", "proj/b.pyi",
+				     "proj/sub/z.py", NULL},
+		    &e);
+	free(base);
+	base = mpsfix_xasprintf("%s/proj/sub/../sub", tmpdir);
+	o.glob_base = base;
+	o.nexclude = 0;
+	GLOBS(include, "z.py");
+	expect_opts(proj, 1, &o,
+		    (const char *[]){"proj/.hidden.py", "proj/B.py", "proj/a.py", "proj/b.pyi",
+				     "proj/sub/z.py", NULL},
+		    &e);
+	free(base);
+	/* from another folder (the base, by default): paths are made absolute first */
+	o.glob_base = NULL;
+	o.ninclude = 0;
+	GLOBS(exclude, "sub/deeper");
+	ck_assert_int_eq(chdir("proj"), 0);
+	{
+		char *args[] = {"../proj/sub"};
+		expect_opts(args, 1, &o, (const char *[]){"../proj/sub/z.py", NULL}, &e);
+		char *here[] = {"."};
+		expect_opts(here, 1, &o,
+			    (const char *[]){"./.hidden.py", "./B.py", "./a.py", "./b.pyi", "./sub/z.py", NULL},
+			    &e);
+	}
+#undef GLOBS
+	ck_assert_int_eq(e.count, 0);
+	mpsfix_buf_release(&e.messages);
+}
+END_TEST
+
 Suite *mpsfix_suite_discover(void)
 {
 	Suite *s = suite_create("discover");
@@ -284,6 +498,8 @@ Suite *mpsfix_suite_discover(void)
 	tcase_add_test(tc, test_discover_symlinks);
 	tcase_add_test(tc, test_discover_missing_and_unreadable);
 	tcase_add_test(tc, test_discover_many);
+	tcase_add_test(tc, test_discover_files_git);
+	tcase_add_test(tc, test_discover_files_globs);
 	suite_add_tcase(s, tc);
 	return s;
 }

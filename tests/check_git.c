@@ -1,7 +1,12 @@
-/* check_git.c: unified diffs from libgit2, checked with the real `git apply`. */
+/*
+ * check_git.c: unified diffs from libgit2, checked with the real `git apply`;
+ * file listing, staged content and changed lines in throwaway repositories
+ * (built with the git command, isolated from the user's configuration).
+ */
 #define _XOPEN_SOURCE 700 /* nftw */
 #include <fcntl.h>
 #include <ftw.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,23 +18,69 @@
 #include "testutil.h"
 
 static char tmpdir[64];
+static char oldcwd[4096];
+
+/* the environment git and libgit2 read, replaced for each test */
+static const char *const env_names[] = {
+	"HOME", "XDG_CONFIG_HOME", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_NOSYSTEM",
+	"GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_CEILING_DIRECTORIES",
+};
+static char *saved_env[MPSFIX_ARRAY_SIZE(env_names)];
 
 static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 {
 	return remove(path);
 }
 
+/*
+ * Before libgit2 starts (it reads HOME then): HOME and the global git
+ * configuration are in tmpdir, the system one is off for git, and no
+ * GIT_DIR-like variable from a calling hook leaks in.
+ */
+static void isolate(void)
+{
+	for (size_t i = 0; i < MPSFIX_ARRAY_SIZE(env_names); i++) {
+		const char *v = getenv(env_names[i]);
+		saved_env[i] = v ? mpsfix_xstrdup(v) : NULL;
+		unsetenv(env_names[i]);
+	}
+	char *xdg = mpsfix_xasprintf("%s/xdg", tmpdir);
+	char *global = mpsfix_xasprintf("%s/.gitconfig", tmpdir);
+	setenv("HOME", tmpdir, 1);
+	setenv("XDG_CONFIG_HOME", xdg, 1);
+	setenv("GIT_CONFIG_GLOBAL", global, 1);
+	setenv("GIT_CONFIG_NOSYSTEM", "1", 1);
+	free(xdg);
+	free(global);
+}
+
+static void restore(void)
+{
+	for (size_t i = 0; i < MPSFIX_ARRAY_SIZE(env_names); i++) {
+		if (saved_env[i])
+			setenv(env_names[i], saved_env[i], 1);
+		else
+			unsetenv(env_names[i]);
+		free(saved_env[i]);
+		saved_env[i] = NULL;
+	}
+}
+
 static void setup(void)
 {
-	ck_assert_int_eq(mpsfix_git_init(), 0);
+	ck_assert_ptr_nonnull(getcwd(oldcwd, sizeof(oldcwd)));
 	strcpy(tmpdir, "/tmp/mpsfix-git-XXXXXX");
 	ck_assert_ptr_nonnull(mkdtemp(tmpdir));
+	isolate();
+	ck_assert_int_eq(mpsfix_git_init(), 0);
 }
 
 static void teardown(void)
 {
+	ck_assert_int_eq(chdir(oldcwd), 0);
 	nftw(tmpdir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
 	mpsfix_git_shutdown();
+	restore();
 }
 
 static void write_bytes(const char *path, const char *data, size_t len)
@@ -196,6 +247,373 @@ START_TEST(test_git_apply_control_bytes)
 }
 END_TEST
 
+/* Run a shell command in tmpdir; it must succeed. */
+static void sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static void sh(const char *fmt, ...)
+{
+	mpsfix_buf cmd = MPSFIX_BUF_INIT;
+	va_list ap;
+
+	mpsfix_buf_printf(&cmd, "cd '%s' && { ", tmpdir);
+	va_start(ap, fmt);
+	mpsfix_buf_vprintf(&cmd, fmt, ap);
+	va_end(ap);
+	mpsfix_buf_adds(&cmd, "; }");
+	ck_assert_msg(system(cmd.data) == 0, "failed: %s", cmd.data);
+	mpsfix_buf_release(&cmd);
+}
+
+/* Write `text` to tmpdir/`rel`, creating its folders. */
+static void put(const char *rel, const char *text)
+{
+	char *path = mpsfix_xasprintf("%s/%s", tmpdir, rel);
+
+	for (char *slash = strchr(path + strlen(tmpdir) + 1, '/'); slash; slash = strchr(slash + 1, '/')) {
+		*slash = '\0';
+		mkdir(path, 0755);
+		*slash = '/';
+	}
+	write_bytes(path, text, strlen(text));
+	free(path);
+}
+
+/* A new repository tmpdir/`name` on branch main, with a local identity. */
+static void new_repo(const char *name)
+{
+	sh("git -c init.defaultBranch=main init -q '%s' && cd '%s' && "
+	   "git config user.name Test && git config user.email test@example.com", name, name);
+}
+
+/* List `dir` from the current folder and compare with `want` (NULL-terminated). */
+static void expect_list(const char *dir, bool no_ignore, const char *const *want)
+{
+	mpsfix_buf got = MPSFIX_BUF_INIT, exp = MPSFIX_BUF_INIT;
+	char **files = NULL;
+	size_t n = 99;
+	bool in_repo = false;
+
+	ck_assert_msg(mpsfix_git_list_files(&files, &n, &in_repo, dir, no_ignore) == 0, "%s: %s",
+		      dir, mpsfix_error_last()->message);
+	ck_assert(in_repo);
+	mpsfix_buf_adds(&got, "");
+	mpsfix_buf_adds(&exp, "");
+	for (size_t i = 0; i < n; i++) {
+		mpsfix_buf_printf(&got, "%s\n", files[i]);
+		free(files[i]);
+	}
+	free(files);
+	for (size_t i = 0; want[i]; i++)
+		mpsfix_buf_printf(&exp, "%s\n", want[i]);
+	ck_assert_str_eq(got.data, exp.data);
+	mpsfix_buf_release(&got);
+	mpsfix_buf_release(&exp);
+}
+
+/* A repository with tracked, untracked, ignored files and nested repositories. */
+static void make_rich_repo(void)
+{
+	new_repo("repo");
+	put("repo/a.py", "a = 1\n");
+	put("repo/sub/b.py", "b = 1\n");
+	put("repo/notes.txt", "not python\n");
+	put("repo/gone.py", "deleted from the work tree\n");
+	put("repo/.gitignore", "ignored.py\nbuild/\n");
+	put("repo/sub/.gitignore", "local_*.py\n");
+	put("repo/build/forced.py", "tracked although ignored\n");
+	put("repo/inner/in.py", "in a nested repository\n");
+	sh("cd repo/inner && git -c init.defaultBranch=main init -q && git add in.py && "
+	   "git -c user.name=T -c user.email=t@example.com commit -qm inner");
+	sh("cd repo && git add a.py sub/b.py notes.txt gone.py .gitignore sub/.gitignore && "
+	   "git add -f build/forced.py && git add inner 2>/dev/null && git commit -qm one && "
+	   "rm gone.py");
+	/* untracked */
+	put("repo/new.py", "");
+	put("repo/sub/new.pyi", "");
+	put("repo/fresh/deep/x.py", "");
+	put("repo/local_y.py", "");       /* the nested .gitignore is for sub/ only */
+	put("repo/loose/l.py", "");       /* another nested repository, untracked */
+	sh("cd repo/loose && git -c init.defaultBranch=main init -q");
+	/* ignored, by each source of ignore rules */
+	put("repo/ignored.py", "");
+	put("repo/build/gen.py", "");
+	put("repo/sub/local_x.py", "");
+	put("repo/excluded.py", "");
+	put("repo/.git/info/exclude", "excluded.py\n");
+	put("repo/global.py", "");
+	put("myexcludes", "global.py\n");
+	sh("cd repo && git config core.excludesFile '%s/myexcludes'", tmpdir);
+}
+
+START_TEST(test_git_list_files)
+{
+	const char *want[] = {
+		"repo/a.py", "repo/build/forced.py", "repo/fresh/deep/x.py",
+		"repo/local_y.py", "repo/new.py", "repo/sub/b.py", "repo/sub/new.pyi", NULL,
+	};
+	const char *want_all[] = {
+		"repo/a.py", "repo/build/forced.py", "repo/build/gen.py", "repo/excluded.py",
+		"repo/fresh/deep/x.py", "repo/global.py", "repo/ignored.py", "repo/local_y.py",
+		"repo/new.py", "repo/sub/b.py", "repo/sub/local_x.py", "repo/sub/new.pyi", NULL,
+	};
+
+	make_rich_repo();
+	ck_assert_int_eq(chdir(tmpdir), 0);
+	expect_list("repo", false, want);
+	expect_list("repo", true, want_all);
+	/* spelled as the walk spells it */
+	expect_list("repo//", false, want);
+	{
+		const char *want_dot[] = {"./repo/sub/b.py", "./repo/sub/new.pyi", NULL};
+		expect_list("./repo/sub", false, want_dot);
+	}
+	ck_assert_int_eq(chdir("repo"), 0);
+	{
+		const char *want_here[] = {
+			"./a.py", "./build/forced.py", "./fresh/deep/x.py", "./local_y.py",
+			"./new.py", "./sub/b.py", "./sub/new.pyi", NULL,
+		};
+		const char *want_build[] = {"build/forced.py", NULL};
+		const char *want_build_all[] = {"build/forced.py", "build/gen.py", NULL};
+		expect_list(".", false, want_here);
+		expect_list("build", false, want_build);
+		expect_list("build", true, want_build_all);
+	}
+	/* from a subfolder, upwards too */
+	ck_assert_int_eq(chdir("sub"), 0);
+	{
+		const char *want_sub[] = {"./b.py", "./new.pyi", NULL};
+		const char *want_sub_all[] = {"./b.py", "./local_x.py", "./new.pyi", NULL};
+		const char *want_up[] = {
+			"../a.py", "../build/forced.py", "../fresh/deep/x.py", "../local_y.py",
+			"../new.py", "../sub/b.py", "../sub/new.pyi", NULL,
+		};
+		expect_list(".", false, want_sub);
+		expect_list(".", true, want_sub_all);
+		expect_list("..", false, want_up);
+		ck_assert_int_eq(chdir("../fresh"), 0);
+		expect_list("../fresh", false, (const char *[]){"../fresh/deep/x.py", NULL});
+	}
+}
+END_TEST
+
+START_TEST(test_git_list_not_a_worktree)
+{
+	char **files = NULL;
+	size_t n = 9;
+	bool in_repo = true;
+
+	put("plain/x.py", "");
+	new_repo("bare");
+	sh("git -c init.defaultBranch=main init -q --bare bare.git");
+	ck_assert_int_eq(chdir(tmpdir), 0);
+	ck_assert_int_eq(mpsfix_git_list_files(&files, &n, &in_repo, "plain", false), 0);
+	ck_assert(!in_repo);
+	ck_assert_uint_eq(n, 0);
+	free(files);
+	in_repo = true;
+	ck_assert_int_eq(mpsfix_git_list_files(&files, &n, &in_repo, "bare.git", false), 0);
+	ck_assert(!in_repo);
+	ck_assert_uint_eq(n, 0);
+	free(files);
+	/* the repository's own folder is not part of the work tree */
+	put("bare/.git/hooks/h.py", "");
+	in_repo = true;
+	ck_assert_int_eq(mpsfix_git_list_files(&files, &n, &in_repo, "bare/.git/hooks", false), 0);
+	ck_assert(!in_repo);
+	free(files);
+	/* a missing folder is an error */
+	ck_assert_int_eq(mpsfix_git_list_files(&files, &n, &in_repo, "nowhere", false), MPSFIX_ERROR);
+	ck_assert_ptr_nonnull(strstr(mpsfix_error_last()->message, "nowhere"));
+}
+END_TEST
+
+START_TEST(test_git_list_symlinked_folder)
+{
+	make_rich_repo();
+	ck_assert_int_eq(chdir(tmpdir), 0);
+	ck_assert_int_eq(symlink("repo/sub", "alias"), 0);
+	expect_list("alias", false, (const char *[]){"alias/b.py", "alias/new.pyi", NULL});
+}
+END_TEST
+
+START_TEST(test_git_list_linked_worktree)
+{
+	new_repo("repo");
+	put("repo/a.py", "");
+	put("repo/sub/b.py", "");
+	sh("cd repo && git add . && git commit -qm one && "
+	   "git worktree add -q -b other ../wt 2>/dev/null");
+	put("repo/only_main.py", "");
+	put("wt/u.py", "");
+	put("wt/.gitignore", "skip.py\n");
+	put("wt/skip.py", "");
+	ck_assert_int_eq(chdir(tmpdir), 0);
+	expect_list("wt", false, (const char *[]){"wt/a.py", "wt/sub/b.py", "wt/u.py", NULL});
+	expect_list("wt/sub", false, (const char *[]){"wt/sub/b.py", NULL});
+	expect_list("repo", false, (const char *[]){"repo/a.py", "repo/only_main.py", "repo/sub/b.py", NULL});
+}
+END_TEST
+
+START_TEST(test_git_list_empty_repo)
+{
+	/* the global configuration (HOME is tmpdir) ignores home.py */
+	put(".gitconfig", "[core]\n\texcludesFile = ~/homeexcl\n");
+	put("homeexcl", "home.py\n");
+	new_repo("repo");
+	put("repo/a.py", "");
+	put("repo/sub/b.py", "");
+	put("repo/home.py", "");
+	ck_assert_int_eq(chdir(tmpdir), 0);
+	expect_list("repo", false, (const char *[]){"repo/a.py", "repo/sub/b.py", NULL});
+	sh("cd repo && git add a.py");
+	expect_list("repo", false, (const char *[]){"repo/a.py", "repo/sub/b.py", NULL});
+	expect_list("repo", true, (const char *[]){"repo/a.py", "repo/home.py", "repo/sub/b.py", NULL});
+}
+END_TEST
+
+START_TEST(test_git_read_staged)
+{
+	mpsfix_buf b = MPSFIX_BUF_INIT;
+
+	new_repo("repo");
+	put("repo/sub/m.py", "v1\n");
+	sh("cd repo && git add . && git commit -qm one");
+	put("repo/sub/m.py", "v2\n");
+	sh("cd repo && git add sub/m.py");
+	put("repo/sub/m.py", "v3 in the work tree\n");
+	put("repo/new.py", "untracked\n");
+	put("plain/x.py", "");
+	ck_assert_int_eq(chdir(tmpdir), 0);
+	ck_assert_int_eq(symlink("repo/sub", "alias"), 0);
+
+	ck_assert_int_eq(mpsfix_git_read_staged(&b, "repo/sub/m.py"), 0);
+	mpsfix_buf_add(&b, "", 0);
+	ck_assert_str_eq(b.data, "v2\n");
+	/* through a symlinked folder, and from inside the work tree */
+	mpsfix_buf_clear(&b);
+	ck_assert_int_eq(mpsfix_git_read_staged(&b, "alias/m.py"), 0);
+	ck_assert_uint_eq(b.len, 3);
+	ck_assert_mem_eq(b.data, "v2\n", 3);
+	ck_assert_int_eq(chdir("repo/sub"), 0);
+	mpsfix_buf_clear(&b);
+	ck_assert_int_eq(mpsfix_git_read_staged(&b, "m.py"), 0);
+	ck_assert_uint_eq(b.len, 3);
+	ck_assert_int_eq(chdir(tmpdir), 0);
+
+	mpsfix_buf_clear(&b);
+	ck_assert_int_eq(mpsfix_git_read_staged(&b, "repo/new.py"), MPSFIX_ENOMATCH);
+	ck_assert_int_eq(mpsfix_git_read_staged(&b, "plain/x.py"), MPSFIX_ERROR);
+	ck_assert_uint_eq(b.len, 0);
+	mpsfix_buf_release(&b);
+}
+END_TEST
+
+/* The changed lines of `path` against `ref`, as "a-b,c-d" (MAX for UINT32_MAX). */
+static char *changed(const char *path, const char *ref, bool staged)
+{
+	mpsfix_line_range *r = NULL;
+	mpsfix_buf b = MPSFIX_BUF_INIT;
+	size_t n = 99;
+
+	ck_assert_msg(mpsfix_git_changed_lines(&r, &n, path, ref, staged) == 0, "%s: %s", path,
+		      mpsfix_error_last()->message);
+	mpsfix_buf_adds(&b, "");
+	for (size_t i = 0; i < n; i++) {
+		mpsfix_buf_printf(&b, "%s%u-", i ? "," : "", r[i].first);
+		if (r[i].last == UINT32_MAX)
+			mpsfix_buf_adds(&b, "MAX");
+		else
+			mpsfix_buf_printf(&b, "%u", r[i].last);
+	}
+	free(r);
+	return b.data;
+}
+
+#define EXPECT_CHANGED(path, ref, staged, want)                 \
+	do {                                                    \
+		char *got_ = changed(path, ref, staged);        \
+		ck_assert_str_eq(got_, want);                   \
+		free(got_);                                     \
+	} while (0)
+
+START_TEST(test_git_changed_lines)
+{
+	const char *ten = "l1\nl2\nl3\nl4\nl5\nl6\nl7\nl8\nl9\nl10\n";
+
+	new_repo("repo");
+	put("repo/m.py", ten);
+	put("repo/same.py", ten);
+	put("repo/del.py", ten);
+	put("repo/.gitignore", "ign.py\n");
+	sh("cd repo && git add . && git commit -qm one");
+	put("repo/same.py", "l1\nl2\nl3\nl4\nL5\nl6\nl7\nl8\nl9\nl10\n");
+	sh("cd repo && git commit -qam two");
+	put("repo/same.py", ten);
+	sh("cd repo && git commit -qam three");
+	ck_assert_int_eq(chdir(tmpdir), 0);
+
+	/* unchanged: nothing, staged or not; HEAD~1 had L5 at line 5 */
+	EXPECT_CHANGED("repo/same.py", "HEAD", false, "");
+	EXPECT_CHANGED("repo/same.py", "HEAD", true, "");
+	EXPECT_CHANGED("repo/same.py", "HEAD~1", false, "5-5");
+	EXPECT_CHANGED("repo/same.py", "HEAD~2", false, "");
+
+	/* lines 3 and 4 changed, 7 changed, a line inserted after 9: staged */
+	put("repo/m.py", "l1\nl2\nL3\nL4\nl5\nl6\nL7\nl8\nl9\nnew\nl10\n");
+	sh("cd repo && git add m.py");
+	/* and in the work tree only, line 1 as well */
+	put("repo/m.py", "L1\nl2\nL3\nL4\nl5\nl6\nL7\nl8\nl9\nnew\nl10\n");
+	EXPECT_CHANGED("repo/m.py", "HEAD", true, "3-4,7-7,10-10");
+	EXPECT_CHANGED("repo/m.py", "HEAD", false, "1-1,3-4,7-7,10-10");
+	EXPECT_CHANGED("repo/m.py", "main", false, "1-1,3-4,7-7,10-10");
+
+	/* a removed line adds nothing */
+	put("repo/del.py", "l1\nl2\nl3\nl5\nl6\nl7\nl8\nl9\nl10\n");
+	EXPECT_CHANGED("repo/del.py", "HEAD", false, "");
+
+	/* a new file is changed entirely: untracked in the work tree, added in the index */
+	put("repo/sub/new.py", "x = 1\n");
+	EXPECT_CHANGED("repo/sub/new.py", "HEAD", false, "1-MAX");
+	EXPECT_CHANGED("repo/sub/new.py", "HEAD", true, "");
+	sh("cd repo && git add sub/new.py");
+	EXPECT_CHANGED("repo/sub/new.py", "HEAD", true, "1-MAX");
+	EXPECT_CHANGED("repo/sub/new.py", "HEAD", false, "1-MAX");
+	/* an ignored file that did not exist at REF too */
+	put("repo/ign.py", "y = 2\n");
+	EXPECT_CHANGED("repo/ign.py", "HEAD", false, "1-MAX");
+	/* from inside the work tree */
+	ck_assert_int_eq(chdir("repo"), 0);
+	EXPECT_CHANGED("m.py", "HEAD", true, "3-4,7-7,10-10");
+	ck_assert_int_eq(chdir(tmpdir), 0);
+
+	/* a bad ref is an error naming it */
+	mpsfix_line_range *r = NULL;
+	size_t n = 0;
+	ck_assert_int_eq(mpsfix_git_changed_lines(&r, &n, "repo/m.py", "no-such-ref", false),
+			 MPSFIX_ERROR);
+	ck_assert_ptr_nonnull(strstr(mpsfix_error_last()->message, "no-such-ref"));
+	ck_assert_ptr_null(r);
+	ck_assert_uint_eq(n, 0);
+	/* outside a work tree too */
+	put("plain/x.py", "");
+	ck_assert_int_eq(mpsfix_git_changed_lines(&r, &n, "plain/x.py", "HEAD", false), MPSFIX_ERROR);
+}
+END_TEST
+
+START_TEST(test_git_changed_lines_no_commit)
+{
+	mpsfix_line_range *r = NULL;
+	size_t n = 0;
+
+	new_repo("repo");
+	put("repo/a.py", "a\n");
+	ck_assert_int_eq(chdir(tmpdir), 0);
+	ck_assert_int_eq(mpsfix_git_changed_lines(&r, &n, "repo/a.py", "HEAD", false), MPSFIX_ERROR);
+	ck_assert_ptr_nonnull(strstr(mpsfix_error_last()->message, "HEAD"));
+}
+END_TEST
+
 Suite *mpsfix_suite_git(void)
 {
 	Suite *s = suite_create("git");
@@ -210,6 +628,14 @@ Suite *mpsfix_suite_git(void)
 	tcase_add_test(tc, test_git_apply_crlf);
 	tcase_add_test(tc, test_git_apply_no_final_newline);
 	tcase_add_test(tc, test_git_apply_control_bytes);
+	tcase_add_test(tc, test_git_list_files);
+	tcase_add_test(tc, test_git_list_not_a_worktree);
+	tcase_add_test(tc, test_git_list_symlinked_folder);
+	tcase_add_test(tc, test_git_list_linked_worktree);
+	tcase_add_test(tc, test_git_list_empty_repo);
+	tcase_add_test(tc, test_git_read_staged);
+	tcase_add_test(tc, test_git_changed_lines);
+	tcase_add_test(tc, test_git_changed_lines_no_commit);
 	suite_add_tcase(s, tc);
 	return s;
 }
