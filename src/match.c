@@ -72,9 +72,10 @@ static bool match_qname(mpsfix_matcher *m, const mpsfix_pnode *pn, TSNode node)
 
 	if (strcmp(t, "identifier") != 0 && strcmp(t, "attribute") != 0)
 		return false;
-	/* cheap first: the last names must agree ("std_mean") */
-	{
-		TSNode last = strcmp(t, "attribute") ? node : ts_node_child_by_field_name(node, "attribute", 9);
+	/* cheap first: an attribute's last name is spelled as in the pattern
+	 * ("std_mean"); a bare name may be an alias */
+	if (!strcmp(t, "attribute")) {
+		TSNode last = ts_node_child_by_field_name(node, "attribute", 9);
 		const char *dot = strrchr(pn->text, '.');
 		const char *tail = dot ? dot + 1 : pn->text;
 		uint32_t s = ts_node_start_byte(last), e = ts_node_end_byte(last);
