@@ -18,6 +18,7 @@ Suite *mpsfix_suite_engine(void);
 Suite *mpsfix_suite_fixtures(void);
 Suite *mpsfix_suite_cli(void);
 Suite *mpsfix_suite_ruletest(void);
+Suite *mpsfix_suite_names(void);
 
 /** The repository's top folder (MPSFIX_TOP, default "."). */
 const char *mpsfix_test_top(void);
