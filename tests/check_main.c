@@ -17,6 +17,7 @@ int main(void)
 		mpsfix_suite_source,
 		mpsfix_suite_edit,
 		mpsfix_suite_parse,
+		mpsfix_suite_names,
 		mpsfix_suite_git,
 		mpsfix_suite_discover,
 		mpsfix_suite_pattern,

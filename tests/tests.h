@@ -23,6 +23,7 @@ Suite *mpsfix_suite_ruletest(void);
 Suite *mpsfix_suite_signature(void);
 Suite *mpsfix_suite_fix(void);
 Suite *mpsfix_suite_report(void);
+Suite *mpsfix_suite_names(void);
 
 /** The repository's top folder (MPSFIX_TOP, default "."). */
 const char *mpsfix_test_top(void);
