@@ -92,6 +92,8 @@ check: $(O)/check_all $(O)/mpsfix
 	$(O)/mpsfix test rules
 	@echo "== command-line tests"
 	sh tests/cli.sh $(O)/mpsfix
+	@echo "== option table, --help and man pages"
+	sh tests/man.sh $(O)/mpsfix
 
 sanitize:
 	$(MAKE) O=build-san SANITIZE=address,undefined CFLAGS='-O1 -g' check
@@ -137,7 +139,7 @@ endif
 
 # --- set-up -------------------------------------------------------------------
 DEBIAN_PACKAGES = build-essential pkg-config libtree-sitter-dev libgit2-dev libyaml-dev \
-	libjansson-dev check git ca-certificates openssl
+	libjansson-dev check git ca-certificates openssl groff-base
 # npm only when missing: a Node.js that bundles npm conflicts with Debian's npm
 NPM_PACKAGE = $(if $(shell command -v npm 2>/dev/null),,npm)
 

@@ -1,6 +1,7 @@
 /*
- * cli.c: option table and usage text.  Every long option here is documented
- * in man/mpsfix.1 (tests/cli.sh checks that they agree).
+ * cli.c: option table and usage text.  Every long option of long_options[]
+ * is listed by mpsfix_cli_usage() and documented in man/mpsfix.1, with the
+ * same argument name (tests/man.sh checks that the three agree).
  */
 #include "cli.h"
 
@@ -12,17 +13,59 @@ enum {
 	OPT_RULES = 256,
 	OPT_NO_DEFAULT_RULES,
 	OPT_UNSAFE_FIXES,
+	OPT_NO_UNSAFE_FIXES,
+	OPT_FORMAT,
+	OPT_COLOR,
+	OPT_STATISTICS,
+	OPT_EXIT_ZERO,
+	OPT_EXIT_NON_ZERO_ON_FIX,
+	OPT_SELECT,
+	OPT_IGNORE,
+	OPT_EXTEND_SELECT,
+	OPT_SHOW_UNUSED_SUPPRESSIONS,
+	OPT_CONFIG,
+	OPT_ISOLATED,
+	OPT_EXCLUDE,
+	OPT_INCLUDE,
+	OPT_NO_IGNORE,
+	OPT_STDIN_FILENAME,
+	OPT_SINCE,
+	OPT_STAGED,
+	OPT_TARGET_TORCH,
 };
 
+/* One entry per line: tests/man.sh reads the names from here. */
 static const struct option long_options[] = {
 	{"rules", required_argument, NULL, OPT_RULES},
 	{"no-default-rules", no_argument, NULL, OPT_NO_DEFAULT_RULES},
 	{"unsafe-fixes", no_argument, NULL, OPT_UNSAFE_FIXES},
+	{"no-unsafe-fixes", no_argument, NULL, OPT_NO_UNSAFE_FIXES},
+	{"exclude", required_argument, NULL, OPT_EXCLUDE},
+	{"include", required_argument, NULL, OPT_INCLUDE},
+	{"no-ignore", no_argument, NULL, OPT_NO_IGNORE},
+	{"stdin-filename", required_argument, NULL, OPT_STDIN_FILENAME},
+	{"since", required_argument, NULL, OPT_SINCE},
+	{"staged", no_argument, NULL, OPT_STAGED},
+	{"format", required_argument, NULL, OPT_FORMAT},
+	{"output", required_argument, NULL, 'o'},
+	{"color", required_argument, NULL, OPT_COLOR},
+	{"statistics", no_argument, NULL, OPT_STATISTICS},
 	{"quiet", no_argument, NULL, 'q'},
+	{"exit-zero", no_argument, NULL, OPT_EXIT_ZERO},
+	{"exit-non-zero-on-fix", no_argument, NULL, OPT_EXIT_NON_ZERO_ON_FIX},
+	{"select", required_argument, NULL, OPT_SELECT},
+	{"extend-select", required_argument, NULL, OPT_EXTEND_SELECT},
+	{"ignore", required_argument, NULL, OPT_IGNORE},
+	{"show-unused-suppressions", no_argument, NULL, OPT_SHOW_UNUSED_SUPPRESSIONS},
+	{"config", required_argument, NULL, OPT_CONFIG},
+	{"isolated", no_argument, NULL, OPT_ISOLATED},
+	{"target-torch", required_argument, NULL, OPT_TARGET_TORCH},
 	{"help", no_argument, NULL, 'h'},
 	{"version", no_argument, NULL, 'V'},
 	{NULL, 0, NULL, 0},
 };
+
+static const char short_options[] = "+:qhVo:";
 
 static const struct {
 	const char *name;
@@ -33,6 +76,14 @@ static const struct {
 	{"fix", MPSFIX_CMD_FIX},
 	{"test", MPSFIX_CMD_TEST},
 };
+
+/* The values --format accepts (report.h names the same ones). */
+static const char *const format_names[] = {
+	"full", "concise", "json", "jsonl", "sarif", "github", "diff", NULL
+};
+
+/* The values --color accepts, in mpsfix_color order. */
+static const char *const color_names[] = {"auto", "always", "never", NULL};
 
 const char *mpsfix_command_name(mpsfix_command c)
 {
@@ -49,55 +100,178 @@ void mpsfix_cli_usage(FILE *f)
 	      "Find PyTorch code that breaks or slows down on Apple's MPS backend, and\n"
 	      "rewrite it into code that computes exactly the same thing.\n"
 	      "\n"
-	      "commands:\n"
-	      "  check PATH...        report findings as PATH:LINE:COL: CODE [*] MESSAGE\n"
-	      "                       ([*]: `mpsfix fix` fixes it); exit 1 if any\n"
-	      "  diff PATH...         print the fixes as a unified diff (for git apply);\n"
-	      "                       writes nothing; exit 1 if the diff is not empty\n"
-	      "  fix PATH...          apply the fixes to the files, atomically; print\n"
-	      "                       what remains; exit 1 if findings remain\n"
-	      "  test [RULE...]       run the rules' embedded examples; print\n"
-	      "                       'N passed, N failed'\n"
+	      "Commands:\n"
+	      "  check [PATH...]             report findings; exit 1 if any remain\n"
+	      "  diff [PATH...]              print the fixes as a unified diff (for git\n"
+	      "                              apply); write nothing; exit 1 if not empty\n"
+	      "  fix [PATH...]               apply the fixes to the files, atomically;\n"
+	      "                              exit 1 if findings remain\n"
+	      "  test [RULE...]              run the rules' embedded examples\n"
 	      "\n"
-	      "Folders are searched for *.py and *.pyi files (hidden folders, __pycache__,\n"
-	      "node_modules, .venv, venv and site-packages are skipped); the default PATH\n"
-	      "is the current folder.\n"
+	      "In a git work tree, tracked and untracked-but-not-ignored *.py and *.pyi\n"
+	      "files are read; elsewhere folders are walked (hidden folders, __pycache__,\n"
+	      "node_modules, .venv, venv and site-packages skipped).  The default PATH\n"
+	      "is the current folder; '-' reads standard input.\n"
 	      "\n"
-	      "options:\n"
-	      "  --rules PATH         add a rule folder or rule file (repeatable)\n"
-	      "  --no-default-rules   do not load the shipped rules\n"
-	      "  --unsafe-fixes       also apply fixes marked unsafe\n"
-	      "  -q, --quiet          no summary line\n"
-	      "  -h, --help           show this help\n"
-	      "  -V, --version        show the version\n"
+	      "Rules and fixes:\n"
+	      "  --rules PATH                add a rule folder or rule file (repeatable)\n"
+	      "  --no-default-rules          do not load the shipped rules\n"
+	      "  --unsafe-fixes              also apply fixes marked unsafe\n"
+	      "  --no-unsafe-fixes           apply only safe fixes (overrides the config)\n"
 	      "\n"
-	      "exit status: 0 nothing found (or all fixed), 1 findings remain or the diff\n"
-	      "is not empty, 2 usage, rule-file or I/O error.  See mpsfix(1).\n",
+	      "Files:\n"
+	      "  --exclude GLOB              skip matching files and folders (repeatable)\n"
+	      "  --include GLOB              read only matching files (repeatable)\n"
+	      "  --no-ignore                 also read files git ignores\n"
+	      "  --stdin-filename NAME       the name to report standard input ('-') as\n"
+	      "  --since REF                 only lines changed since git revision REF\n"
+	      "  --staged                    read the staged content of staged files\n"
+	      "\n"
+	      "Output:\n"
+	      "  --format FORMAT             the report format: full, concise, json,\n"
+	      "                              jsonl, sarif, github or diff\n"
+	      "  -o, --output FILE           write the report to FILE\n"
+	      "  --color WHEN                color the output: auto, always or never\n"
+	      "  --statistics                print a count of findings per rule\n"
+	      "  -q, --quiet                 no summary line\n"
+	      "  --exit-zero                 exit 0 even if findings remain\n"
+	      "  --exit-non-zero-on-fix      exit 1 if anything was fixed\n"
+	      "\n"
+	      "Selection:\n"
+	      "  --select LIST               run only these codes, prefixes or rule ids\n"
+	      "                              (comma-separated, repeatable)\n"
+	      "  --extend-select LIST        run these rules too (repeatable)\n"
+	      "  --ignore LIST               do not run these rules (repeatable)\n"
+	      "  --show-unused-suppressions  report noqa comments that suppress nothing\n"
+	      "\n"
+	      "Configuration:\n"
+	      "  --config FILE               read this configuration, not .mpsfix.yml\n"
+	      "  --isolated                  read no configuration file\n"
+	      "  --target-torch SPEC         the torch versions to target (>=2.1,<2.6)\n"
+	      "\n"
+	      "Other:\n"
+	      "  -h, --help                  show this help\n"
+	      "  -V, --version               show the version\n"
+	      "\n"
+	      "Exit status: 0 nothing found (or everything fixed); 1 findings remain,\n"
+	      "the diff is not empty, or something was fixed with --exit-non-zero-on-fix;\n"
+	      "2 usage, configuration, rule-file, I/O or git error; 130 interrupted.\n"
+	      "\n"
+	      "Environment: MPSFIX_FORMAT (the default --format), MPSFIX_RULES_DIR (the\n"
+	      "shipped rules), NO_COLOR (no color unless --color=always).\n"
+	      "See mpsfix(1) and mpsfix-rules(5).\n",
 	      f);
+}
+
+/* Find `value` in the NULL-terminated `names`: its index, or an error listing them. */
+static int choose(int *out, const char *option, const char *value, const char *const *names)
+{
+	mpsfix_buf b = MPSFIX_BUF_INIT;
+	int error = 0;
+
+	for (int i = 0; names[i]; i++)
+		if (!strcmp(value, names[i])) {
+			*out = i;
+			return 0;
+		}
+	for (int i = 0; names[i]; i++)
+		mpsfix_buf_printf(&b, "%s%s", i ? ", " : "", names[i]);
+	error = mpsfix_error_set(MPSFIX_ERROR, "invalid value '%s' for '--%s' (valid: %s)",
+				 value, option, b.data);
+	mpsfix_buf_release(&b);
+	return error;
+}
+
+static void list_push(mpsfix_argv_list *l, char *value)
+{
+	l->items[l->len++] = value;
+}
+
+/* The message for an option getopt_long refused (`arg` as written). */
+static int option_error(const char *arg)
+{
+	size_t n, matches = 0;
+	const struct option *last = NULL;
+
+	if (strncmp(arg, "--", 2) != 0 || arg[2] == '\0') {
+		if (optopt && optopt < 256)
+			return mpsfix_error_set(MPSFIX_ERROR, "unknown option '-%c' (try 'mpsfix --help')",
+						optopt);
+		return mpsfix_error_set(MPSFIX_ERROR, "unknown option '%s' (try 'mpsfix --help')", arg);
+	}
+	n = strcspn(arg + 2, "=");
+	for (const struct option *o = long_options; o->name; o++) {
+		if (strncmp(o->name, arg + 2, n) != 0)
+			continue;
+		if (o->name[n] == '\0') {
+			/* an exact name: refused only for a value it does not take */
+			last = o;
+			matches = 1;
+			break;
+		}
+		last = o;
+		matches++;
+	}
+	if (matches == 1 && last->has_arg == no_argument && arg[2 + n] == '=')
+		return mpsfix_error_set(MPSFIX_ERROR, "option '--%s' takes no value", last->name);
+	if (matches > 1)
+		return mpsfix_error_set(MPSFIX_ERROR, "option '%.*s' is ambiguous (try 'mpsfix --help')",
+					(int)(n + 2), arg);
+	return mpsfix_error_set(MPSFIX_ERROR, "unknown option '%.*s' (try 'mpsfix --help')",
+				(int)(n + 2), arg);
+}
+
+static int add_path(mpsfix_opts *opts, char *arg)
+{
+	if (!strcmp(arg, "-"))
+		for (size_t i = 0; i < opts->npaths; i++)
+			if (!strcmp(opts->paths[i], "-"))
+				return mpsfix_error_set(MPSFIX_ERROR,
+							"standard input ('-') is given twice");
+	opts->paths[opts->npaths++] = arg;
+	return 0;
 }
 
 int mpsfix_cli_parse(mpsfix_opts *opts, int argc, char **argv)
 {
-	int c;
+	mpsfix_argv_list *lists[6];
+	size_t nlists = 0;
+	int c, choice, error = 0;
 
 	memset(opts, 0, sizeof(*opts));
-	opts->rule_paths.items = mpsfix_xcalloc((size_t)argc + 1, sizeof(char *));
+	lists[nlists++] = &opts->rule_paths;
+	lists[nlists++] = &opts->select;
+	lists[nlists++] = &opts->ignore;
+	lists[nlists++] = &opts->extend_select;
+	lists[nlists++] = &opts->exclude;
+	lists[nlists++] = &opts->include;
+	for (size_t i = 0; i < nlists; i++)
+		lists[i]->items = mpsfix_xcalloc((size_t)argc + 1, sizeof(char *));
 	opts->unsafe_fixes = -1;
+	opts->color = MPSFIX_COLOR_AUTO;
 	opts->paths = mpsfix_xcalloc((size_t)argc + 1, sizeof(char *));
 	opterr = 0;
+#ifdef __GLIBC__
+	optind = 0; /* glibc: forget any state of an earlier parse */
+#else
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+:qhV", long_options, NULL)) != -1 ||
+#endif
+	while ((c = getopt_long(argc, argv, short_options, long_options, NULL)) != -1 ||
 	       optind < argc) {
 		if (c == -1) {
 			/* an operand: the command first, then paths; options may follow */
-			const char *arg;
+			char *arg;
 
 			if (optind > 1 && !strcmp(argv[optind - 1], "--")) {
 				/* after "--" everything is a path */
-				if (opts->command == MPSFIX_CMD_NONE)
-					return mpsfix_error_set(MPSFIX_ERROR, "no command given (try 'mpsfix --help')");
+				if (opts->command == MPSFIX_CMD_NONE) {
+					error = mpsfix_error_set(MPSFIX_ERROR,
+								 "no command given (try 'mpsfix --help')");
+					goto done;
+				}
 				while (optind < argc)
-					opts->paths[opts->npaths++] = argv[optind++];
+					if ((error = add_path(opts, argv[optind++])) < 0)
+						goto done;
 				break;
 			}
 			arg = argv[optind++];
@@ -106,16 +280,19 @@ int mpsfix_cli_parse(mpsfix_opts *opts, int argc, char **argv)
 				for (size_t i = 0; i < MPSFIX_ARRAY_SIZE(commands); i++)
 					if (!strcmp(arg, commands[i].name))
 						opts->command = commands[i].command;
-				if (opts->command == MPSFIX_CMD_NONE)
-					return mpsfix_error_set(MPSFIX_ERROR, "unknown command '%s' (try 'mpsfix --help')", arg);
-			} else {
-				opts->paths[opts->npaths++] = (char *)arg;
+				if (opts->command == MPSFIX_CMD_NONE) {
+					error = mpsfix_error_set(MPSFIX_ERROR,
+								 "unknown command '%s' (try 'mpsfix --help')", arg);
+					goto done;
+				}
+			} else if ((error = add_path(opts, arg)) < 0) {
+				goto done;
 			}
 			continue;
 		}
 		switch (c) {
 		case OPT_RULES:
-			opts->rule_paths.items[opts->rule_paths.len++] = optarg;
+			list_push(&opts->rule_paths, optarg);
 			break;
 		case OPT_NO_DEFAULT_RULES:
 			opts->no_default_rules = true;
@@ -123,8 +300,73 @@ int mpsfix_cli_parse(mpsfix_opts *opts, int argc, char **argv)
 		case OPT_UNSAFE_FIXES:
 			opts->unsafe_fixes = 1;
 			break;
+		case OPT_NO_UNSAFE_FIXES:
+			opts->unsafe_fixes = 0;
+			break;
+		case OPT_EXCLUDE:
+			list_push(&opts->exclude, optarg);
+			break;
+		case OPT_INCLUDE:
+			list_push(&opts->include, optarg);
+			break;
+		case OPT_NO_IGNORE:
+			opts->no_ignore = true;
+			break;
+		case OPT_STDIN_FILENAME:
+			opts->stdin_filename = optarg;
+			break;
+		case OPT_SINCE:
+			opts->since = optarg;
+			break;
+		case OPT_STAGED:
+			opts->staged = true;
+			break;
+		case OPT_FORMAT:
+			if ((error = choose(&choice, "format", optarg, format_names)) < 0)
+				goto done;
+			opts->format = format_names[choice];
+			break;
+		case 'o':
+			opts->output = optarg;
+			break;
+		case OPT_COLOR:
+			if ((error = choose(&choice, "color", optarg, color_names)) < 0)
+				goto done;
+			opts->color = (mpsfix_color)choice;
+			break;
+		case OPT_STATISTICS:
+			opts->statistics = true;
+			break;
 		case 'q':
 			opts->quiet = true;
+			break;
+		case OPT_EXIT_ZERO:
+			opts->exit_zero = true;
+			break;
+		case OPT_EXIT_NON_ZERO_ON_FIX:
+			opts->exit_non_zero_on_fix = true;
+			break;
+		case OPT_SELECT:
+			list_push(&opts->select, optarg);
+			opts->has_select = true;
+			break;
+		case OPT_EXTEND_SELECT:
+			list_push(&opts->extend_select, optarg);
+			break;
+		case OPT_IGNORE:
+			list_push(&opts->ignore, optarg);
+			break;
+		case OPT_SHOW_UNUSED_SUPPRESSIONS:
+			opts->show_unused_suppressions = true;
+			break;
+		case OPT_CONFIG:
+			opts->config = optarg;
+			break;
+		case OPT_ISOLATED:
+			opts->isolated = true;
+			break;
+		case OPT_TARGET_TORCH:
+			opts->target_torch = optarg;
 			break;
 		case 'h':
 			opts->help = true;
@@ -133,26 +375,32 @@ int mpsfix_cli_parse(mpsfix_opts *opts, int argc, char **argv)
 			opts->version = true;
 			break;
 		case ':':
-			return mpsfix_error_set(MPSFIX_ERROR, "option '%s' needs a value", argv[optind - 1]);
+			error = mpsfix_error_set(MPSFIX_ERROR, "option '%s' needs a value", argv[optind - 1]);
+			goto done;
 		default:
-			for (size_t i = 0; optopt >= 256 && long_options[i].name; i++)
-				if (long_options[i].val == optopt)
-					return mpsfix_error_set(MPSFIX_ERROR, "option '--%s' takes no value",
-								long_options[i].name);
-			if (optopt && optopt < 256)
-				return mpsfix_error_set(MPSFIX_ERROR, "unknown option '-%c' (try 'mpsfix --help')", optopt);
-			return mpsfix_error_set(MPSFIX_ERROR, "unknown option '%s' (try 'mpsfix --help')",
-						argv[optind - 1]);
+			error = option_error(argv[optind - 1]);
+			goto done;
 		}
 	}
+	if (opts->config && opts->isolated) {
+		error = mpsfix_error_set(MPSFIX_ERROR,
+					 "options '--config' and '--isolated' cannot be used together");
+		goto done;
+	}
 	if (!opts->help && !opts->version && opts->command == MPSFIX_CMD_NONE)
-		return mpsfix_error_set(MPSFIX_ERROR, "no command given (try 'mpsfix --help')");
-	return 0;
+		error = mpsfix_error_set(MPSFIX_ERROR, "no command given (try 'mpsfix --help')");
+done:
+	return error;
 }
 
 void mpsfix_opts_release(mpsfix_opts *opts)
 {
 	free(opts->rule_paths.items);
+	free(opts->select.items);
+	free(opts->ignore.items);
+	free(opts->extend_select.items);
+	free(opts->exclude.items);
+	free(opts->include.items);
 	free(opts->paths);
 	memset(opts, 0, sizeof(*opts));
 }

@@ -91,6 +91,172 @@ START_TEST(test_cli_help_and_version_need_no_command)
 }
 END_TEST
 
+START_TEST(test_cli_every_option)
+{
+	char *argv[] = {"mpsfix", "check", "--no-default-rules", "--no-unsafe-fixes",
+			"--format", "sarif", "-o", "out.sarif", "--color=never", "--statistics",
+			"--exit-zero", "--exit-non-zero-on-fix", "--show-unused-suppressions",
+			"--config", "cfg.yml", "--no-ignore", "--stdin-filename", "x.py",
+			"--since", "HEAD~2", "--staged", "--target-torch", ">=2.1,<2.6", "-", NULL};
+	mpsfix_opts o;
+
+	ck_assert_int_eq(parse(&o, argv), 0);
+	ck_assert_int_eq(o.command, MPSFIX_CMD_CHECK);
+	ck_assert(o.no_default_rules);
+	ck_assert_int_eq(o.unsafe_fixes, 0);
+	ck_assert_str_eq(o.format, "sarif");
+	ck_assert_str_eq(o.output, "out.sarif");
+	ck_assert_int_eq(o.color, MPSFIX_COLOR_NEVER);
+	ck_assert(o.statistics && o.exit_zero && o.exit_non_zero_on_fix);
+	ck_assert(o.show_unused_suppressions && o.no_ignore && o.staged);
+	ck_assert(!o.isolated && !o.quiet && !o.has_select);
+	ck_assert_str_eq(o.config, "cfg.yml");
+	ck_assert_str_eq(o.stdin_filename, "x.py");
+	ck_assert_str_eq(o.since, "HEAD~2");
+	ck_assert_str_eq(o.target_torch, ">=2.1,<2.6");
+	ck_assert_uint_eq(o.npaths, 1);
+	ck_assert_str_eq(o.paths[0], "-");
+	mpsfix_opts_release(&o);
+}
+END_TEST
+
+START_TEST(test_cli_defaults)
+{
+	char *argv[] = {"mpsfix", "diff", NULL};
+	mpsfix_opts o;
+
+	ck_assert_int_eq(parse(&o, argv), 0);
+	ck_assert_int_eq(o.command, MPSFIX_CMD_DIFF);
+	ck_assert_int_eq(o.unsafe_fixes, -1);
+	ck_assert_int_eq(o.color, MPSFIX_COLOR_AUTO);
+	ck_assert(o.format == NULL && o.output == NULL && o.config == NULL);
+	ck_assert(o.since == NULL && o.stdin_filename == NULL && o.target_torch == NULL);
+	ck_assert_uint_eq(o.rule_paths.len + o.select.len + o.ignore.len + o.extend_select.len +
+			  o.exclude.len + o.include.len + o.npaths, 0);
+	mpsfix_opts_release(&o);
+}
+END_TEST
+
+START_TEST(test_cli_repeatable_lists_keep_raw_values)
+{
+	char *argv[] = {"mpsfix", "fix", "--select", "MPS0,MPS101", "--ignore=MPS104",
+			"--extend-select", "MPS202", "--select=std-mean", "--ignore", "MPS1, MPS2",
+			"--exclude", "tests/**", "--include", "*.py", "--exclude=*_pb2.py",
+			"--unsafe-fixes", "-oreport.txt", "--isolated", NULL};
+	mpsfix_opts o;
+
+	ck_assert_int_eq(parse(&o, argv), 0);
+	ck_assert(o.has_select && o.isolated);
+	ck_assert_uint_eq(o.select.len, 2);
+	ck_assert_str_eq(o.select.items[0], "MPS0,MPS101");
+	ck_assert_str_eq(o.select.items[1], "std-mean");
+	ck_assert_uint_eq(o.ignore.len, 2);
+	ck_assert_str_eq(o.ignore.items[0], "MPS104");
+	ck_assert_str_eq(o.ignore.items[1], "MPS1, MPS2");
+	ck_assert_uint_eq(o.extend_select.len, 1);
+	ck_assert_str_eq(o.extend_select.items[0], "MPS202");
+	ck_assert_uint_eq(o.exclude.len, 2);
+	ck_assert_str_eq(o.exclude.items[0], "tests/**");
+	ck_assert_str_eq(o.exclude.items[1], "*_pb2.py");
+	ck_assert_uint_eq(o.include.len, 1);
+	ck_assert_str_eq(o.include.items[0], "*.py");
+	ck_assert_int_eq(o.unsafe_fixes, 1);
+	ck_assert_str_eq(o.output, "report.txt");
+	mpsfix_opts_release(&o);
+}
+END_TEST
+
+START_TEST(test_cli_last_of_a_pair_wins)
+{
+	char *argv[] = {"mpsfix", "check", "--unsafe-fixes", "--no-unsafe-fixes", "--format",
+			"json", "--format=jsonl", "--color", "always", "--select", "", NULL};
+	mpsfix_opts o;
+
+	ck_assert_int_eq(parse(&o, argv), 0);
+	ck_assert_int_eq(o.unsafe_fixes, 0);
+	ck_assert_str_eq(o.format, "jsonl");
+	ck_assert_int_eq(o.color, MPSFIX_COLOR_ALWAYS);
+	/* an empty --select still says "select": it selects nothing */
+	ck_assert(o.has_select);
+	ck_assert_uint_eq(o.select.len, 1);
+	mpsfix_opts_release(&o);
+}
+END_TEST
+
+START_TEST(test_cli_every_format_value)
+{
+	const char *names[] = {"full", "concise", "json", "jsonl", "sarif", "github", "diff"};
+
+	for (size_t i = 0; i < MPSFIX_ARRAY_SIZE(names); i++) {
+		char *argv[] = {"mpsfix", "check", "--format", (char *)names[i], NULL};
+		mpsfix_opts o;
+
+		ck_assert_int_eq(parse(&o, argv), 0);
+		ck_assert_str_eq(o.format, names[i]);
+		mpsfix_opts_release(&o);
+	}
+}
+END_TEST
+
+START_TEST(test_cli_value_errors)
+{
+	char *bad_format[] = {"mpsfix", "check", "--format", "xml", NULL};
+	char *bad_color[] = {"mpsfix", "check", "--color=sometimes", NULL};
+	char *config_isolated[] = {"mpsfix", "check", "--isolated", "--config", "c.yml", NULL};
+	char *stdin_twice[] = {"mpsfix", "check", "-", "a.py", "--", "-", NULL};
+	char *missing_short[] = {"mpsfix", "check", "-o", NULL};
+	char *ambiguous[] = {"mpsfix", "check", "--no", NULL};
+	char *short_with_value[] = {"mpsfix", "check", "--quiet=yes", NULL};
+	char *unknown_short[] = {"mpsfix", "check", "-Z", NULL};
+	mpsfix_opts o;
+
+	ck_assert_int_eq(parse(&o, bad_format), MPSFIX_ERROR);
+	ck_assert_str_eq(mpsfix_error_last()->message, "invalid value 'xml' for '--format' "
+			 "(valid: full, concise, json, jsonl, sarif, github, diff)");
+	mpsfix_opts_release(&o);
+	ck_assert_int_eq(parse(&o, bad_color), MPSFIX_ERROR);
+	ck_assert_str_eq(mpsfix_error_last()->message,
+			 "invalid value 'sometimes' for '--color' (valid: auto, always, never)");
+	mpsfix_opts_release(&o);
+	ck_assert_int_eq(parse(&o, config_isolated), MPSFIX_ERROR);
+	ck_assert_str_eq(mpsfix_error_last()->message,
+			 "options '--config' and '--isolated' cannot be used together");
+	mpsfix_opts_release(&o);
+	ck_assert_int_eq(parse(&o, stdin_twice), MPSFIX_ERROR);
+	ck_assert_str_eq(mpsfix_error_last()->message, "standard input ('-') is given twice");
+	mpsfix_opts_release(&o);
+	ck_assert_int_eq(parse(&o, missing_short), MPSFIX_ERROR);
+	ck_assert_str_eq(mpsfix_error_last()->message, "option '-o' needs a value");
+	mpsfix_opts_release(&o);
+	ck_assert_int_eq(parse(&o, ambiguous), MPSFIX_ERROR);
+	ck_assert_str_eq(mpsfix_error_last()->message, "option '--no' is ambiguous (try 'mpsfix --help')");
+	mpsfix_opts_release(&o);
+	ck_assert_int_eq(parse(&o, short_with_value), MPSFIX_ERROR);
+	ck_assert_str_eq(mpsfix_error_last()->message, "option '--quiet' takes no value");
+	mpsfix_opts_release(&o);
+	ck_assert_int_eq(parse(&o, unknown_short), MPSFIX_ERROR);
+	ck_assert_str_eq(mpsfix_error_last()->message, "unknown option '-Z' (try 'mpsfix --help')");
+	mpsfix_opts_release(&o);
+}
+END_TEST
+
+START_TEST(test_cli_allowed_combinations)
+{
+	/* staged lines changed since REF; a stdin name without '-'; options after paths */
+	char *argv[] = {"mpsfix", "check", "a.py", "--since", "main", "--staged",
+			"--stdin-filename", "s.py", "b.py", "-q", NULL};
+	mpsfix_opts o;
+
+	ck_assert_int_eq(parse(&o, argv), 0);
+	ck_assert(o.staged && o.quiet);
+	ck_assert_str_eq(o.since, "main");
+	ck_assert_str_eq(o.stdin_filename, "s.py");
+	ck_assert_uint_eq(o.npaths, 2);
+	ck_assert_str_eq(o.paths[1], "b.py");
+	mpsfix_opts_release(&o);
+}
+END_TEST
+
 Suite *mpsfix_suite_cli(void)
 {
 	Suite *s = suite_create("cli");
@@ -100,6 +266,13 @@ Suite *mpsfix_suite_cli(void)
 	tcase_add_test(tc, test_cli_double_dash_ends_options);
 	tcase_add_test(tc, test_cli_errors);
 	tcase_add_test(tc, test_cli_help_and_version_need_no_command);
+	tcase_add_test(tc, test_cli_every_option);
+	tcase_add_test(tc, test_cli_defaults);
+	tcase_add_test(tc, test_cli_repeatable_lists_keep_raw_values);
+	tcase_add_test(tc, test_cli_last_of_a_pair_wins);
+	tcase_add_test(tc, test_cli_every_format_value);
+	tcase_add_test(tc, test_cli_value_errors);
+	tcase_add_test(tc, test_cli_allowed_combinations);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -45,21 +45,7 @@ same_files() { # name a b
 run "$bin" --help
 expect_rc "help exits 0" 0
 expect_out "help shows usage" "usage: mpsfix <command>"
-sed 's/\\-/-/g' man/mpsfix.1 >"$tmp/man.txt"
-for opt in $(sed -n 's/^  *\(-[a-zA-Z], \)\{0,1\}--\([a-z-]*\).*/\2/p' "$tmp/out"); do
-	if grep -q -- "--$opt" "$tmp/man.txt"; then ok "man page documents --$opt"
-	else fail "man page documents --$opt" "man/mpsfix.1 has no --$opt"; fi
-done
-for opt in $(grep -o -- '--[a-z][a-z-]*' "$tmp/man.txt" | sed 's/^--//' | sort -u); do
-	if grep -q -- "--$opt" "$tmp/out"; then ok "--help shows --$opt from the man page"
-	else fail "--help shows --$opt from the man page" "--help lacks --$opt"; fi
-done
-if command -v groff >/dev/null 2>&1; then
-	for page in man/mpsfix.1 man/mpsfix-rules.5; do
-		w=$(groff -man -Tutf8 -ww "$page" 2>&1 >/dev/null)
-		if [ -z "$w" ]; then ok "$page renders without warnings"; else fail "$page renders without warnings" "$w"; fi
-	done
-fi
+# (tests/man.sh checks that --help, the option table and man/mpsfix.1 agree)
 run "$bin" --version
 expect_rc "version exits 0" 0
 expect_out "version names the grammar" "tree-sitter-python 0.23.6"
@@ -73,6 +59,15 @@ expect_rc "unknown option is a usage error" 2
 expect_err "unknown option is named" "--frobnicate"
 run "$bin" check --rules
 expect_rc "option without value is a usage error" 2
+expect_err "option without value is named" "option '--rules' needs a value"
+run "$bin" check --format xml fixtures/demo
+expect_rc "invalid --format is a usage error" 2
+expect_err "invalid --format lists the formats" "(valid: full, concise, json, jsonl, sarif, github, diff)"
+run "$bin" check --color=sometimes fixtures/demo
+expect_rc "invalid --color is a usage error" 2
+run "$bin" check --config x.yml --isolated fixtures/demo
+expect_rc "--config with --isolated is a usage error" 2
+expect_err "--config with --isolated is explained" "cannot be used together"
 
 # --- the demo --------------------------------------------------------------------
 run "$bin" diff fixtures/demo
