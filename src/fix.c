@@ -206,7 +206,7 @@ static TSNode evaluated_twice(const mpsfix_rule *r, const mpsfix_match *m, const
 	for (size_t i = 0; i < r->fix.nedits; i++) {
 		TSNode t = edit_target(&r->fix.edits[i], m), list;
 
-		if (ts_node_is_null(t))
+		if (ts_node_is_null(t) || r->fix.edits[i].op == MPSFIX_FIX_INSERT)
 			continue;
 		if (r->fix.edits[i].op == MPSFIX_FIX_REMOVE)
 			element_of(t, &t, &list);
@@ -368,6 +368,158 @@ done:
 	return reason;
 }
 
+/* ---- moving statements ----------------------------------------------------------- */
+
+/* The statement `n` is: itself, or the expression statement that holds only it. */
+static TSNode statement_of(TSNode n)
+{
+	TSNode parent = ts_node_parent(n);
+
+	if (is(parent, "expression_statement") && ts_node_named_child_count(parent) == 1)
+		return parent;
+	return n;
+}
+
+static bool blank(const char *s, uint32_t from, uint32_t to)
+{
+	for (uint32_t i = from; i < to; i++)
+		if (s[i] != ' ' && s[i] != '\t' && s[i] != '\r' && s[i] != '\f')
+			return false;
+	return true;
+}
+
+/* Remove a statement that owns its lines, line endings included. */
+static char *remove_statement(mpsfix_fix_ctx *fc, TSNode target, mpsfix_edits *edits, uint32_t group)
+{
+	const mpsfix_source *src = fc->src;
+	TSNode stmt = statement_of(target), parent = ts_node_parent(stmt);
+	uint32_t s = ts_node_start_byte(stmt), e = ts_node_end_byte(stmt), siblings = 0;
+	mpsfix_span first, last;
+	uint32_t end;
+	const char *t = ts_node_type(stmt);
+	size_t tl = strlen(t);
+
+	if (!(tl > 10 && !strcmp(t + tl - 10, "_statement")) || ts_node_is_null(parent) ||
+	    !(is(parent, "module") || is(parent, "block")))
+		return mpsfix_xstrdup("the code to remove is not an element of a list or a statement");
+	for (uint32_t i = 0; i < ts_node_named_child_count(parent); i++)
+		siblings += !ts_node_is_extra(ts_node_named_child(parent, i));
+	if (is(parent, "block") && siblings < 2)
+		return mpsfix_xstrdup("removing the statement would leave an empty block");
+	first = mpsfix_source_line(src, mpsfix_source_line_of(src, s));
+	last = mpsfix_source_line(src, mpsfix_source_line_of(src, e));
+	if (!blank(src->data, first.start, s) || !blank(src->data, e, last.end))
+		return mpsfix_xstrdup(memchr(src->data + e, '#', last.end - e) ?
+				      "the fix would drop a comment" :
+				      "the statement shares its line with other code");
+	end = last.end;
+	while (end < src->len && (src->data[end] == '\r' || src->data[end] == '\n'))
+		if (src->data[end++] == '\n')
+			break;
+	if (drops_comment(stmt, first.start, end, NULL))
+		return mpsfix_xstrdup("the fix would drop a comment");
+	mpsfix_edits_add(edits, first.start, end, "", 0, group);
+	return NULL;
+}
+
+/* Does a module-level `import ROOT` (or `import ROOT.x`) come before byte `before`? */
+static bool imported_before(TSNode module, const char *src, const char *root, uint32_t before)
+{
+	for (uint32_t i = 0; i < ts_node_named_child_count(module); i++) {
+		TSNode st = ts_node_named_child(module, i);
+
+		if (ts_node_start_byte(st) >= before)
+			break;
+		if (!is(st, "import_statement"))
+			continue;
+		for (uint32_t k = 0; k < ts_node_named_child_count(st); k++) {
+			TSNode name = ts_node_named_child(st, k);
+
+			if (is(name, "dotted_name") && mpsfix_node_text_is(ts_node_named_child(name, 0), src, root))
+				return true;
+		}
+	}
+	return false;
+}
+
+/* The first module-level statement importing `module` (or one of its submodules). */
+static TSNode first_import_of(TSNode root, const char *src, const char *module)
+{
+	for (uint32_t i = 0; i < ts_node_named_child_count(root); i++) {
+		TSNode st = ts_node_named_child(root, i), name = {0};
+
+		if (is(st, "import_from_statement")) {
+			name = ts_node_child_by_field_name(st, "module_name", 11);
+			if (is(name, "dotted_name") && mpsfix_node_text_is(ts_node_named_child(name, 0), src, module))
+				return st;
+		} else if (is(st, "import_statement")) {
+			for (uint32_t k = 0; k < ts_node_named_child_count(st); k++) {
+				name = ts_node_named_child(st, k);
+				if (is(name, "aliased_import"))
+					name = ts_node_child_by_field_name(name, "name", 4);
+				if (is(name, "dotted_name") &&
+				    mpsfix_node_text_is(ts_node_named_child(name, 0), src, module))
+					return st;
+			}
+		}
+	}
+	return (TSNode){0};
+}
+
+/*
+ * Insert the template as lines before the first module-level import of
+ * fe->module.  Dotted names are written as spelled, with an `import ROOT`
+ * line first when no plain import of ROOT comes before that place.
+ */
+static char *insert_before_import(mpsfix_fix_ctx *fc, const mpsfix_fix_edit *fe, const mpsfix_match *m,
+				  mpsfix_edits *edits, uint32_t group)
+{
+	const char *nl = mpsfix_source_newline(fc->src);
+	TSNode imp = first_import_of(fc->root, fc->src->data, fe->module);
+	mpsfix_buf text = MPSFIX_BUF_INIT;
+	uint32_t at;
+	char *reason = NULL;
+
+	if (ts_node_is_null(imp))
+		return mpsfix_xasprintf("the file has no module-level import of %s to put the code before",
+					fe->module);
+	at = ts_node_start_byte(imp);
+	if (at >= ts_node_start_byte(m->node))
+		return mpsfix_xasprintf("the code already comes before the first import of %s", fe->module);
+	for (size_t q = 0; q < mpsfix_template_qname_count(fe->tmpl); q++) {
+		char *root = root_of(mpsfix_template_qname(fe->tmpl, q));
+		bool dup = false;
+
+		for (size_t k = 0; k < q && !dup; k++) {
+			char *other = root_of(mpsfix_template_qname(fe->tmpl, k));
+
+			dup = !strcmp(other, root);
+			free(other);
+		}
+		if (!dup && fc->names) {
+			mpsfix_buf b = MPSFIX_BUF_INIT;
+
+			if (mpsfix_names_spell(fc->names, imp, root, &b) == MPSFIX_SPELL_SHADOWED)
+				reason = mpsfix_xasprintf("`%s` means something else in this file", root);
+			mpsfix_buf_release(&b);
+		}
+		if (!dup && !reason && !imported_before(fc->root, fc->src->data, root, at))
+			mpsfix_buf_printf(&text, "import %s%s", root, nl);
+		free(root);
+		if (reason)
+			goto done;
+	}
+	if (mpsfix_template_render(&text, NULL, fe->tmpl, m, fc->src, imp, NULL) < 0) {
+		reason = mpsfix_xstrdup(mpsfix_error_last()->message);
+		goto done;
+	}
+	mpsfix_buf_adds(&text, nl);
+	mpsfix_edits_add(edits, at, at, text.data, text.len, group);
+done:
+	mpsfix_buf_release(&text);
+	return reason;
+}
+
 static int by_start(const void *a, const void *b)
 {
 	const mpsfix_edit *x = a, *y = b;
@@ -409,12 +561,14 @@ char *mpsfix_fix_render(mpsfix_fix_ctx *fc, const mpsfix_rule *r, const mpsfix_m
 		TSNode target = edit_target(fe, m);
 		removal rm;
 
-		if (ts_node_is_null(target))
+		if (fe->op == MPSFIX_FIX_INSERT)
+			reason = insert_before_import(fc, fe, m, edits, group);
+		else if (ts_node_is_null(target))
 			reason = mpsfix_xasprintf("$%s is not bound", fe->target);
 		else if (fe->op == MPSFIX_FIX_REPLACE)
 			reason = replace(fc, fe, m, target, edits, group);
 		else if (!element_of(target, &rm.elem, &rm.list))
-			reason = mpsfix_xstrdup("the code to remove is not an element of a list or of call arguments");
+			reason = remove_statement(fc, target, edits, group);
 		else
 			ARRAY_PUSH(&removals, rm);
 	}

@@ -369,8 +369,8 @@ static int load_where(loader *ld, const mpsfix_yaml_node *v)
 
 /* --- fix -------------------------------------------------------------------------- */
 
-static const char *const edit_names[] = {"replace", "template", "remove"};
-enum { E_REPLACE, E_TEMPLATE, E_REMOVE, E_COUNT };
+static const char *const edit_names[] = {"replace", "template", "remove", "before-import"};
+enum { E_REPLACE, E_TEMPLATE, E_REMOVE, E_BEFORE_IMPORT, E_COUNT };
 
 /* A replace/remove target: "$X" (or "X"); a multi "$$$X" is refused. */
 static int load_target(const loader *ld, const char *what, const mpsfix_yaml_node *v, char **out)
@@ -379,6 +379,10 @@ static int load_target(const loader *ld, const char *what, const mpsfix_yaml_nod
 
 	if (!mpsfix_yaml_is_string(v))
 		return fail(ld, v, "'%s' must name a metavariable, like $X", what);
+	if (!strcmp(what, "remove") && !strcmp(s, "match")) {
+		*out = NULL; /* the whole match */
+		return 0;
+	}
 	if (strncmp(s, "$$$", 3) == 0 && is_metavar_name(s + 3))
 		return fail(ld, v, "'%s' needs a single-node metavariable, not %s", what, s);
 	if (*s == '$')
@@ -401,6 +405,11 @@ static int load_edit(loader *ld, const mpsfix_yaml_fields *f, const mpsfix_yaml_
 	uint32_t off = 0, line, col;
 	int error;
 
+	if (f->key[E_BEFORE_IMPORT] && (f->key[E_REMOVE] || f->key[E_REPLACE]))
+		return fail(ld, f->key[E_BEFORE_IMPORT], "'before-import' inserts new lines: it cannot be "
+			    "combined with 'replace' or 'remove'");
+	if (f->key[E_BEFORE_IMPORT] && !tv)
+		return fail(ld, f->key[E_BEFORE_IMPORT], "'before-import' needs a 'template' to insert");
 	if (f->key[E_REMOVE] && f->key[E_TEMPLATE])
 		return fail(ld, f->key[E_REMOVE], "'remove' cannot be combined with 'template'");
 	if (f->key[E_REMOVE] && f->key[E_REPLACE])
@@ -412,10 +421,18 @@ static int load_edit(loader *ld, const mpsfix_yaml_fields *f, const mpsfix_yaml_
 	}
 	fix->nedits++;
 	*e = (mpsfix_fix_edit){
-		.op = tv ? MPSFIX_FIX_REPLACE : MPSFIX_FIX_REMOVE,
+		.op = f->key[E_BEFORE_IMPORT] ? MPSFIX_FIX_INSERT : tv ? MPSFIX_FIX_REPLACE : MPSFIX_FIX_REMOVE,
 		.line = at->line,
 		.col = at->col,
 	};
+	if (f->val[E_BEFORE_IMPORT]) {
+		const mpsfix_yaml_node *mv = f->val[E_BEFORE_IMPORT];
+
+		if (!mpsfix_yaml_is_string(mv) || !*mv->value || strspn(mv->value,
+		    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") != mv->len)
+			return fail(ld, mv, "'before-import' names a top-level module, like torch");
+		e->module = mpsfix_xstrdup(mv->value);
+	}
 	if (f->val[E_REMOVE]) {
 		es->target = f->val[E_REMOVE];
 		return load_target(ld, "remove", es->target, &e->target);
@@ -453,13 +470,13 @@ static int load_edits(loader *ld, const mpsfix_yaml_node *v)
 
 		if (item->type != MPSFIX_YAML_MAP)
 			return fail(ld, item, "each edit must be a mapping "
-				    "(replace, template, remove)");
+				    "(replace, template, remove, before-import)");
 		error = mpsfix_yaml_collect(&f, ld->doc, item, "edits", edit_names, E_COUNT, 0);
 		if (error < 0)
 			return error;
 		error = load_edit(ld, &f, item);
-		if (error == 0 && v->nitems > 1 && fix->edits[fix->nedits - 1].op == MPSFIX_FIX_REPLACE &&
-		    !fix->edits[fix->nedits - 1].target)
+		if (error == 0 && v->nitems > 1 && fix->edits[fix->nedits - 1].op != MPSFIX_FIX_INSERT &&
+		    !fix->edits[fix->nedits - 1].target && fix->edits[fix->nedits - 1].op == MPSFIX_FIX_REPLACE)
 			return fail(ld, item, "an edit that replaces the whole match cannot "
 				    "be combined with other edits (they would overlap); give it a 'replace' target");
 	}
@@ -467,7 +484,7 @@ static int load_edits(loader *ld, const mpsfix_yaml_node *v)
 }
 
 /* the first three as in edit_names, so that a shorthand fix is an edit */
-static const char *const fix_names[] = {"replace", "template", "remove", "safety", "edits"};
+static const char *const fix_names[] = {"replace", "template", "remove", "before-import", "safety", "edits"};
 enum { F_SAFETY = E_COUNT, F_EDITS, F_COUNT };
 
 static int load_fix(loader *ld, const mpsfix_yaml_node *v)
@@ -890,6 +907,7 @@ void mpsfix_rule_free(mpsfix_rule *r)
 	mpsfix_signature_release(&r->signature);
 	for (size_t i = 0; i < r->fix.nedits; i++) {
 		free(r->fix.edits[i].target);
+		free(r->fix.edits[i].module);
 		mpsfix_template_free(r->fix.edits[i].tmpl);
 	}
 	free(r->fix.edits);

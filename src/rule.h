@@ -23,13 +23,17 @@ const char *mpsfix_severity_name(mpsfix_severity s);
 
 typedef enum {
 	MPSFIX_FIX_REPLACE, /* replace the target by the rendered template */
-	MPSFIX_FIX_REMOVE   /* remove the target's list element with one comma */
+	MPSFIX_FIX_REMOVE,  /* remove the target's list element with one comma, or
+			       the statement (its whole lines) */
+	MPSFIX_FIX_INSERT   /* insert the rendered template as lines before the
+			       first module-level import of `module` */
 } mpsfix_fix_op;
 
 typedef struct {
 	mpsfix_fix_op op;
 	char *target;           /* metavariable name without '$', or NULL: the whole match */
-	mpsfix_template *tmpl;  /* REPLACE only (owned) */
+	mpsfix_template *tmpl;  /* REPLACE and INSERT (owned) */
+	char *module;           /* INSERT: `before-import:` module (owned) */
 	uint32_t line, col;     /* where the edit is written in the rule file */
 } mpsfix_fix_edit;
 

@@ -117,6 +117,68 @@ START_TEST(test_qualified_patterns)
 }
 END_TEST
 
+/* A fix of several edits: a statement removed and inserted before `import torch`. */
+START_TEST(test_move_statement)
+{
+	static const char rule[] =
+		HEAD
+		"match: 'os.environ[\"PYTORCH_ENABLE_MPS_FALLBACK\"] = $V'\n"
+		"fix:\n"
+		"  safety: safe\n"
+		"  edits:\n"
+		"    - remove: match\n"
+		"    - before-import: torch\n"
+		"      template: 'os.environ[\"PYTORCH_ENABLE_MPS_FALLBACK\"] = $V'\n";
+	static const struct {
+		const char *code, *want;
+	} mv[] = {
+		{"\"\"\"Doc.\"\"\"\nimport os\nimport torch\n\nos.environ[\"PYTORCH_ENABLE_MPS_FALLBACK\"] = \"1\"\nx = 1\n",
+		 "\"\"\"Doc.\"\"\"\nimport os\nos.environ[\"PYTORCH_ENABLE_MPS_FALLBACK\"] = \"1\"\nimport torch\n\nx = 1\n"},
+		/* `os` is imported only after torch: an `import os` goes first */
+		{"import torch\r\nimport os\r\nos.environ[\"PYTORCH_ENABLE_MPS_FALLBACK\"] = \"1\"\r\n",
+		 "import os\r\nos.environ[\"PYTORCH_ENABLE_MPS_FALLBACK\"] = \"1\"\r\nimport torch\r\nimport os\r\n"},
+		/* a comment on its line would be lost: all of the fix or nothing */
+		{"import os\nimport torch\nos.environ[\"PYTORCH_ENABLE_MPS_FALLBACK\"] = \"1\"  # fallback\n",
+		 "MANUAL: the fix would drop a comment"},
+		/* the only statement of a block */
+		{"import os\nimport torch\nif x:\n    os.environ[\"PYTORCH_ENABLE_MPS_FALLBACK\"] = \"1\"\n",
+		 "MANUAL: removing the statement would leave an empty block"},
+		{"import os\nos.environ[\"PYTORCH_ENABLE_MPS_FALLBACK\"] = \"1\"\n",
+		 "MANUAL: the file has no module-level import of torch to put the code before"},
+	};
+
+	for (size_t i = 0; i < sizeof(mv) / sizeof(mv[0]); i++) {
+		mpsfix_rule *r = NULL;
+		mpsfix_result res = MPSFIX_RESULT_INIT;
+		char *text, *got;
+
+		ck_assert_msg(mpsfix_rule_load_buffer(&r, tu_parser(), "t.yml", rule, strlen(rule)) == 0,
+			      "%s", mpsfix_error_last()->message);
+		/* one pass: the moved statement would match again where it lands */
+		free(tu_run(r, mv[i].code, strlen(mv[i].code), false, &res));
+		ck_assert_uint_eq(res.len, 1);
+		if (res.items[0].fix == MPSFIX_FIX_MANUAL) {
+			got = mpsfix_xasprintf("MANUAL: %s", res.items[0].reason);
+		} else {
+			mpsfix_buf b = MPSFIX_BUF_INIT;
+			mpsfix_edits e = MPSFIX_EDITS_INIT;
+
+			for (size_t k = 0; k < res.items[0].nedits; k++)
+				mpsfix_edits_add(&e, res.items[0].edits[k].start, res.items[0].edits[k].end,
+						 res.items[0].edits[k].text, res.items[0].edits[k].len, 0);
+			ck_assert_int_eq(mpsfix_edits_apply(&b, &e, mv[i].code, strlen(mv[i].code), NULL, NULL), 0);
+			got = mpsfix_buf_detach(&b, NULL);
+			mpsfix_edits_release(&e);
+		}
+		text = got;
+		ck_assert_msg(!strcmp(text, mv[i].want), "for\n%s\ngot\n%s\nwant\n%s", mv[i].code, text, mv[i].want);
+		free(text);
+		mpsfix_result_release(&res);
+		mpsfix_rule_free(r);
+	}
+}
+END_TEST
+
 Suite *mpsfix_suite_fix(void)
 {
 	Suite *s = suite_create("fix");
@@ -124,6 +186,7 @@ Suite *mpsfix_suite_fix(void)
 
 	tcase_add_loop_test(tc, test_spelling_and_imports, 0, (int)(sizeof(cases) / sizeof(cases[0])));
 	tcase_add_test(tc, test_qualified_patterns);
+	tcase_add_test(tc, test_move_statement);
 	suite_add_tcase(s, tc);
 	return s;
 }
