@@ -169,3 +169,14 @@ void mpsfix_buf_release(mpsfix_buf *b)
 	b->data = NULL;
 	b->len = b->cap = 0;
 }
+
+char *mpsfix_path_join(const char *dir, const char *name)
+{
+	size_t n = strlen(dir);
+
+	while (n > 1 && dir[n - 1] == '/')
+		n--;
+	if (n > 0 && dir[n - 1] == '/')
+		return mpsfix_xasprintf("%.*s%s", (int)n, dir, name);
+	return mpsfix_xasprintf("%.*s/%s", (int)n, dir, name);
+}

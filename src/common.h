@@ -94,6 +94,9 @@ typedef struct {
 	uint32_t start, end;
 } mpsfix_span;
 
+/** `dir/name`, with no doubled slash however many `dir` ends with (newly allocated). */
+char *mpsfix_path_join(const char *dir, const char *name);
+
 #define MPSFIX_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 #endif

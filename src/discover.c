@@ -46,17 +46,6 @@ static void add(mpsfix_paths *p, char *path)
 	p->items[p->len++] = path;
 }
 
-/* `dir/name`, with no doubled slash however many `dir` ends with */
-static char *join(const char *dir, const char *name)
-{
-	size_t n = strlen(dir);
-
-	while (n > 1 && dir[n - 1] == '/')
-		n--;
-	if (n > 0 && dir[n - 1] == '/')
-		return mpsfix_xasprintf("%.*s%s", (int)n, dir, name);
-	return mpsfix_xasprintf("%.*s/%s", (int)n, dir, name);
-}
 
 static bool ends_with(const char *s, const char *suffix)
 {
@@ -143,7 +132,7 @@ static void walk(mpsfix_paths *out, const char *root, const reporter *r)
 			const char *name = ent->d_name;
 			if (strcmp(name, ".") == 0 || strcmp(name, "..") == 0)
 				continue;
-			char *path = join(dir, name);
+			char *path = mpsfix_path_join(dir, name);
 			enum kind k = classify(path, name, ent->d_type);
 			if (k == K_DIR && !skip_folder(name)) {
 				ARRAY_PUSH(&stack, path);
@@ -364,7 +353,7 @@ done:
 /* Does the git-listed `path` (under folder argument `dir`) lie in a folder the walk skips? */
 static bool in_skipped_folder(const char *dir, const char *path)
 {
-	char *prefix = join(dir, "");
+	char *prefix = mpsfix_path_join(dir, "");
 	size_t n = strlen(prefix);
 	char **parts = NULL, *buf = NULL;
 	size_t np = split(&parts, &buf, strncmp(path, prefix, n) == 0 ? path + n : path);

@@ -108,17 +108,6 @@ done:
 	return name;
 }
 
-/* `dir/name`, with no doubled slash however many `dir` ends with (as discover.c) */
-static char *join(const char *dir, const char *name)
-{
-	size_t n = strlen(dir);
-
-	while (n > 1 && dir[n - 1] == '/')
-		n--;
-	if (n > 0 && dir[n - 1] == '/')
-		return mpsfix_xasprintf("%.*s%s", (int)n, dir, name);
-	return mpsfix_xasprintf("%.*s/%s", (int)n, dir, name);
-}
 
 /*
  * Open the repository whose work tree holds the folder `real_dir` (a real,
@@ -280,7 +269,7 @@ int mpsfix_git_list_files(char ***out, size_t *n, bool *in_repo, const char *dir
 	for (size_t i = 0; i < names.len; i++) {
 		if (kept && strcmp(names.items[i], names.items[i - 1]) == 0)
 			continue;
-		(*out)[kept++] = join(dir, names.items[i] + prefix_len);
+		(*out)[kept++] = mpsfix_path_join(dir, names.items[i] + prefix_len);
 	}
 	*n = kept; /* one prefix for all: still sorted */
 done:

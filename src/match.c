@@ -42,29 +42,6 @@ bool mpsfix_matcher_star_seen(const mpsfix_matcher *m)
 	return m->star_seen;
 }
 
-/* The code's spelling of a dotted name, without the comments and line
- * breaks it may hold: identifiers joined by dots. */
-static bool spelled(TSNode node, const char *src, mpsfix_buf *out, int depth)
-{
-	if (depth > 64)
-		return false;
-	if (!strcmp(ts_node_type(node), "identifier")) {
-		mpsfix_buf_add(out, src + ts_node_start_byte(node),
-			       ts_node_end_byte(node) - ts_node_start_byte(node));
-		return true;
-	}
-	if (!strcmp(ts_node_type(node), "attribute")) {
-		TSNode obj = ts_node_child_by_field_name(node, "object", 6);
-		TSNode attr = ts_node_child_by_field_name(node, "attribute", 9);
-
-		if (ts_node_is_null(obj) || ts_node_is_null(attr) || !spelled(obj, src, out, depth + 1))
-			return false;
-		mpsfix_buf_addc(out, '.');
-		return spelled(attr, src, out, depth + 1);
-	}
-	return false;
-}
-
 static bool match_qname(mpsfix_matcher *m, const mpsfix_pnode *pn, TSNode node)
 {
 	const char *t = ts_node_type(node);
@@ -85,7 +62,7 @@ static bool match_qname(mpsfix_matcher *m, const mpsfix_pnode *pn, TSNode node)
 	}
 	mpsfix_buf_clear(&m->qname);
 	if (!m->names) {
-		ok = spelled(node, m->src, &m->qname, 0);
+		ok = mpsfix_dotted_name(node, m->src, &m->qname);
 	} else {
 		switch (mpsfix_names_qualify(m->names, node, &m->qname)) {
 		case MPSFIX_NAME_RESOLVED:

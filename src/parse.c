@@ -488,3 +488,31 @@ bool mpsfix_node_text_is(TSNode n, const char *src, const char *s)
 	b = ts_node_end_byte(n);
 	return strlen(s) == b - a && memcmp(src + a, s, b - a) == 0;
 }
+
+static bool dotted_at(TSNode node, const char *src, mpsfix_buf *out, int depth)
+{
+	const char *type = ts_node_type(node);
+
+	if (depth > 256)
+		return false;
+	if (!strcmp(type, "identifier")) {
+		mpsfix_buf_add(out, src + ts_node_start_byte(node),
+			       ts_node_end_byte(node) - ts_node_start_byte(node));
+		return true;
+	}
+	if (!strcmp(type, "attribute")) {
+		TSNode obj = ts_node_child_by_field_name(node, "object", 6);
+		TSNode attr = ts_node_child_by_field_name(node, "attribute", 9);
+
+		if (ts_node_is_null(obj) || ts_node_is_null(attr) || !dotted_at(obj, src, out, depth + 1))
+			return false;
+		mpsfix_buf_addc(out, '.');
+		return dotted_at(attr, src, out, depth + 1);
+	}
+	return false;
+}
+
+bool mpsfix_dotted_name(TSNode node, const char *src, mpsfix_buf *out)
+{
+	return dotted_at(node, src, out, 0);
+}

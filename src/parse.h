@@ -76,4 +76,12 @@ bool mpsfix_node_text_is(TSNode n, const char *src, const char *s);
 /** Symbol of a named node kind ("call", "identifier"...), 0 if unknown. */
 TSSymbol mpsfix_symbol(const char *kind);
 
+/**
+ * If `node` is an identifier, or an attribute whose object is one of these,
+ * append its names joined by dots to `out` ("torch.cuda.is_available",
+ * whatever comments or line breaks stand between them) and return true;
+ * otherwise return false (`out` may hold part of the name).
+ */
+bool mpsfix_dotted_name(TSNode node, const char *src, mpsfix_buf *out);
+
 #endif

@@ -474,33 +474,11 @@ static int compile_children(compiler *c, mpsfix_pnode *pn, TSNode node, bool nam
 }
 
 /* `a.b.c` made of plain identifiers (no metavariable): its dotted text. */
-static bool dotted_name(const compiler *c, TSNode node, mpsfix_buf *out, int depth)
+static bool dotted_name(const compiler *c, TSNode node, mpsfix_buf *out)
 {
-	const char *name;
-	size_t len;
-	bool multi;
-	TSNode ident;
+	static const char mu[3] = {MU0, MU1, 0};
 
-	if (depth > 64)
-		return false;
-	if (node_is(node, "identifier")) {
-		uint32_t s = ts_node_start_byte(node), e = ts_node_end_byte(node);
-
-		if (node_metavar(node, c->text2, &name, &len, &multi, &ident))
-			return false;
-		mpsfix_buf_add(out, c->text2 + s, e - s);
-		return true;
-	}
-	if (node_is(node, "attribute")) {
-		TSNode obj = ts_node_child_by_field_name(node, "object", 6);
-		TSNode attr = ts_node_child_by_field_name(node, "attribute", 9);
-
-		if (ts_node_is_null(obj) || ts_node_is_null(attr) || !dotted_name(c, obj, out, depth + 1))
-			return false;
-		mpsfix_buf_addc(out, '.');
-		return dotted_name(c, attr, out, depth + 1);
-	}
-	return false;
+	return mpsfix_dotted_name(node, c->text2, out) && !strstr(out->data, mu);
 }
 
 static int compile_node(compiler *c, mpsfix_pnode **out, TSNode node, int depth)
@@ -547,7 +525,7 @@ static int compile_node(compiler *c, mpsfix_pnode **out, TSNode node, int depth)
 	if (!strcmp(type, "attribute")) {
 		mpsfix_buf dotted = MPSFIX_BUF_INIT;
 
-		if (dotted_name(c, node, &dotted, 0)) {
+		if (dotted_name(c, node, &dotted)) {
 			pn->kind = MPSFIX_PN_QNAME;
 			pn->text = mpsfix_buf_detach(&dotted, &pn->text_len);
 			return 0;

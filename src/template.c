@@ -199,31 +199,11 @@ typedef struct {
 } var_scan;
 
 /* `a.b.c` of plain identifiers (no metavariable): its dotted text. */
-static bool dotted(TSNode n, const char *text2, mpsfix_buf *out, int depth)
+static bool dotted(TSNode n, const char *text2, mpsfix_buf *out)
 {
-	uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
-	const char *name;
-	size_t len;
-	bool multi;
+	static const char mu[3] = {'\xc2', '\xb5', 0};
 
-	if (depth > 64)
-		return false;
-	if (is(n, "identifier")) {
-		if (mpsfix_metavar_ident(text2 + s, e - s, &name, &len, &multi))
-			return false;
-		mpsfix_buf_add(out, text2 + s, e - s);
-		return true;
-	}
-	if (is(n, "attribute")) {
-		TSNode obj = ts_node_child_by_field_name(n, "object", 6);
-		TSNode attr = ts_node_child_by_field_name(n, "attribute", 9);
-
-		if (ts_node_is_null(obj) || ts_node_is_null(attr) || !dotted(obj, text2, out, depth + 1))
-			return false;
-		mpsfix_buf_addc(out, '.');
-		return dotted(attr, text2, out, depth + 1);
-	}
-	return false;
+	return mpsfix_dotted_name(n, text2, out) && !strstr(out->data, mu);
 }
 
 static mpsfix_walk_action collect_var(TSNode n, void *payload)
@@ -244,7 +224,7 @@ static mpsfix_walk_action collect_var(TSNode n, void *payload)
 	if (is(n, "attribute")) {
 		mpsfix_buf d = MPSFIX_BUF_INIT;
 
-		if (dotted(n, c->text2, &d, 0)) {
+		if (dotted(n, c->text2, &d)) {
 			ARRAY_PUSH(&vs->qnames, ((tmpl_qname){
 				.span = {c->map->map[s], c->map->map[e]},
 				.name = mpsfix_buf_detach(&d, NULL),

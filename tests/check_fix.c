@@ -18,21 +18,7 @@ static const char cuda_rule[] =
 /* The fixed text, or "MANUAL: reason" (malloc'd). */
 static char *run(const char *yaml, const char *code)
 {
-	mpsfix_rule *r = NULL;
-	mpsfix_result res = MPSFIX_RESULT_INIT;
-	char *text, *out;
-
-	ck_assert_msg(mpsfix_rule_load_buffer(&r, tu_parser(), "t.yml", yaml, strlen(yaml)) == 0,
-		      "%s", mpsfix_error_last()->message);
-	text = tu_run(r, code, strlen(code), true, &res);
-	if (res.len && res.items[0].fix == MPSFIX_FIX_MANUAL)
-		out = mpsfix_xasprintf("MANUAL: %s", res.items[0].reason);
-	else
-		out = mpsfix_xstrdup(text);
-	free(text);
-	mpsfix_result_release(&res);
-	mpsfix_rule_free(r);
-	return out;
+	return tu_fix_yaml(yaml, code);
 }
 
 static const struct {

@@ -217,3 +217,22 @@ char *tu_run(mpsfix_rule *rule, const char *code, size_t len, bool fix, mpsfix_r
 	mpsfix_ctx_release(&ctx);
 	return text;
 }
+
+char *tu_fix_yaml(const char *yaml, const char *code)
+{
+	mpsfix_rule *r = NULL;
+	mpsfix_result res = MPSFIX_RESULT_INIT;
+	char *text, *out;
+
+	if (mpsfix_rule_load_buffer(&r, tu_parser(), "t.yml", yaml, strlen(yaml)) < 0)
+		return mpsfix_xasprintf("RULE: %s", mpsfix_error_last()->message);
+	text = tu_run(r, code, strlen(code), true, &res);
+	if (res.len && res.items[0].fix == MPSFIX_FIX_MANUAL)
+		out = mpsfix_xasprintf("MANUAL: %s", res.items[0].reason);
+	else
+		out = mpsfix_xstrdup(text);
+	free(text);
+	mpsfix_result_release(&res);
+	mpsfix_rule_free(r);
+	return out;
+}

@@ -36,4 +36,10 @@ void tu_rule_value(mpsfix_rule *r, const char *name, const char *str_value, int 
 /** Run `rule` over `code`; fix mode gives the new text (malloc'd) and findings in `res`. */
 char *tu_run(mpsfix_rule *rule, const char *code, size_t len, bool fix, mpsfix_result *res);
 
+/**
+ * Load the rule in `yaml` and fix `code` with it: the fixed text, or
+ * "MANUAL: reason" when the first finding needs a manual fix (malloc'd).
+ */
+char *tu_fix_yaml(const char *yaml, const char *code);
+
 #endif
