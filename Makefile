@@ -92,6 +92,8 @@ check: $(O)/check_all $(O)/mpsfix
 	$(O)/mpsfix test rules
 	@echo "== command-line tests"
 	sh tests/cli.sh $(O)/mpsfix
+	@echo "== command line for CI and review"
+	sh tests/cli_lint.sh $(O)/mpsfix
 	@echo "== option table, --help and man pages"
 	sh tests/man.sh $(O)/mpsfix
 

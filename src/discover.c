@@ -422,6 +422,10 @@ int mpsfix_discover_files(mpsfix_paths *out, char *const *args, size_t nargs,
 			error = mpsfix_error_set(MPSFIX_ERROR, "discover: argument %zu is NULL", i);
 			goto done;
 		}
+		if (!strcmp(arg, "-")) { /* standard input: read by the caller */
+			add(out, mpsfix_xstrdup(arg));
+			continue;
+		}
 		if (lstat(arg, &st) < 0) {
 			report(&r, "%s: %s", arg, strerror(errno));
 			continue;

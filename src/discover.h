@@ -27,6 +27,7 @@ typedef struct {
  * path already in `out` is not added again.  A path that cannot be read
  * (missing argument, unreadable folder) is reported through
  * `on_error(payload, "PATH: reason")` (when not NULL) and the walk goes on.
+ * The argument `-` (standard input) is passed through as it is.
  * Returns 0, or MPSFIX_ERROR for a fatal problem.
  */
 int mpsfix_discover(mpsfix_paths *out, char *const *args, size_t nargs,

@@ -337,9 +337,10 @@ static void process_file(run_state *st, const char *path, const char *root)
 	bool is_stdin = !strcmp(path, "-");
 	const char *display = is_stdin ? (opts->stdin_filename ? opts->stdin_filename : "-") : path;
 	mpsfix_source src = MPSFIX_SOURCE_INIT, fixed = MPSFIX_SOURCE_INIT;
-	mpsfix_result res = MPSFIX_RESULT_INIT;
+	mpsfix_result res = MPSFIX_RESULT_INIT, fixing = MPSFIX_RESULT_INIT;
+	const mpsfix_result *diff_of = &res;
 	mpsfix_engine_opts eo = {
-		.fix = opts->command != MPSFIX_CMD_CHECK || st->format == MPSFIX_FORMAT_DIFF,
+		.fix = opts->command != MPSFIX_CMD_CHECK,
 		.unsafe_fixes = st->unsafe_fixes,
 		.suppress = true,
 		.unused_suppressions = opts->show_unused_suppressions,
@@ -392,10 +393,24 @@ static void process_file(run_state *st, const char *path, const char *root)
 	st->files++;
 	for (size_t i = 0; i < res.nwarnings; i++)
 		print_error(res.warnings[i]);
-	if (eo.fix && res.changed) {
+	if (opts->command == MPSFIX_CMD_CHECK && st->format == MPSFIX_FORMAT_DIFF) {
+		/* check --format diff: the findings are the unfixed ones; a second,
+		 * fixing run gives the diff */
+		mpsfix_engine_opts fo = eo;
+
+		fo.fix = true;
+		fo.unused_suppressions = false;
+		st->cur_rel = rel;
+		error = mpsfix_engine_run(&fixing, &st->ctx, st->index, &src, &fo);
+		st->cur_rel = NULL;
+		if (error < 0)
+			goto fail;
+		diff_of = &fixing;
+	}
+	if (diff_of->text && diff_of->changed) {
 		char *name = is_stdin ? mpsfix_xstrdup(display) : diff_name(path);
 
-		error = mpsfix_git_diff(&diff, name, src.data, src.len, res.text, res.text_len);
+		error = mpsfix_git_diff(&diff, name, src.data, src.len, diff_of->text, diff_of->text_len);
 		free(name);
 		if (error < 0)
 			goto fail;
@@ -428,6 +443,7 @@ done:
 	free(rel);
 	mpsfix_buf_release(&diff);
 	mpsfix_result_release(&res);
+	mpsfix_result_release(&fixing);
 	mpsfix_source_release(&fixed);
 	mpsfix_source_release(&src);
 }
