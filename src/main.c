@@ -336,6 +336,7 @@ static void process_file(run_state *st, const char *path, const char *root)
 	const mpsfix_opts *opts = st->opts;
 	bool is_stdin = !strcmp(path, "-");
 	const char *display = is_stdin ? (opts->stdin_filename ? opts->stdin_filename : "-") : path;
+
 	mpsfix_source src = MPSFIX_SOURCE_INIT, fixed = MPSFIX_SOURCE_INIT;
 	mpsfix_result res = MPSFIX_RESULT_INIT, fixing = MPSFIX_RESULT_INIT;
 	const mpsfix_result *diff_of = &res;
@@ -353,6 +354,9 @@ static void process_file(run_state *st, const char *path, const char *root)
 	char *rel = NULL;
 	int error;
 
+	/* files found under "." are shown as git and ruff show them: "a.py", not "./a.py" */
+	while (!is_stdin && display[0] == '.' && display[1] == '/' && display[2])
+		display += 2;
 	error = load_source(st, &src, path, display);
 	if (error == MPSFIX_ESKIP) {
 		print_error(mpsfix_error_last()->message);
