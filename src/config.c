@@ -455,10 +455,11 @@ bool mpsfix_glob_matches(const char *glob, const char *path)
 {
 	char *gcopy = mpsfix_xstrdup(glob), *pcopy = mpsfix_xstrdup(path);
 	parts g = {0}, p = {0};
-	bool anchored, ok = false;
+	bool anchored, folder_only, ok = false;
 	size_t n = strlen(gcopy);
 
-	/* a trailing '/' (a folder, in .gitignore) changes nothing here */
+	/* a trailing '/' (a folder, as in .gitignore): the file itself never matches */
+	folder_only = n > 1 && gcopy[n - 1] == '/';
 	while (n > 1 && gcopy[n - 1] == '/')
 		gcopy[--n] = '\0';
 	anchored = strchr(gcopy, '/') != NULL;
@@ -470,6 +471,8 @@ bool mpsfix_glob_matches(const char *glob, const char *path)
 		goto done; /* an empty glob matches nothing */
 	ARRAY_PUSH(&g, "**");
 	split(&p, pcopy);
+	if (folder_only && p.len)
+		p.len--; /* only its folders */
 	ok = match_parts(&g, &p);
 done:
 	free(g.items);

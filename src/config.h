@@ -104,8 +104,10 @@ void mpsfix_select_rules(bool *selected, mpsfix_rule *const *rules, size_t n,
  * .gitignore; a glob that matches a folder matches everything under it
  * (`tests` covers tests/a/b.py, and so does `tests` followed by a last
  * component `**`, which also matches `tests` itself).  A glob with a '/' is
- * anchored at the base folder; a leading or trailing '/', and "."
- * components, change nothing.  (No "/" "*" here: it would open a comment.)
+ * anchored at the base folder; a leading '/' and "." components change
+ * nothing; a trailing '/' matches folders only (`build/` covers
+ * build/a.py, not a file named build).  (No "/" "*" here: it would open a
+ * comment.)
  */
 bool mpsfix_glob_matches(const char *glob, const char *path);
 

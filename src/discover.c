@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "config.h"
 #include "git.h"
 
 typedef void (*error_fn)(void *payload, const char *message);
@@ -241,55 +242,6 @@ static size_t split(char ***parts, char **buf, const char *s)
 	return a.len;
 }
 
-/* Do glob components g[gi..] match path components p[pi..k) for some k? */
-static bool match_prefix(char *const *g, size_t ng, size_t gi, char *const *p, size_t np,
-			 size_t pi, size_t min_len)
-{
-	if (gi == ng)
-		return pi >= min_len;
-	if (strcmp(g[gi], "**") == 0)
-		return match_prefix(g, ng, gi + 1, p, np, pi, min_len) ||
-		       (pi < np && match_prefix(g, ng, gi, p, np, pi + 1, min_len));
-	return pi < np && fnmatch(g[gi], p[pi], 0) == 0 &&
-	       match_prefix(g, ng, gi + 1, p, np, pi + 1, min_len);
-}
-
-/*
- * Does `glob` match `path` (relative to the globs' folder) or one of its
- * parent folders?  `*`, `?` and `[...]` stay within a component, `**` spans
- * any number of them; a glob without '/' matches any one component (so
- * `build` and `*_pb2.py` work as in .gitignore); a trailing '/' matches
- * folders only.
- * TODO(lead): replace by mpsfix_glob_matches
- */
-static bool glob_match(const char *glob, const char *path)
-{
-	char **g = NULL, **p = NULL, *gbuf = NULL, *pbuf = NULL;
-	size_t len = strlen(glob), ng, np;
-	bool folder_only = len > 0 && glob[len - 1] == '/', anchored, found = false;
-
-	while (len > 0 && glob[len - 1] == '/')
-		len--;
-	anchored = memchr(glob, '/', len) != NULL; /* a '/' before the end: from the base */
-	ng = split(&g, &gbuf, glob);
-	np = split(&p, &pbuf, path);
-	if (ng == 0 || np == 0)
-		goto done;
-	if (!anchored) {
-		for (size_t i = 0; i + (folder_only ? 1 : 0) < np && !found; i++)
-			found = strcmp(g[0], "**") == 0 || fnmatch(g[0], p[i], 0) == 0;
-		goto done;
-	}
-	/* the folders of `path` are its proper prefixes; the file is all of it */
-	found = match_prefix(g, ng, 0, p, folder_only ? np - 1 : np, 0, 1);
-done:
-	free(g);
-	free(p);
-	free(gbuf);
-	free(pbuf);
-	return found;
-}
-
 /* `path` made absolute (against `cwd`) and lexically normal: "/a/b". */
 static char *absolute(const char *cwd, const char *path)
 {
@@ -318,34 +270,45 @@ static char *absolute(const char *cwd, const char *path)
 
 typedef struct {
 	const mpsfix_discover_opts *opts;
-	char *base;     /* absolute, normal */
+	char *base;       /* of exclude/include: absolute, normal */
+	char *extra_base; /* of extra_exclude */
 	char *cwd;
 } glob_filter;
 
-/* Is the file `path` kept by the --exclude and --include globs? */
+/* `abs` relative to folder `base`, or NULL when outside it (or `base` itself). */
+static const char *under(const char *abs, const char *base)
+{
+	size_t n = strlen(base);
+	const char *rel = NULL;
+
+	if (strcmp(base, "/") == 0)
+		rel = abs + 1;
+	else if (strncmp(abs, base, n) == 0 && abs[n] == '/')
+		rel = abs + n + 1;
+	return rel && *rel ? rel : NULL;
+}
+
+static bool any_glob(char *const *globs, size_t n, const char *rel)
+{
+	for (size_t i = 0; i < n; i++)
+		if (mpsfix_glob_matches(globs[i], rel))
+			return true;
+	return false;
+}
+
+/* Is the file `path` kept by the globs?  Globs say nothing about a file outside their folder. */
 static bool globs_keep(const glob_filter *f, const char *path)
 {
+	const mpsfix_discover_opts *o = f->opts;
 	char *abs = absolute(f->cwd, path);
-	size_t n = strlen(f->base);
-	const char *rel = NULL;
+	const char *rel = under(abs, f->base), *extra = f->extra_base ? under(abs, f->extra_base) : NULL;
 	bool keep = true;
 
-	if (strcmp(f->base, "/") == 0)
-		rel = abs + 1;
-	else if (strncmp(abs, f->base, n) == 0 && abs[n] == '/')
-		rel = abs + n + 1;
-	/* a file outside the globs' folder: they say nothing about it */
-	if (!rel || !*rel)
-		goto done;
-	for (size_t i = 0; keep && i < f->opts->nexclude; i++)
-		if (glob_match(f->opts->exclude[i], rel))
-			keep = false;
-	if (keep && f->opts->ninclude) {
-		keep = false;
-		for (size_t i = 0; !keep && i < f->opts->ninclude; i++)
-			keep = glob_match(f->opts->include[i], rel);
-	}
-done:
+	if (rel)
+		keep = !any_glob(o->exclude, o->nexclude, rel) &&
+		       (!o->ninclude || any_glob(o->include, o->ninclude, rel));
+	if (keep && extra)
+		keep = !any_glob(o->extra_exclude, o->nextra_exclude, extra);
 	free(abs);
 	return keep;
 }
@@ -392,13 +355,13 @@ int mpsfix_discover_files(mpsfix_paths *out, char *const *args, size_t nargs,
 {
 	static const mpsfix_discover_opts defaults = {.use_git = false};
 	reporter r = {on_error, payload};
-	glob_filter f = {NULL, NULL, NULL};
+	glob_filter f = {NULL, NULL, NULL, NULL};
 	bool git_ready = false, globs;
 	int error = 0;
 
 	if (!opts)
 		opts = &defaults;
-	globs = opts->nexclude || opts->ninclude;
+	globs = opts->nexclude || opts->ninclude || opts->nextra_exclude;
 	if (globs) {
 		f.opts = opts;
 		if ((f.cwd = getcwd(NULL, 0)) == NULL) {
@@ -407,6 +370,8 @@ int mpsfix_discover_files(mpsfix_paths *out, char *const *args, size_t nargs,
 			goto done;
 		}
 		f.base = absolute(f.cwd, opts->glob_base ? opts->glob_base : f.cwd);
+		if (opts->nextra_exclude && opts->extra_base)
+			f.extra_base = absolute(f.cwd, opts->extra_base);
 	}
 	if (opts->use_git) {
 		if ((error = mpsfix_git_init()) < 0)
@@ -461,6 +426,7 @@ done:
 	if (git_ready)
 		mpsfix_git_shutdown();
 	free(f.base);
+	free(f.extra_base);
 	free(f.cwd);
 	return error;
 }

@@ -37,11 +37,14 @@ int mpsfix_discover(mpsfix_paths *out, char *const *args, size_t nargs,
 typedef struct {
 	bool no_ignore;          /* --no-ignore: also files git ignores */
 	bool use_git;            /* look for a work tree (default true) */
-	char *const *exclude;    /* --exclude globs (config ones resolved by the caller) */
+	char *const *exclude;    /* --exclude globs */
 	size_t nexclude;
 	char *const *include;    /* --include globs: when given, only matching files */
 	size_t ninclude;
-	const char *glob_base;   /* folder the globs are relative to (absolute), or NULL: cwd */
+	const char *glob_base;   /* folder exclude/include are relative to, or NULL: cwd */
+	char *const *extra_exclude; /* more excludes with a base of their own (the */
+	size_t nextra_exclude;      /* configuration file's, relative to its folder) */
+	const char *extra_base;
 } mpsfix_discover_opts;
 
 /**

@@ -53,7 +53,7 @@ typedef struct {
 	bool unsafe_fixes;
 	const char *target;          /* what the summary says of the torch target */
 	char *target_owned;
-	mpsfix_strings select, ignore, extend_select, exclude;
+	mpsfix_strings select, ignore, extend_select;
 	bool has_select;
 	size_t *counts, *fixable_counts; /* per rule, for --statistics */
 	size_t files, skipped, findings, fixable, unsafe_fixable, manual, fixed, changed, unused;
@@ -610,7 +610,6 @@ static int run_files(run_state *st)
 	mpsfix_rule **enabled = mpsfix_xcalloc(st->rules.len + 1, sizeof(*enabled));
 	bool *selected = mpsfix_xcalloc(st->rules.len + 1, sizeof(bool));
 	size_t nenabled = 0;
-	mpsfix_strings excludes = {0};
 	mpsfix_discover_opts dopts = {
 		.no_ignore = opts->no_ignore,
 		.use_git = true,
@@ -653,35 +652,15 @@ static int run_files(run_state *st)
 		    !(getenv("NO_COLOR") && *getenv("NO_COLOR")));
 	st->reporter = mpsfix_reporter_new(st->out, &ro);
 
-	/* the configuration's excludes are relative to its folder; ours to the current one */
-	copy_strings(&excludes, &st->config.exclude);
-	dopts.exclude = excludes.items;
-	dopts.nexclude = excludes.len;
-	dopts.glob_base = st->config.dir;
-	if (opts->exclude.len || opts->include.len) {
-		/* command-line globs: relative to the current folder */
-		mpsfix_paths more = MPSFIX_PATHS_INIT;
-		mpsfix_discover_opts cli = dopts;
-
-		cli.exclude = opts->exclude.items;
-		cli.nexclude = opts->exclude.len;
-		cli.include = opts->include.items;
-		cli.ninclude = opts->include.len;
-		cli.glob_base = NULL;
-		if (mpsfix_discover_files(&more, args, nargs, &cli, on_discover_error, st) < 0) {
-			print_error(mpsfix_error_last()->message);
-			status = MPSFIX_EXIT_ERROR;
-			goto done;
-		}
-		/* then the configuration's excludes over what remains */
-		if (mpsfix_discover_files(&files, more.items, more.len, &dopts, on_discover_error, st) < 0) {
-			mpsfix_paths_release(&more);
-			print_error(mpsfix_error_last()->message);
-			status = MPSFIX_EXIT_ERROR;
-			goto done;
-		}
-		mpsfix_paths_release(&more);
-	} else if (mpsfix_discover_files(&files, args, nargs, &dopts, on_discover_error, st) < 0) {
+	/* command-line globs are relative to the current folder, the configuration's to its own */
+	dopts.exclude = opts->exclude.items;
+	dopts.nexclude = opts->exclude.len;
+	dopts.include = opts->include.items;
+	dopts.ninclude = opts->include.len;
+	dopts.extra_exclude = st->config.exclude.items;
+	dopts.nextra_exclude = st->config.exclude.len;
+	dopts.extra_base = st->config.dir;
+	if (mpsfix_discover_files(&files, args, nargs, &dopts, on_discover_error, st) < 0) {
 		print_error(mpsfix_error_last()->message);
 		status = MPSFIX_EXIT_ERROR;
 		goto done;
@@ -718,7 +697,6 @@ static int run_files(run_state *st)
 	if (interrupted)
 		status = MPSFIX_EXIT_INTERRUPT;
 done:
-	mpsfix_strings_release(&excludes);
 	mpsfix_paths_release(&files);
 	free(enabled);
 	free(selected);
@@ -826,7 +804,6 @@ out:
 	mpsfix_strings_release(&st.select);
 	mpsfix_strings_release(&st.ignore);
 	mpsfix_strings_release(&st.extend_select);
-	mpsfix_strings_release(&st.exclude);
 	free(st.counts);
 	free(st.fixable_counts);
 	free(st.since);

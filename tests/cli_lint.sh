@@ -342,6 +342,10 @@ run_in "$c" "$bin" check --format concise
 expect_no_out "exclude skips gen/" "g_pb2.py"
 expect_out "per-file-ignores: other rules still reported" "tests/t.py:5:5: MPS006"
 expect_no_out "per-file-ignores: MPS101 off in tests/" "tests/t.py:3"
+run_in "$c" "$bin" check --format concise --exclude 'tests'
+expect_no_out "config exclude still applies with --exclude" "g_pb2.py"
+expect_no_out "--exclude applies with a config exclude" "tests/t.py"
+expect_out "both excludes leave the rest" "src/deep/a.py"
 run_in "$c" "$bin" check --isolated --format concise
 expect_out "--isolated ignores the config" "g_pb2.py"
 printf 'select: [MPS104]\n' >"$c/other/alt.yml"
