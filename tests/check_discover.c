@@ -10,16 +10,10 @@
 
 #include "discover.h"
 #include "tests.h"
+#include "testutil.h"
 
 static char tmpdir[64];
 static char oldcwd[4096];
-
-/* the environment git and libgit2 read, replaced for each test */
-static const char *const env_names[] = {
-	"HOME", "XDG_CONFIG_HOME", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_NOSYSTEM",
-	"GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_CEILING_DIRECTORIES",
-};
-static char *saved_env[MPSFIX_ARRAY_SIZE(env_names)];
 
 static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 {
@@ -52,40 +46,12 @@ static void link_to(const char *target, const char *rel)
 	free(path);
 }
 
-/* git and libgit2 see no configuration but tmpdir's (HOME) */
-static void isolate(void)
-{
-	for (size_t i = 0; i < MPSFIX_ARRAY_SIZE(env_names); i++) {
-		const char *v = getenv(env_names[i]);
-		saved_env[i] = v ? mpsfix_xstrdup(v) : NULL;
-		unsetenv(env_names[i]);
-	}
-	char *global = mpsfix_xasprintf("%s/.gitconfig", tmpdir);
-	setenv("HOME", tmpdir, 1);
-	setenv("XDG_CONFIG_HOME", tmpdir, 1);
-	setenv("GIT_CONFIG_GLOBAL", global, 1);
-	setenv("GIT_CONFIG_NOSYSTEM", "1", 1);
-	free(global);
-}
-
-static void restore(void)
-{
-	for (size_t i = 0; i < MPSFIX_ARRAY_SIZE(env_names); i++) {
-		if (saved_env[i])
-			setenv(env_names[i], saved_env[i], 1);
-		else
-			unsetenv(env_names[i]);
-		free(saved_env[i]);
-		saved_env[i] = NULL;
-	}
-}
-
 static void setup(void)
 {
 	ck_assert_ptr_nonnull(getcwd(oldcwd, sizeof(oldcwd)));
 	strcpy(tmpdir, "/tmp/mpsfix-discover-XXXXXX");
 	ck_assert_ptr_nonnull(mkdtemp(tmpdir));
-	isolate();
+	tu_git_isolate(tmpdir);
 	ck_assert_int_eq(chdir(tmpdir), 0); /* short, relative paths */
 	make("proj/");
 	make("proj/a.py");
@@ -116,7 +82,7 @@ static void teardown(void)
 {
 	ck_assert_int_eq(chdir(oldcwd), 0);
 	nftw(tmpdir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
-	restore();
+	tu_git_restore();
 }
 
 typedef struct {

@@ -20,50 +20,9 @@
 static char tmpdir[64];
 static char oldcwd[4096];
 
-/* the environment git and libgit2 read, replaced for each test */
-static const char *const env_names[] = {
-	"HOME", "XDG_CONFIG_HOME", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_NOSYSTEM",
-	"GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_CEILING_DIRECTORIES",
-};
-static char *saved_env[MPSFIX_ARRAY_SIZE(env_names)];
-
 static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 {
 	return remove(path);
-}
-
-/*
- * Before libgit2 starts (it reads HOME then): HOME and the global git
- * configuration are in tmpdir, the system one is off for git, and no
- * GIT_DIR-like variable from a calling hook leaks in.
- */
-static void isolate(void)
-{
-	for (size_t i = 0; i < MPSFIX_ARRAY_SIZE(env_names); i++) {
-		const char *v = getenv(env_names[i]);
-		saved_env[i] = v ? mpsfix_xstrdup(v) : NULL;
-		unsetenv(env_names[i]);
-	}
-	char *xdg = mpsfix_xasprintf("%s/xdg", tmpdir);
-	char *global = mpsfix_xasprintf("%s/.gitconfig", tmpdir);
-	setenv("HOME", tmpdir, 1);
-	setenv("XDG_CONFIG_HOME", xdg, 1);
-	setenv("GIT_CONFIG_GLOBAL", global, 1);
-	setenv("GIT_CONFIG_NOSYSTEM", "1", 1);
-	free(xdg);
-	free(global);
-}
-
-static void restore(void)
-{
-	for (size_t i = 0; i < MPSFIX_ARRAY_SIZE(env_names); i++) {
-		if (saved_env[i])
-			setenv(env_names[i], saved_env[i], 1);
-		else
-			unsetenv(env_names[i]);
-		free(saved_env[i]);
-		saved_env[i] = NULL;
-	}
 }
 
 static void setup(void)
@@ -71,7 +30,7 @@ static void setup(void)
 	ck_assert_ptr_nonnull(getcwd(oldcwd, sizeof(oldcwd)));
 	strcpy(tmpdir, "/tmp/mpsfix-git-XXXXXX");
 	ck_assert_ptr_nonnull(mkdtemp(tmpdir));
-	isolate();
+	tu_git_isolate(tmpdir);
 	ck_assert_int_eq(mpsfix_git_init(), 0);
 }
 
@@ -80,7 +39,7 @@ static void teardown(void)
 	ck_assert_int_eq(chdir(oldcwd), 0);
 	nftw(tmpdir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
 	mpsfix_git_shutdown();
-	restore();
+	tu_git_restore();
 }
 
 static void write_bytes(const char *path, const char *data, size_t len)

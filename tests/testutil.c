@@ -236,3 +236,41 @@ char *tu_fix_yaml(const char *yaml, const char *code)
 	mpsfix_rule_free(r);
 	return out;
 }
+
+/* the environment git and libgit2 read, replaced for each test */
+static const char *const git_env[] = {
+	"HOME", "XDG_CONFIG_HOME", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_NOSYSTEM",
+	"GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_CEILING_DIRECTORIES",
+};
+static char *saved_git_env[MPSFIX_ARRAY_SIZE(git_env)];
+
+void tu_git_isolate(const char *home)
+{
+	char *xdg = mpsfix_xasprintf("%s/xdg", home);
+	char *global = mpsfix_xasprintf("%s/.gitconfig", home);
+
+	for (size_t i = 0; i < MPSFIX_ARRAY_SIZE(git_env); i++) {
+		const char *v = getenv(git_env[i]);
+
+		saved_git_env[i] = v ? mpsfix_xstrdup(v) : NULL;
+		unsetenv(git_env[i]);
+	}
+	setenv("HOME", home, 1);
+	setenv("XDG_CONFIG_HOME", xdg, 1);
+	setenv("GIT_CONFIG_GLOBAL", global, 1);
+	setenv("GIT_CONFIG_NOSYSTEM", "1", 1);
+	free(xdg);
+	free(global);
+}
+
+void tu_git_restore(void)
+{
+	for (size_t i = 0; i < MPSFIX_ARRAY_SIZE(git_env); i++) {
+		if (saved_git_env[i])
+			setenv(git_env[i], saved_git_env[i], 1);
+		else
+			unsetenv(git_env[i]);
+		free(saved_git_env[i]);
+		saved_git_env[i] = NULL;
+	}
+}

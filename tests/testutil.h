@@ -42,4 +42,13 @@ char *tu_run(mpsfix_rule *rule, const char *code, size_t len, bool fix, mpsfix_r
  */
 char *tu_fix_yaml(const char *yaml, const char *code);
 
+/**
+ * Before libgit2 starts (it reads HOME then): HOME, XDG_CONFIG_HOME
+ * (home/xdg) and the global git configuration are under `home`, the system
+ * one is off, and no GIT_DIR-like variable from a calling hook leaks in.
+ * tu_git_restore() puts the environment back.
+ */
+void tu_git_isolate(const char *home);
+void tu_git_restore(void);
+
 #endif
