@@ -8,34 +8,10 @@ bin=${1:-$top/build/mpsfix}
 case $bin in /*) ;; *) bin=$top/$bin ;; esac
 cd "$top" || exit 2
 
-passed=0
-failed=0
+. "$top/tests/lib.sh"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/mpsfix-cli.XXXXXX")
 chmod 755 "$tmp"
 trap 'chmod -R u+rwX "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT INT TERM
-
-ok() { passed=$((passed + 1)); echo "ok   $1"; }
-fail() { failed=$((failed + 1)); echo "FAIL $1"; shift; for l in "$@"; do echo "     $l"; done; }
-
-# run NAME CMD...: runs CMD, keeping stdout in $out, stderr in $err, status in $rc
-run() {
-	"$@" >"$tmp/out" 2>"$tmp/err" </dev/null
-	rc=$?
-	out=$(cat "$tmp/out")
-	err=$(cat "$tmp/err")
-}
-
-expect_rc() { # name expected
-	if [ "$rc" = "$2" ]; then ok "$1"; else fail "$1" "exit status $rc, expected $2" "stdout: $out" "stderr: $err"; fi
-}
-
-expect_err() { # name substring
-	case $err in *"$2"*) ok "$1" ;; *) fail "$1" "stderr lacks: $2" "stderr: $err" ;; esac
-}
-
-expect_out() { # name substring
-	case $out in *"$2"*) ok "$1" ;; *) fail "$1" "stdout lacks: $2" "stdout: $out" ;; esac
-}
 
 same_files() { # name a b
 	if cmp -s "$2" "$3"; then ok "$1"; else fail "$1" "$2 and $3 differ" "$(diff "$2" "$3" | head -20)"; fi

@@ -11,8 +11,7 @@ bin=${1:-$top/build/mpsfix}
 case $bin in /*) ;; *) bin=$top/$bin ;; esac
 cd "$top" || exit 2
 
-passed=0
-failed=0
+. "$top/tests/lib.sh"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/mpsfix-lint.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT INT TERM
 
@@ -24,35 +23,6 @@ export HOME GIT_CONFIG_GLOBAL GIT_CONFIG_NOSYSTEM
 unset MPSFIX_FORMAT NO_COLOR GIT_DIR GIT_WORK_TREE GIT_INDEX_FILE 2>/dev/null
 g() { git -c user.name=t -c user.email=t@t -c init.defaultBranch=main "$@"; }
 
-ok() { passed=$((passed + 1)); echo "ok   $1"; }
-fail() { failed=$((failed + 1)); echo "FAIL $1"; shift; for l in "$@"; do echo "     $l"; done; }
-
-# run CMD...: runs CMD, keeping stdout in $out, stderr in $err, status in $rc
-run() {
-	"$@" >"$tmp/out" 2>"$tmp/err" </dev/null
-	rc=$?
-	out=$(cat "$tmp/out")
-	err=$(cat "$tmp/err")
-}
-# run_in DIR CMD...: the same, in DIR
-run_in() {
-	d=$1
-	shift
-	(cd "$d" && "$@" >"$tmp/out" 2>"$tmp/err" </dev/null)
-	rc=$?
-	out=$(cat "$tmp/out")
-	err=$(cat "$tmp/err")
-}
-
-expect_rc() { # name expected
-	if [ "$rc" = "$2" ]; then ok "$1"; else fail "$1" "exit status $rc, expected $2" "stdout: $out" "stderr: $err"; fi
-}
-expect_err() { # name substring
-	case $err in *"$2"*) ok "$1" ;; *) fail "$1" "stderr lacks: $2" "stderr: $err" ;; esac
-}
-expect_out() { # name substring
-	case $out in *"$2"*) ok "$1" ;; *) fail "$1" "stdout lacks: $2" "stdout: $out" ;; esac
-}
 expect_no_out() { # name substring
 	case $out in *"$2"*) fail "$1" "stdout has: $2" "stdout: $out" ;; *) ok "$1" ;; esac
 }

@@ -11,13 +11,9 @@ bin=${1:-$top/build/mpsfix}
 case $bin in /*) ;; *) bin=$(pwd)/$bin ;; esac
 cd "$top" || exit 2
 
-passed=0
-failed=0
+. "$top/tests/lib.sh"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/mpsfix-man.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT INT TERM
-
-ok() { passed=$((passed + 1)); echo "ok   $1"; }
-fail() { failed=$((failed + 1)); echo "FAIL $1"; shift; for l in "$@"; do echo "     $l"; done; }
 
 # The long option names, one a line, from the long_options[] array of src/cli.c.
 awk '/long_options\[\] = \{/ { on = 1; next }

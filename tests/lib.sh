@@ -1,0 +1,37 @@
+# lib.sh: what the shell test scripts share (sourced by tests/*.sh).
+# Counters and reporting: ok NAME, fail NAME DETAIL...; the caller prints
+# "$passed passed, $failed failed" at the end.  run/run_in keep a command's
+# stdout in $out, stderr in $err and status in $rc (files under $tmp).
+passed=0
+failed=0
+
+ok() { passed=$((passed + 1)); echo "ok   $1"; }
+fail() { failed=$((failed + 1)); echo "FAIL $1"; shift; for l in "$@"; do echo "     $l"; done; }
+
+# run CMD...: runs CMD with no standard input
+run() {
+	"$@" >"$tmp/out" 2>"$tmp/err" </dev/null
+	rc=$?
+	out=$(cat "$tmp/out")
+	err=$(cat "$tmp/err")
+}
+
+# run_in DIR CMD...: the same, in DIR
+run_in() {
+	d=$1
+	shift
+	(cd "$d" && "$@" >"$tmp/out" 2>"$tmp/err" </dev/null)
+	rc=$?
+	out=$(cat "$tmp/out")
+	err=$(cat "$tmp/err")
+}
+
+expect_rc() { # name expected
+	if [ "$rc" = "$2" ]; then ok "$1"; else fail "$1" "exit status $rc, expected $2" "stdout: $out" "stderr: $err"; fi
+}
+expect_err() { # name substring
+	case $err in *"$2"*) ok "$1" ;; *) fail "$1" "stderr lacks: $2" "stderr: $err" ;; esac
+}
+expect_out() { # name substring
+	case $out in *"$2"*) ok "$1" ;; *) fail "$1" "stdout lacks: $2" "stdout: $out" ;; esac
+}
