@@ -7,10 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cond.h"
 #include "edit.h"
 #include "fix.h"
 #include "names.h"
 #include "parse.h"
+#include "signature.h"
 #include "suppress.h"
 
 typedef struct {
@@ -271,6 +273,38 @@ static void add_finding(pass *ps, const mpsfix_rule *r, const mpsfix_match *m)
 	res->items[res->len++] = f;
 }
 
+/*
+ * A match of the rule's pattern: a finding if it meets the rule's other
+ * conditions (on the call's parameters when the rule has a signature).
+ * A call that cannot be bound is a finding (needing a manual fix, with the
+ * reason) unless the rule constrains parameters it cannot see.
+ */
+static bool consider(pass *ps, const mpsfix_rule *r, const mpsfix_match *m)
+{
+	mpsfix_cond_ctx cx = {ps->ctx->matcher, ps->src->data, ps->root};
+	mpsfix_call_binding cb = {0};
+	mpsfix_match bm = *m;
+	char *unbound = NULL;
+	bool ok;
+
+	if (r->signature.len) {
+		unbound = mpsfix_signature_bind(&cb, &r->signature, m->node, ps->src->data);
+		if (!unbound) {
+			bm.param_names = cb.names;
+			bm.params = cb.bindings;
+			bm.nparams = cb.n;
+		}
+	}
+	ok = unbound ? !mpsfix_rule_constrains_params(r) : true;
+	if (ok && mpsfix_cond_rule(&cx, r, &bm))
+		add_finding(ps, r, &bm);
+	else
+		ok = false;
+	free(unbound);
+	mpsfix_call_binding_release(&cb);
+	return ok;
+}
+
 static mpsfix_walk_action match_at(TSNode n, void *payload)
 {
 	pass *ps = payload;
@@ -287,8 +321,8 @@ static mpsfix_walk_action match_at(TSNode n, void *payload)
 		if (ent->rule == last)
 			continue; /* one finding per rule and node */
 		if (mpsfix_match_node(&m, ps->ctx->matcher, ent->pattern, n, ps->src->data) == 0) {
-			add_finding(ps, ent->rule, &m);
-			last = ent->rule;
+			if (consider(ps, ent->rule, &m))
+				last = ent->rule;
 			mpsfix_match_release(&m);
 		} else if (mpsfix_matcher_gave_up(ps->ctx->matcher) && !ps->gave_up) {
 			uint32_t line, col;
@@ -346,7 +380,7 @@ static void run_pass(pass *ps, mpsfix_result *findings, mpsfix_edits *edits)
 	ps->sup = NULL;
 	findings->file_ignored = false;
 	findings->suppressed = 0;
-	ps->fix = (mpsfix_fix_ctx)MPSFIX_FIX_CTX_INIT(ps->src, ps->root, names);
+	ps->fix = (mpsfix_fix_ctx)MPSFIX_FIX_CTX_INIT(ps->src, ps->root, names, ps->ctx->matcher);
 	ps->starts.valid = ps->ends.valid = false;
 	mpsfix_matcher_set_names(ps->ctx->matcher, names);
 	match_all(ps);

@@ -3,13 +3,20 @@
  */
 #include "fix.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cond.h"
 #include "names.h"
 #include "parse.h"
 
 typedef ARRAY(char *) name_list;
+
+static bool is_param_name(const char *s)
+{
+	return s && islower((unsigned char)*s);
+}
 
 static bool is(TSNode n, const char *type)
 {
@@ -181,12 +188,16 @@ typedef struct {
 	TSNode node;
 	uint32_t s, e;
 	size_t use;        /* which use: template variable occurrence, or the original */
+	const mpsfix_template *tmpl; /* the template of the occurrence, NULL for the original */
+	size_t var;        /* which metavariable of tmpl */
 } code_use;
 
-static void add_use(code_use **uses, size_t *n, size_t *cap, TSNode node, size_t use)
+static void add_use(code_use **uses, size_t *n, size_t *cap, TSNode node, size_t use,
+		    const mpsfix_template *tmpl, size_t var)
 {
 	mpsfix_grow((void **)uses, cap, *n + 1, sizeof(**uses));
-	(*uses)[(*n)++] = (code_use){node, ts_node_start_byte(node), ts_node_end_byte(node), use};
+	(*uses)[(*n)++] = (code_use){node, ts_node_start_byte(node), ts_node_end_byte(node), use,
+				     tmpl, var};
 }
 
 /*
@@ -196,24 +207,26 @@ static void add_use(code_use **uses, size_t *n, size_t *cap, TSNode node, size_t
  * every replaced or removed range), and not pure.  Returns the node, or a
  * null node.
  */
-static TSNode evaluated_twice(const mpsfix_rule *r, const mpsfix_match *m, const char *src)
+static TSNode evaluated_twice(const mpsfix_rule *r, const mpsfix_fix_case *fc, const mpsfix_match *m,
+			      const char *src)
 {
-	mpsfix_span *spans = mpsfix_xcalloc(r->fix.nedits + 1, sizeof(*spans));
+	mpsfix_span *spans = mpsfix_xcalloc(fc->nedits + 1, sizeof(*spans));
 	code_use *uses = NULL;
 	size_t nspans = 0, nuses = 0, cap = 0, id = 0;
 	TSNode twice = {0};
 
-	for (size_t i = 0; i < r->fix.nedits; i++) {
-		TSNode t = edit_target(&r->fix.edits[i], m), list;
+	for (size_t i = 0; i < fc->nedits; i++) {
+		TSNode t = edit_target(&fc->edits[i], m), list;
 
-		if (ts_node_is_null(t) || r->fix.edits[i].op == MPSFIX_FIX_INSERT)
+		if (ts_node_is_null(t) || fc->edits[i].op == MPSFIX_FIX_INSERT ||
+		    fc->edits[i].op == MPSFIX_FIX_ADD_ARGUMENT)
 			continue;
-		if (r->fix.edits[i].op == MPSFIX_FIX_REMOVE)
+		if (fc->edits[i].op == MPSFIX_FIX_REMOVE)
 			element_of(t, &t, &list);
 		spans[nspans++] = (mpsfix_span){ts_node_start_byte(t), ts_node_end_byte(t)};
 	}
-	for (size_t i = 0; i < r->fix.nedits; i++) {
-		const mpsfix_template *t = r->fix.edits[i].tmpl;
+	for (size_t i = 0; i < fc->nedits; i++) {
+		const mpsfix_template *t = fc->edits[i].tmpl;
 
 		for (size_t k = 0; t && k < mpsfix_template_metavar_count(t); k++) {
 			const mpsfix_binding *b = mpsfix_match_get(m, mpsfix_template_metavar(t, k, NULL, NULL));
@@ -226,9 +239,9 @@ static TSNode evaluated_twice(const mpsfix_rule *r, const mpsfix_match *m, const
 			count = b->multi ? b->count : 1;
 			id++;
 			for (size_t j = 0; j < count; j++) {
-				add_use(&uses, &nuses, &cap, nodes[j], id);
+				add_use(&uses, &nuses, &cap, nodes[j], id, t, k);
 				if (!inside_any(nodes[j], spans, nspans))
-					add_use(&uses, &nuses, &cap, nodes[j], ++id); /* the original stays */
+					add_use(&uses, &nuses, &cap, nodes[j], ++id, NULL, 0); /* the original stays */
 			}
 		}
 	}
@@ -238,6 +251,9 @@ static TSNode evaluated_twice(const mpsfix_rule *r, const mpsfix_match *m, const
 			TSNode inner;
 
 			if (a->use == b->use || !(a->s < b->e && b->s < a->e))
+				continue;
+			/* `$X.f() if c else $X`: only one of them runs */
+			if (a->tmpl && a->tmpl == b->tmpl && mpsfix_template_exclusive(a->tmpl, a->var, b->var))
 				continue;
 			inner = b->e - b->s < a->e - a->s ? b->node : a->node;
 			if (!mpsfix_node_pure(inner, src))
@@ -326,31 +342,34 @@ static char *spell_names(mpsfix_fix_ctx *fc, const mpsfix_template *t, TSNode ta
 	return reason;
 }
 
-static char *replace(mpsfix_fix_ctx *fc, const mpsfix_fix_edit *fe, const mpsfix_match *m,
-		     TSNode target, mpsfix_edits *edits, uint32_t group)
+/*
+ * Render fe's template for code at `target` into `text` (prefixed by
+ * `prefix`), spelling its dotted names as the file does there, and add an
+ * `import ROOT` edit for each name the file cannot reach yet.  `kept`, if
+ * not NULL, gets the spans of the original code the text keeps.
+ */
+static char *render(mpsfix_fix_ctx *fc, const mpsfix_fix_edit *fe, const mpsfix_match *m,
+		    TSNode target, const char *prefix, mpsfix_buf *text, mpsfix_spans *kept,
+		    mpsfix_edits *edits, uint32_t group)
 {
-	mpsfix_spans kept = {0};
-	mpsfix_buf text = MPSFIX_BUF_INIT;
 	name_list imports = {0};
 	size_t nq = mpsfix_template_qname_count(fe->tmpl);
 	char **spellings = mpsfix_xcalloc(nq + 1, sizeof(char *));
 	char *reason = NULL;
-	uint32_t s = ts_node_start_byte(target), e = ts_node_end_byte(target);
 
 	if ((reason = spell_names(fc, fe->tmpl, target, spellings, &imports)) != NULL)
 		goto done;
-	if (mpsfix_template_render(&text, &kept, fe->tmpl, m, fc->src, target, spellings) < 0)
+	mpsfix_buf_adds(text, prefix);
+	if (mpsfix_template_render(text, kept, fe->tmpl, m, fc->src, target, spellings) < 0) {
 		reason = mpsfix_xstrdup(mpsfix_error_last()->message);
-	else if (drops_comment(target, s, e, &kept))
-		reason = mpsfix_xstrdup("the fix would drop a comment");
-	if (reason)
 		goto done;
-	mpsfix_edits_add(edits, s, e, text.data ? text.data : "", text.len, group);
+	}
 	for (size_t i = 0; i < imports.len; i++) {
 		/* `import torch` where the module's imports are, before the code */
 		const char *nl = mpsfix_source_newline(fc->src);
 		bool needs_newline = false;
-		uint32_t at = mpsfix_names_import_point(fc->names, s, &needs_newline);
+		uint32_t at = mpsfix_names_import_point(fc->names, ts_node_start_byte(target),
+							&needs_newline);
 		char *line = mpsfix_xasprintf("%simport %s%s", needs_newline ? nl : "", imports.items[i], nl);
 
 		mpsfix_edits_add_shared(edits, at, at, line, strlen(line), group);
@@ -363,7 +382,52 @@ done:
 	for (size_t i = 0; i < imports.len; i++)
 		free(imports.items[i]);
 	free(imports.items);
+	return reason;
+}
+
+static char *replace(mpsfix_fix_ctx *fc, const mpsfix_fix_edit *fe, const mpsfix_match *m,
+		     TSNode target, mpsfix_edits *edits, uint32_t group)
+{
+	mpsfix_spans kept = {0};
+	mpsfix_buf text = MPSFIX_BUF_INIT;
+	uint32_t s = ts_node_start_byte(target), e = ts_node_end_byte(target);
+	size_t mark = edits->len;
+	char *reason = render(fc, fe, m, target, "", &text, &kept, edits, group);
+
+	if (!reason && drops_comment(target, s, e, &kept))
+		reason = mpsfix_xstrdup("the fix would drop a comment");
+	if (!reason)
+		mpsfix_edits_add(edits, s, e, text.data ? text.data : "", text.len, group);
+	else
+		for (; edits->len > mark; edits->len--)
+			free(edits->items[edits->len - 1].text);
 	free(kept.items);
+	mpsfix_buf_release(&text);
+	return reason;
+}
+
+/* Add the rendered template as the last argument of the call `target`. */
+static char *add_argument(mpsfix_fix_ctx *fc, const mpsfix_fix_edit *fe, const mpsfix_match *m,
+			  TSNode target, mpsfix_edits *edits, uint32_t group)
+{
+	TSNode args = ts_node_child_by_field_name(target, "arguments", 9), last = {0}, open;
+	mpsfix_buf text = MPSFIX_BUF_INIT;
+	uint32_t at;
+	char *reason;
+
+	if (!is(target, "call") || ts_node_is_null(args) || !is(args, "argument_list"))
+		return mpsfix_xstrdup("'add-argument' needs a call with an argument list");
+	for (uint32_t i = 0; i < ts_node_named_child_count(args); i++) {
+		TSNode c = ts_node_named_child(args, i);
+
+		if (!ts_node_is_extra(c))
+			last = c;
+	}
+	open = ts_node_child(args, 0);
+	at = ts_node_is_null(last) ? ts_node_end_byte(open) : ts_node_end_byte(last);
+	reason = render(fc, fe, m, target, ts_node_is_null(last) ? "" : ", ", &text, NULL, edits, group);
+	if (!reason)
+		mpsfix_edits_add(edits, at, at, text.data, text.len, group);
 	mpsfix_buf_release(&text);
 	return reason;
 }
@@ -442,30 +506,6 @@ static bool imported_before(TSNode module, const char *src, const char *root, ui
 	return false;
 }
 
-/* The first module-level statement importing `module` (or one of its submodules). */
-static TSNode first_import_of(TSNode root, const char *src, const char *module)
-{
-	for (uint32_t i = 0; i < ts_node_named_child_count(root); i++) {
-		TSNode st = ts_node_named_child(root, i), name = {0};
-
-		if (is(st, "import_from_statement")) {
-			name = ts_node_child_by_field_name(st, "module_name", 11);
-			if (is(name, "dotted_name") && mpsfix_node_text_is(ts_node_named_child(name, 0), src, module))
-				return st;
-		} else if (is(st, "import_statement")) {
-			for (uint32_t k = 0; k < ts_node_named_child_count(st); k++) {
-				name = ts_node_named_child(st, k);
-				if (is(name, "aliased_import"))
-					name = ts_node_child_by_field_name(name, "name", 4);
-				if (is(name, "dotted_name") &&
-				    mpsfix_node_text_is(ts_node_named_child(name, 0), src, module))
-					return st;
-			}
-		}
-	}
-	return (TSNode){0};
-}
-
 /*
  * Insert the template as lines before the first module-level import of
  * fe->module.  Dotted names are written as spelled, with an `import ROOT`
@@ -475,7 +515,7 @@ static char *insert_before_import(mpsfix_fix_ctx *fc, const mpsfix_fix_edit *fe,
 				  mpsfix_edits *edits, uint32_t group)
 {
 	const char *nl = mpsfix_source_newline(fc->src);
-	TSNode imp = first_import_of(fc->root, fc->src->data, fe->module);
+	TSNode imp = mpsfix_first_import_of(fc->root, fc->src->data, fe->module);
 	mpsfix_buf text = MPSFIX_BUF_INIT;
 	uint32_t at;
 	char *reason = NULL;
@@ -533,15 +573,16 @@ char *mpsfix_fix_render(mpsfix_fix_ctx *fc, const mpsfix_rule *r, const mpsfix_m
 	ARRAY(removal) removals = {0};
 	size_t mark = edits->len;
 	char *reason = NULL;
-
 	mpsfix_call_binding cb = {0};
 	mpsfix_match bm;
+	const mpsfix_fix_case *fcase;
+	mpsfix_cond_ctx cx = {fc->matcher, fc->src->data, fc->root};
 	TSNode twice;
 
 	if (ts_node_has_error(fc->root) &&
 	    (ts_node_has_error(m->node) || mpsfix_node_in_error(m->node)))
 		return mpsfix_xstrdup("inside a syntax error");
-	if (r->signature.len) {
+	if (r->signature.len && !m->param_names) {
 		/* the arguments, by parameter name, for the templates */
 		if ((reason = mpsfix_signature_bind(&cb, &r->signature, m->node, fc->src->data)) != NULL)
 			return reason;
@@ -551,20 +592,31 @@ char *mpsfix_fix_render(mpsfix_fix_ctx *fc, const mpsfix_rule *r, const mpsfix_m
 		bm.nparams = cb.n;
 		m = &bm;
 	}
-	twice = evaluated_twice(r, m, fc->src->data);
+	if (!(fcase = mpsfix_cond_case(&cx, r, m))) {
+		mpsfix_call_binding_release(&cb);
+		return mpsfix_xstrdup("no form of the fix applies to this code");
+	}
+	if (fcase->manual) {
+		mpsfix_call_binding_release(&cb);
+		return mpsfix_xstrdup(fcase->manual);
+	}
+	twice = evaluated_twice(r, fcase, m, fc->src->data);
 	if (!ts_node_is_null(twice)) {
 		mpsfix_call_binding_release(&cb);
 		return twice_reason(twice, fc->src->data);
 	}
-	for (size_t i = 0; i < r->fix.nedits && !reason; i++) {
-		const mpsfix_fix_edit *fe = &r->fix.edits[i];
+	for (size_t i = 0; i < fcase->nedits && !reason; i++) {
+		const mpsfix_fix_edit *fe = &fcase->edits[i];
 		TSNode target = edit_target(fe, m);
 		removal rm;
 
 		if (fe->op == MPSFIX_FIX_INSERT)
 			reason = insert_before_import(fc, fe, m, edits, group);
 		else if (ts_node_is_null(target))
-			reason = mpsfix_xasprintf("$%s is not bound", fe->target);
+			reason = mpsfix_xasprintf("%s%s was not passed", is_param_name(fe->target) ? "" : "$",
+						  fe->target);
+		else if (fe->op == MPSFIX_FIX_ADD_ARGUMENT)
+			reason = add_argument(fc, fe, m, target, edits, group);
 		else if (fe->op == MPSFIX_FIX_REPLACE)
 			reason = replace(fc, fe, m, target, edits, group);
 		else if (!element_of(target, &rm.elem, &rm.list))

@@ -21,12 +21,17 @@ typedef struct {
 	const mpsfix_source *src;
 	TSNode root;                  /* the module */
 	struct mpsfix_names *names;   /* its imports: spelling templates' dotted names */
+	mpsfix_matcher *matcher;      /* for the `when` of fix cases (may be NULL: then
+					 a case with sub-patterns in `when` never holds) */
 } mpsfix_fix_ctx;
 
-#define MPSFIX_FIX_CTX_INIT(src, root, names) {(src), (root), (names)}
+#define MPSFIX_FIX_CTX_INIT(src, root, names, matcher) {(src), (root), (names), (matcher)}
 
 /**
- * Add the edits of `r`'s fix for match `m` to `edits`, all in `group`.
+ * Add the edits of `r`'s fix for match `m` to `edits`, all in `group`: the
+ * edits of the first case whose `when` holds (a case with `manual:` gives
+ * its reason).  When the rule has a signature and m->params is not set,
+ * the call is bound here.
  * Returns NULL when they were added, or (adding nothing) the reason the fix
  * needs a manual fix, to be freed by the caller.
  */

@@ -516,3 +516,27 @@ bool mpsfix_dotted_name(TSNode node, const char *src, mpsfix_buf *out)
 {
 	return dotted_at(node, src, out, 0);
 }
+
+TSNode mpsfix_first_import_of(TSNode root, const char *src, const char *module)
+{
+	for (uint32_t i = 0; i < ts_node_named_child_count(root); i++) {
+		TSNode st = ts_node_named_child(root, i), name = {0};
+
+		if (!strcmp(ts_node_type(st), "import_from_statement")) {
+			name = ts_node_child_by_field_name(st, "module_name", 11);
+			if (!strcmp(ts_node_type(name), "dotted_name") &&
+			    mpsfix_node_text_is(ts_node_named_child(name, 0), src, module))
+				return st;
+		} else if (!strcmp(ts_node_type(st), "import_statement")) {
+			for (uint32_t k = 0; k < ts_node_named_child_count(st); k++) {
+				name = ts_node_named_child(st, k);
+				if (!strcmp(ts_node_type(name), "aliased_import"))
+					name = ts_node_child_by_field_name(name, "name", 4);
+				if (!strcmp(ts_node_type(name), "dotted_name") &&
+				    mpsfix_node_text_is(ts_node_named_child(name, 0), src, module))
+					return st;
+			}
+		}
+	}
+	return (TSNode){0};
+}

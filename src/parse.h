@@ -84,4 +84,11 @@ TSSymbol mpsfix_symbol(const char *kind);
  */
 bool mpsfix_dotted_name(TSNode node, const char *src, mpsfix_buf *out);
 
+/**
+ * The first statement among the children of `root` (a module) that imports
+ * `module` or one of its submodules (`import torch.nn`, `from torch import
+ * x`), or a null node.
+ */
+TSNode mpsfix_first_import_of(TSNode root, const char *src, const char *module);
+
 #endif

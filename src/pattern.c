@@ -682,32 +682,43 @@ bool mpsfix_node_pure(TSNode node, const char *src)
 	return pure_at(node, 0);
 }
 
+static bool kind_in(TSNode node, const TSSymbol *kinds, size_t n)
+{
+	const char *type = ts_node_type(node);
+
+	for (size_t i = 0; i < n; i++)
+		if (ts_node_symbol(node) == kinds[i] ||
+		    !strcmp(type, ts_language_symbol_name(mpsfix_language(), kinds[i])))
+			return true;
+	return false;
+}
+
+/* Is `node` a literal equal to one of `values`? */
+static bool value_in(TSNode node, const char *src, const mpsfix_literal *values, size_t n)
+{
+	mpsfix_literal l;
+	bool any = false;
+
+	if (!mpsfix_node_literal(&l, node, src))
+		return false;
+	for (size_t i = 0; i < n && !any; i++)
+		any = mpsfix_literal_equal(&l, &values[i]);
+	mpsfix_literal_release(&l);
+	return any;
+}
+
 bool mpsfix_constraint_accepts(const mpsfix_constraint *c, TSNode node, const char *src)
 {
 	uint32_t s = ts_node_start_byte(node), e = ts_node_end_byte(node);
 
-	if (c->nkinds) {
-		const char *type = ts_node_type(node);
-		bool any = false;
-
-		for (size_t i = 0; i < c->nkinds && !any; i++)
-			any = ts_node_symbol(node) == c->kinds[i] ||
-			      !strcmp(type, ts_language_symbol_name(mpsfix_language(), c->kinds[i]));
-		if (!any)
-			return false;
-	}
-	if (c->nvalues) {
-		mpsfix_literal l;
-		bool any = false;
-
-		if (!mpsfix_node_literal(&l, node, src))
-			return false;
-		for (size_t i = 0; i < c->nvalues && !any; i++)
-			any = mpsfix_literal_equal(&l, &c->values[i]);
-		mpsfix_literal_release(&l);
-		if (!any)
-			return false;
-	}
+	if (c->nkinds && !kind_in(node, c->kinds, c->nkinds))
+		return false;
+	if (c->nnot_kinds && kind_in(node, c->not_kinds, c->nnot_kinds))
+		return false;
+	if (c->nvalues && !value_in(node, src, c->values, c->nvalues))
+		return false;
+	if (c->nnot_values && value_in(node, src, c->not_values, c->nnot_values))
+		return false;
 	if (c->has_regex || c->has_not_regex) {
 		char *text = mpsfix_xstrndup(src + s, e - s);
 		bool ok = true;
@@ -738,5 +749,21 @@ void mpsfix_constraint_release(mpsfix_constraint *c)
 	for (size_t i = 0; i < c->nvalues; i++)
 		mpsfix_literal_release(&c->values[i]);
 	free(c->values);
+	for (size_t i = 0; i < c->nnot_values; i++)
+		mpsfix_literal_release(&c->not_values[i]);
+	free(c->not_values);
+	free(c->not_kinds);
+	for (size_t i = 0; i < c->nis; i++)
+		mpsfix_pattern_free(c->is[i]);
+	free(c->is);
+	for (size_t i = 0; i < c->nhas; i++)
+		mpsfix_pattern_free(c->has[i]);
+	free(c->has);
+	for (size_t i = 0; i < c->nnot_has; i++)
+		mpsfix_pattern_free(c->not_has[i]);
+	free(c->not_has);
+	for (size_t i = 0; i < c->nany_of; i++)
+		mpsfix_constraint_release(&c->any_of[i]);
+	free(c->any_of);
 	memset(c, 0, sizeof(*c));
 }

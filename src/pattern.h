@@ -47,7 +47,7 @@ bool mpsfix_literal_equal(const mpsfix_literal *a, const mpsfix_literal *b);
 bool mpsfix_node_literal(mpsfix_literal *out, TSNode node, const char *src);
 
 /** Constraints on what one metavariable may bind (a rule's `where:`). */
-typedef struct {
+typedef struct mpsfix_constraint_s {
 	char *metavar;          /* name without '$' (owned) */
 	bool has_regex;         /* `regex:` POSIX extended, searched in the text */
 	regex_t regex;
@@ -60,7 +60,26 @@ typedef struct {
 	mpsfix_literal *values; /* `value:` any of these literals (owned) */
 	size_t nvalues;
 	bool pure;              /* `pure: true`: the fix needs code safe to evaluate twice
-				   (checked when the fix is rendered, not when matching) */
+				   (checked when the fix is rendered, not when matching;
+				   in a fix case's `when:`, the code must be pure) */
+	mpsfix_literal *not_values; /* `not-value:` none of these literals (owned) */
+	size_t nnot_values;
+	TSSymbol *not_kinds;    /* `not-kind:` none of these node kinds (owned) */
+	size_t nnot_kinds;
+	/*
+	 * Checked after the match, not while binding (see cond.h): these need
+	 * the whole match, a signature binding, or the matcher itself.
+	 */
+	int absent;             /* `absent:` 1 true (not passed), 0 false (passed), -1 unset */
+	int with_item;          /* `with-item:` 1 true, 0 false, -1 unset */
+	struct mpsfix_pattern **is; /* `pattern:` the code matches one of these (owned) */
+	size_t nis;
+	struct mpsfix_pattern **has; /* `has:` some node of the code matches one (owned) */
+	size_t nhas;
+	struct mpsfix_pattern **not_has; /* `not-has:` no node of the code matches any (owned) */
+	size_t nnot_has;
+	struct mpsfix_constraint_s *any_of; /* `any-of:` one of these holds (owned) */
+	size_t nany_of;
 } mpsfix_constraint;
 
 /**
@@ -71,7 +90,10 @@ typedef struct {
  */
 bool mpsfix_node_pure(TSNode node, const char *src);
 
-/** True when `node` satisfies every part of `c`. */
+/**
+ * True when `node` satisfies the parts of `c` checked while matching
+ * (value, not-value, regex, not-regex, kind, not-kind).
+ */
 bool mpsfix_constraint_accepts(const mpsfix_constraint *c, TSNode node, const char *src);
 
 /** Free what a constraint owns (not the struct itself). */
@@ -106,7 +128,7 @@ typedef struct {
 	const mpsfix_constraint *constraint; /* set by the rule loader, or NULL */
 } mpsfix_metavar;
 
-typedef struct {
+typedef struct mpsfix_pattern {
 	char *text;              /* the pattern as written (owned) */
 	mpsfix_pnode *root;
 	mpsfix_metavar *metavars;

@@ -22,13 +22,21 @@ typedef struct {
 	const mpsfix_yaml_node *tmpl;   /* the template value, or NULL */
 } edit_src;
 
+/* Where a fix case was written. */
+typedef struct {
+	edit_src *edits;                     /* parallel to the case's edits */
+	const mpsfix_yaml_node **when_keys;  /* parallel to the case's `when` */
+} case_src;
+
 typedef struct {
 	TSParser *parser;
 	const mpsfix_yaml_doc *doc;
 	mpsfix_rule *rule;
 	const mpsfix_yaml_node **where_keys; /* parallel to rule->constraints */
-	edit_src *edit_srcs;                 /* parallel to rule->fix.edits */
+	case_src *case_srcs;                 /* parallel to rule->fix.cases */
+	size_t ncase_srcs;
 	const mpsfix_yaml_node *signature_key; /* the `signature:` value */
+	const mpsfix_yaml_node *inside_key;  /* the `inside:` value */
 } loader;
 
 const char *mpsfix_severity_name(mpsfix_severity s)
@@ -169,39 +177,51 @@ static int load_message(const loader *ld, const mpsfix_yaml_node *v)
 
 /* --- match ---------------------------------------------------------------------- */
 
-static int compile_pattern(const loader *ld, const mpsfix_yaml_node *v)
+static int compile_pattern(const loader *ld, const char *key, const mpsfix_yaml_node *v,
+			   mpsfix_pattern **out)
 {
-	mpsfix_rule *r = ld->rule;
-	mpsfix_pattern *p = NULL;
 	uint32_t off = 0, line, col;
 
 	if (!mpsfix_yaml_is_string(v))
-		return fail(ld, v, "'match' must be a string or a list of strings");
-	if (mpsfix_pattern_compile(&p, ld->parser, v->value, v->len, &off) < 0) {
+		return fail(ld, v, "'%s' must be a pattern or a list of patterns", key);
+	if (mpsfix_pattern_compile(out, ld->parser, v->value, v->len, &off) < 0) {
 		mpsfix_yaml_position(ld->doc, v, off, &line, &col);
 		return fail_at(ld, line, col, "pattern does not parse: %s",
 			       mpsfix_error_last()->message);
 	}
-	r->patterns[r->npatterns++] = p;
 	return 0;
+}
+
+/* A pattern or a list of them (`match`, `inside`, `has`, ...). */
+static int load_patterns(const loader *ld, const char *key, const mpsfix_yaml_node *v,
+			 mpsfix_pattern ***out, size_t *n)
+{
+	size_t count = v->type == MPSFIX_YAML_SEQ ? v->nitems : 1;
+	int error = 0;
+
+	if (v->type == MPSFIX_YAML_MAP)
+		return fail(ld, v, "'%s' must be a pattern or a list of patterns", key);
+	if (count == 0)
+		return fail(ld, v, "'%s' must not be an empty list", key);
+	*out = mpsfix_xcalloc(count, sizeof(**out));
+	for (size_t i = 0; i < count && error == 0; i++) {
+		error = compile_pattern(ld, key, v->type == MPSFIX_YAML_SEQ ? v->items[i] : v,
+					&(*out)[i]);
+		if (error == 0)
+			*n = i + 1;
+	}
+	return error;
 }
 
 static int load_match(const loader *ld, const mpsfix_yaml_node *v)
 {
 	mpsfix_rule *r = ld->rule;
-	int error = 0;
+	int error = load_patterns(ld, "match", v, &r->patterns, &r->npatterns);
 
-	if (v->type == MPSFIX_YAML_SCALAR) {
-		r->patterns = mpsfix_xcalloc(1, sizeof(*r->patterns));
-		return compile_pattern(ld, v);
-	}
-	if (v->type != MPSFIX_YAML_SEQ)
-		return fail(ld, v, "'match' must be a string or a list of strings");
-	if (v->nitems == 0)
-		return fail(ld, v, "'match' must not be an empty list");
-	r->patterns = mpsfix_xcalloc(v->nitems, sizeof(*r->patterns));
-	for (size_t i = 0; i < v->nitems && error == 0; i++)
-		error = compile_pattern(ld, v->items[i]);
+	for (size_t i = 0; i < r->npatterns && error == 0; i++)
+		if (mpsfix_pattern_metavar_index(r->patterns[i], "MATCH") >= 0)
+			error = fail(ld, v, "$MATCH names the whole match: it may be used in "
+				     "'inside' patterns, not in 'match'");
 	return error;
 }
 
@@ -213,6 +233,16 @@ static bool is_metavar_name(const char *s)
 		return false;
 	for (s++; *s; s++)
 		if (!(isupper((unsigned char)*s) || isdigit((unsigned char)*s) || *s == '_'))
+			return false;
+	return true;
+}
+
+static bool is_param_name(const char *s)
+{
+	if (!(islower((unsigned char)*s) || *s == '_'))
+		return false;
+	for (s++; *s; s++)
+		if (!(islower((unsigned char)*s) || isdigit((unsigned char)*s) || *s == '_'))
 			return false;
 	return true;
 }
@@ -236,38 +266,42 @@ static int parse_literal(const loader *ld, const mpsfix_yaml_node *v, mpsfix_lit
 	return 0;
 }
 
-static int load_values(const loader *ld, mpsfix_constraint *c, const mpsfix_yaml_node *v)
+/* `value:` / `not-value:`: a literal or a list of literals. */
+static int load_values(const loader *ld, const char *key, const mpsfix_yaml_node *v,
+		       mpsfix_literal **out, size_t *nout)
 {
 	size_t n = v->type == MPSFIX_YAML_SEQ ? v->nitems : 1;
 	int error = 0;
 
 	if (v->type == MPSFIX_YAML_MAP || n == 0)
-		return fail(ld, v, "'value' must be a literal or a list of literals");
-	c->values = mpsfix_xcalloc(n, sizeof(*c->values));
+		return fail(ld, v, "'%s' must be a literal or a list of literals", key);
+	*out = mpsfix_xcalloc(n, sizeof(**out));
 	for (size_t i = 0; i < n && error == 0; i++) {
 		const mpsfix_yaml_node *item = v->type == MPSFIX_YAML_SEQ ? v->items[i] : v;
 
-		error = parse_literal(ld, item, &c->values[i]);
-		c->nvalues = i + 1;
+		error = parse_literal(ld, item, &(*out)[i]);
+		*nout = i + 1;
 	}
 	return error;
 }
 
-static int load_kinds(const loader *ld, mpsfix_constraint *c, const mpsfix_yaml_node *v)
+/* `kind:` / `not-kind:`: a node kind or a list of them. */
+static int load_kinds(const loader *ld, const char *key, const mpsfix_yaml_node *v,
+		      TSSymbol **out, size_t *nout)
 {
 	size_t n = v->type == MPSFIX_YAML_SEQ ? v->nitems : 1;
 
 	if (v->type == MPSFIX_YAML_MAP || n == 0)
-		return fail(ld, v, "'kind' must be a node kind or a list of node kinds");
-	c->kinds = mpsfix_xcalloc(n, sizeof(*c->kinds));
+		return fail(ld, v, "'%s' must be a node kind or a list of node kinds", key);
+	*out = mpsfix_xcalloc(n, sizeof(**out));
 	for (size_t i = 0; i < n; i++) {
 		const mpsfix_yaml_node *k = v->type == MPSFIX_YAML_SEQ ? v->items[i] : v;
 
 		if (!mpsfix_yaml_is_string(k))
-			return fail(ld, k, "'kind' must be a node kind or a list of node kinds");
-		if ((c->kinds[i] = mpsfix_symbol(k->value)) == 0)
+			return fail(ld, k, "'%s' must be a node kind or a list of node kinds", key);
+		if (((*out)[i] = mpsfix_symbol(k->value)) == 0)
 			return fail(ld, k, "unknown node kind '%s'", k->value);
-		c->nkinds = i + 1;
+		*nout = i + 1;
 	}
 	return 0;
 }
@@ -288,20 +322,41 @@ static int load_regex(const loader *ld, const char *name, const mpsfix_yaml_node
 	return 0;
 }
 
-static const char *const constraint_names[] = {"value", "regex", "not-regex", "kind", "pure"};
-enum { C_VALUE, C_REGEX, C_NOT_REGEX, C_KIND, C_PURE, C_COUNT };
+static int load_tristate(const loader *ld, const char *key, const mpsfix_yaml_node *v, int *out)
+{
+	bool b;
 
-static int load_constraint(const loader *ld, mpsfix_constraint *c, const mpsfix_yaml_node *v)
+	if (!mpsfix_yaml_bool(v, &b))
+		return fail(ld, v, "'%s' must be true or false", key);
+	*out = b;
+	return 0;
+}
+
+static const char *const constraint_names[] = {
+	"value", "regex", "not-regex", "kind", "pure", "not-value", "not-kind",
+	"absent", "with-item", "pattern", "has", "not-has", "any-of",
+};
+enum {
+	C_VALUE, C_REGEX, C_NOT_REGEX, C_KIND, C_PURE, C_NOT_VALUE, C_NOT_KIND,
+	C_ABSENT, C_WITH_ITEM, C_PATTERN, C_HAS, C_NOT_HAS, C_ANY_OF, C_COUNT
+};
+#define CONSTRAINT_KEYS "value, not-value, regex, not-regex, kind, not-kind, pure, " \
+	"absent, with-item, pattern, has, not-has, any-of"
+
+static int load_constraint(const loader *ld, mpsfix_constraint *c, const char *name,
+			   const mpsfix_yaml_node *v, int depth)
 {
 	mpsfix_yaml_fields f;
 	int error = 0;
 
+	c->absent = c->with_item = -1;
+	if (depth > 8)
+		return fail(ld, v, "'any-of' is nested too deeply");
 	if (v->type != MPSFIX_YAML_MAP)
-		return fail(ld, v, "the constraints on $%s must be a mapping "
-			    "(value, regex, not-regex, kind, pure)", c->metavar);
+		return fail(ld, v, "the constraints on %s must be a mapping (" CONSTRAINT_KEYS ")",
+			    name);
 	if (v->nitems == 0)
-		return fail(ld, v, "no constraint on $%s: give 'value', 'regex', "
-			    "'not-regex', 'kind' or 'pure'", c->metavar);
+		return fail(ld, v, "no constraint on %s: give one of " CONSTRAINT_KEYS, name);
 	error = mpsfix_yaml_collect(&f, ld->doc, v, "where", constraint_names, C_COUNT, 0);
 	if (error < 0)
 		return error;
@@ -311,7 +366,10 @@ static int load_constraint(const loader *ld, mpsfix_constraint *c, const mpsfix_
 
 		switch (mpsfix_yaml_field_index(constraint_names, C_COUNT, key)) {
 		case C_VALUE:
-			error = load_values(ld, c, val);
+			error = load_values(ld, key, val, &c->values, &c->nvalues);
+			break;
+		case C_NOT_VALUE:
+			error = load_values(ld, key, val, &c->not_values, &c->nnot_values);
 			break;
 		case C_REGEX:
 			error = load_regex(ld, "regex", val, &c->regex, &c->has_regex,
@@ -325,10 +383,84 @@ static int load_constraint(const loader *ld, mpsfix_constraint *c, const mpsfix_
 			if (!mpsfix_yaml_bool(val, &c->pure))
 				error = fail(ld, val, "'pure' must be true or false");
 			break;
+		case C_KIND:
+			error = load_kinds(ld, key, val, &c->kinds, &c->nkinds);
+			break;
+		case C_NOT_KIND:
+			error = load_kinds(ld, key, val, &c->not_kinds, &c->nnot_kinds);
+			break;
+		case C_ABSENT:
+			if (!(*name >= 'a' && *name <= 'z'))
+				error = fail(ld, val, "'absent' applies to signature parameters "
+					     "(lower-case names), not to %s", name);
+			else
+				error = load_tristate(ld, key, val, &c->absent);
+			break;
+		case C_WITH_ITEM:
+			error = load_tristate(ld, key, val, &c->with_item);
+			break;
+		case C_PATTERN:
+			error = load_patterns(ld, key, val, &c->is, &c->nis);
+			break;
+		case C_HAS:
+			error = load_patterns(ld, key, val, &c->has, &c->nhas);
+			break;
+		case C_NOT_HAS:
+			error = load_patterns(ld, key, val, &c->not_has, &c->nnot_has);
+			break;
 		default:
-			error = load_kinds(ld, c, val);
+			if (val->type != MPSFIX_YAML_SEQ || val->nitems == 0)
+				return fail(ld, val, "'any-of' must be a list of constraint mappings");
+			c->any_of = mpsfix_xcalloc(val->nitems, sizeof(*c->any_of));
+			for (size_t k = 0; k < val->nitems && error == 0; k++) {
+				c->nany_of = k + 1;
+				error = load_constraint(ld, &c->any_of[k], name, val->items[k],
+							depth + 1);
+			}
 			break;
 		}
+	}
+	return error;
+}
+
+/*
+ * A `where`/`when` mapping: names (METAVAR, a signature parameter in lower
+ * case, or MATCH for the whole match) to constraints.  `keys` gets the key
+ * nodes, for the checks that run once the whole rule is read.
+ */
+static int load_constraints(const loader *ld, const char *what, const mpsfix_yaml_node *v,
+			    mpsfix_constraint **out, size_t *nout, const mpsfix_yaml_node ***keys)
+{
+	size_t n;
+	int error = 0;
+
+	if (v->type != MPSFIX_YAML_MAP)
+		return fail(ld, v, "'%s' must be a mapping from metavariable or parameter "
+			    "names to constraints", what);
+	n = mpsfix_yaml_npairs(v);
+	*out = mpsfix_xcalloc(n, sizeof(**out));
+	*keys = mpsfix_xcalloc(n, sizeof(**keys));
+	for (size_t i = 0; i < n && error == 0; i++) {
+		const mpsfix_yaml_node *k = mpsfix_yaml_key(v, i);
+		mpsfix_constraint *c = &(*out)[*nout];
+		const char *name = k->value;
+		char *shown;
+
+		(*keys)[(*nout)++] = k;
+		if (strncmp(name, "$$$", 3) == 0 && is_metavar_name(name + 3))
+			return fail(ld, k, "%s binds a list of nodes and cannot be constrained",
+				    name);
+		if (name[0] == '$' && (is_metavar_name(name + 1) || islower((unsigned char)name[1])))
+			return fail(ld, k, "write '%s' keys without '$': '%s'", what, name + 1);
+		if (!is_metavar_name(name) && !is_param_name(name))
+			return fail(ld, k, "bad name '%s' in '%s' (metavariables are [A-Z_][A-Z0-9_]*, "
+				    "signature parameters [a-z_][a-z0-9_]*)", name, what);
+		if (strcmp(name, "_") == 0)
+			return fail(ld, k, "$_ binds nothing and cannot be constrained");
+		c->metavar = mpsfix_xstrdup(name);
+		shown = mpsfix_xasprintf("%s%s", is_metavar_name(name) ? "$" : "", name);
+		error = load_constraint(ld, c, shown, mpsfix_yaml_value(v, i), 0);
+		free(shown);
 	}
 	return error;
 }
@@ -336,43 +468,18 @@ static int load_constraint(const loader *ld, mpsfix_constraint *c, const mpsfix_
 static int load_where(loader *ld, const mpsfix_yaml_node *v)
 {
 	mpsfix_rule *r = ld->rule;
-	size_t n;
-	int error = 0;
 
-	if (v->type != MPSFIX_YAML_MAP)
-		return fail(ld, v, "'where' must be a mapping from metavariable names "
-			    "to constraints");
-	n = mpsfix_yaml_npairs(v);
-	r->constraints = mpsfix_xcalloc(n, sizeof(*r->constraints));
-	ld->where_keys = mpsfix_xcalloc(n, sizeof(*ld->where_keys));
-	for (size_t i = 0; i < n && error == 0; i++) {
-		const mpsfix_yaml_node *k = mpsfix_yaml_key(v, i);
-		mpsfix_constraint *c = &r->constraints[r->nconstraints];
-		const char *name = k->value;
-
-		ld->where_keys[r->nconstraints++] = k;
-		if (strncmp(name, "$$$", 3) == 0 && is_metavar_name(name + 3))
-			return fail(ld, k, "%s binds a list of nodes and cannot be constrained",
-				    name);
-		if (name[0] == '$' && is_metavar_name(name + 1))
-			return fail(ld, k, "write 'where' keys without '$': '%s'", name + 1);
-		if (!is_metavar_name(name))
-			return fail(ld, k, "bad metavariable name '%s' in 'where' "
-				    "(names are [A-Z_][A-Z0-9_]*)", name);
-		if (strcmp(name, "_") == 0)
-			return fail(ld, k, "$_ binds nothing and cannot be constrained");
-		c->metavar = mpsfix_xstrdup(name);
-		error = load_constraint(ld, c, mpsfix_yaml_value(v, i));
-	}
-	return error;
+	return load_constraints(ld, "where", v, &r->constraints, &r->nconstraints, &ld->where_keys);
 }
 
 /* --- fix -------------------------------------------------------------------------- */
 
-static const char *const edit_names[] = {"replace", "template", "remove", "before-import"};
-enum { E_REPLACE, E_TEMPLATE, E_REMOVE, E_BEFORE_IMPORT, E_COUNT };
+static const char *const edit_names[] = {"replace", "template", "remove", "before-import",
+					 "add-argument"};
+enum { E_REPLACE, E_TEMPLATE, E_REMOVE, E_BEFORE_IMPORT, E_ADD_ARGUMENT, E_COUNT };
+#define EDIT_KEYS "replace, template, remove, before-import, add-argument"
 
-/* A replace/remove target: "$X" (or "X"); a multi "$$$X" is refused. */
+/* A replace/remove target: "$X" (or "X", or a parameter); a multi "$$$X" is refused. */
 static int load_target(const loader *ld, const char *what, const mpsfix_yaml_node *v, char **out)
 {
 	const char *s = v->value;
@@ -387,24 +494,45 @@ static int load_target(const loader *ld, const char *what, const mpsfix_yaml_nod
 		return fail(ld, v, "'%s' needs a single-node metavariable, not %s", what, s);
 	if (*s == '$')
 		s++;
-	if (!is_metavar_name(s))
-		return fail(ld, v, "'%s' must name a metavariable, like $X", what);
+	if (!is_metavar_name(s) && !(is_param_name(s) && !strcmp(what, "replace")))
+		return fail(ld, v, "'%s' must name a metavariable, like $X%s", what,
+			    strcmp(what, "replace") ? "" : ", or a signature parameter");
 	if (strcmp(s, "_") == 0)
 		return fail(ld, v, "'%s' cannot name $_, which binds nothing", what);
 	*out = mpsfix_xstrdup(s);
 	return 0;
 }
 
-/* One edit from its replace/template/remove keys; `at` is where it is written. */
-static int load_edit(loader *ld, const mpsfix_yaml_fields *f, const mpsfix_yaml_node *at)
+static int compile_template(const loader *ld, const mpsfix_yaml_node *tv, mpsfix_template **out)
 {
-	mpsfix_fix *fix = &ld->rule->fix;
-	mpsfix_fix_edit *e = &fix->edits[fix->nedits];
-	edit_src *es = &ld->edit_srcs[fix->nedits];
-	const mpsfix_yaml_node *tv = f->val[E_TEMPLATE];
 	uint32_t off = 0, line, col;
+
+	if (!mpsfix_yaml_is_string(tv))
+		return fail(ld, tv, "'template' must be a string");
+	if (mpsfix_template_compile(out, ld->parser, tv->value, tv->len, &off) < 0) {
+		mpsfix_yaml_position(ld->doc, tv, off, &line, &col);
+		return fail_at(ld, line, col, "template does not parse: %s",
+			       mpsfix_error_last()->message);
+	}
+	return 0;
+}
+
+/* One edit of case `fc` from its keys; `at` is where it is written. */
+static int load_edit(loader *ld, mpsfix_fix_case *fc, edit_src *srcs, const mpsfix_yaml_fields *f,
+		     const mpsfix_yaml_node *at)
+{
+	mpsfix_fix_edit *e = &fc->edits[fc->nedits];
+	edit_src *es = &srcs[fc->nedits];
+	const mpsfix_yaml_node *tv = f->val[E_TEMPLATE];
 	int error;
 
+	if (f->key[E_ADD_ARGUMENT]) {
+		for (int j = 0; j < E_COUNT; j++)
+			if (j != E_ADD_ARGUMENT && f->key[j])
+				return fail(ld, f->key[j], "'add-argument' is its own edit: it cannot be "
+					    "combined with '%s'", edit_names[j]);
+		tv = f->val[E_ADD_ARGUMENT];
+	}
 	if (f->key[E_BEFORE_IMPORT] && (f->key[E_REMOVE] || f->key[E_REPLACE]))
 		return fail(ld, f->key[E_BEFORE_IMPORT], "'before-import' inserts new lines: it cannot be "
 			    "combined with 'replace' or 'remove'");
@@ -417,11 +545,13 @@ static int load_edit(loader *ld, const mpsfix_yaml_fields *f, const mpsfix_yaml_
 	if (!tv && !f->key[E_REMOVE]) {
 		if (f->key[E_REPLACE])
 			return fail(ld, f->key[E_REPLACE], "'replace' needs a 'template'");
-		return fail(ld, at, "an edit needs a 'template' or a 'remove'");
+		return fail(ld, at, "an edit needs a 'template', a 'remove' or an 'add-argument'");
 	}
-	fix->nedits++;
+	fc->nedits++;
 	*e = (mpsfix_fix_edit){
-		.op = f->key[E_BEFORE_IMPORT] ? MPSFIX_FIX_INSERT : tv ? MPSFIX_FIX_REPLACE : MPSFIX_FIX_REMOVE,
+		.op = f->key[E_ADD_ARGUMENT] ? MPSFIX_FIX_ADD_ARGUMENT
+		      : f->key[E_BEFORE_IMPORT] ? MPSFIX_FIX_INSERT
+		      : tv ? MPSFIX_FIX_REPLACE : MPSFIX_FIX_REMOVE,
 		.line = at->line,
 		.col = at->col,
 	};
@@ -443,62 +573,112 @@ static int load_edit(loader *ld, const mpsfix_yaml_fields *f, const mpsfix_yaml_
 			return error;
 	}
 	es->tmpl = tv;
-	if (!mpsfix_yaml_is_string(tv))
-		return fail(ld, tv, "'template' must be a string");
-	if (mpsfix_template_compile(&e->tmpl, ld->parser, tv->value, tv->len, &off) < 0) {
-		mpsfix_yaml_position(ld->doc, tv, off, &line, &col);
-		return fail_at(ld, line, col, "template does not parse: %s",
-			       mpsfix_error_last()->message);
-	}
-	return 0;
+	return compile_template(ld, tv, &e->tmpl);
 }
 
-static int load_edits(loader *ld, const mpsfix_yaml_node *v)
+static int load_edits(loader *ld, mpsfix_fix_case *fc, case_src *cs, const mpsfix_yaml_node *v)
 {
-	mpsfix_fix *fix = &ld->rule->fix;
 	int error = 0;
 
 	if (v->type != MPSFIX_YAML_SEQ)
 		return fail(ld, v, "'edits' must be a list of edits");
 	if (v->nitems == 0)
 		return fail(ld, v, "'edits' must not be empty");
-	fix->edits = mpsfix_xcalloc(v->nitems, sizeof(*fix->edits));
-	ld->edit_srcs = mpsfix_xcalloc(v->nitems, sizeof(*ld->edit_srcs));
+	fc->edits = mpsfix_xcalloc(v->nitems, sizeof(*fc->edits));
+	cs->edits = mpsfix_xcalloc(v->nitems, sizeof(*cs->edits));
 	for (size_t i = 0; i < v->nitems && error == 0; i++) {
 		const mpsfix_yaml_node *item = v->items[i];
 		mpsfix_yaml_fields f;
+		const mpsfix_fix_edit *last;
 
 		if (item->type != MPSFIX_YAML_MAP)
-			return fail(ld, item, "each edit must be a mapping "
-				    "(replace, template, remove, before-import)");
+			return fail(ld, item, "each edit must be a mapping (" EDIT_KEYS ")");
 		error = mpsfix_yaml_collect(&f, ld->doc, item, "edits", edit_names, E_COUNT, 0);
 		if (error < 0)
 			return error;
-		error = load_edit(ld, &f, item);
-		if (error == 0 && v->nitems > 1 && fix->edits[fix->nedits - 1].op != MPSFIX_FIX_INSERT &&
-		    !fix->edits[fix->nedits - 1].target && fix->edits[fix->nedits - 1].op == MPSFIX_FIX_REPLACE)
+		error = load_edit(ld, fc, cs->edits, &f, item);
+		last = &fc->edits[fc->nedits - 1];
+		if (error == 0 && v->nitems > 1 && !last->target && last->op == MPSFIX_FIX_REPLACE)
 			return fail(ld, item, "an edit that replaces the whole match cannot "
 				    "be combined with other edits (they would overlap); give it a 'replace' target");
 	}
 	return error;
 }
 
-/* the first three as in edit_names, so that a shorthand fix is an edit */
-static const char *const fix_names[] = {"replace", "template", "remove", "before-import", "safety", "edits"};
-enum { F_SAFETY = E_COUNT, F_EDITS, F_COUNT };
+/* the first ones as in edit_names, so that a shorthand fix or case is an edit */
+static const char *const case_names[] = {"replace", "template", "remove", "before-import",
+					 "add-argument", "edits", "when", "manual"};
+enum { K_EDITS = E_COUNT, K_WHEN, K_MANUAL, K_COUNT };
+
+/* One case: `when`, then `manual` or edits.  `v` is its mapping. */
+static int load_case(loader *ld, const mpsfix_yaml_fields *f, const mpsfix_yaml_node *v,
+		     bool in_cases)
+{
+	mpsfix_fix *fix = &ld->rule->fix;
+	mpsfix_fix_case *fc = &fix->cases[fix->ncases];
+	case_src *cs = &ld->case_srcs[fix->ncases];
+	bool has_edit = false;
+	int error;
+
+	fix->ncases++;
+	fc->line = v->line;
+	fc->col = v->col;
+	if (f->key[K_WHEN] && !in_cases)
+		return fail(ld, f->key[K_WHEN], "'when' belongs to an item of 'cases'");
+	if (f->key[K_MANUAL] && !in_cases)
+		return fail(ld, f->key[K_MANUAL], "'manual' belongs to an item of 'cases'");
+	if (f->val[K_WHEN] &&
+	    (error = load_constraints(ld, "when", f->val[K_WHEN], &fc->when, &fc->nwhen,
+				      &cs->when_keys)) < 0)
+		return error;
+	for (int j = 0; j < E_COUNT; j++)
+		has_edit |= f->key[j] != NULL;
+	if (f->key[K_MANUAL]) {
+		if (has_edit || f->key[K_EDITS])
+			return fail(ld, f->key[K_MANUAL], "a case with 'manual' has no edits: it says "
+				    "why this form needs a manual fix");
+		if ((error = get_string(ld, "manual", f->val[K_MANUAL], &fc->manual)) < 0)
+			return error;
+		if (!*fc->manual)
+			return fail(ld, f->val[K_MANUAL], "'manual' must give the reason");
+		return 0;
+	}
+	if (f->key[K_EDITS]) {
+		for (int j = 0; j < E_COUNT; j++)
+			if (f->key[j])
+				return fail(ld, f->key[j], "'%s' cannot be combined with "
+					    "'edits' (put it in an edit)", edit_names[j]);
+		return load_edits(ld, fc, cs, f->val[K_EDITS]);
+	}
+	if (!has_edit)
+		return fail(ld, v, in_cases ? "a case needs a 'template', a 'remove', an "
+			    "'add-argument', 'edits' or 'manual'"
+			    : "'fix' has no edit: give a 'template', a 'remove', an 'add-argument', "
+			    "'edits' or 'cases'");
+	fc->edits = mpsfix_xcalloc(1, sizeof(*fc->edits));
+	cs->edits = mpsfix_xcalloc(1, sizeof(*cs->edits));
+	return load_edit(ld, fc, cs->edits, f,
+			 f->val[E_TEMPLATE] ? f->val[E_TEMPLATE]
+			 : f->val[E_ADD_ARGUMENT] ? f->val[E_ADD_ARGUMENT]
+			 : f->val[E_REMOVE] ? f->val[E_REMOVE] : v);
+}
+
+static const char *const fix_names[] = {"replace", "template", "remove", "before-import",
+					"add-argument", "edits", "when", "manual", "safety", "cases"};
+enum { F_SAFETY = K_COUNT, F_CASES, F_COUNT };
 
 static int load_fix(loader *ld, const mpsfix_yaml_node *v)
 {
 	mpsfix_fix *fix = &ld->rule->fix;
-	const mpsfix_yaml_node *safety;
+	const mpsfix_yaml_node *safety, *cases;
 	mpsfix_yaml_fields f;
-	int error;
+	int error = 0;
 
 	if (v->type != MPSFIX_YAML_MAP)
 		return fail(ld, v, "'fix' must be a mapping");
 	if (v->nitems == 0)
 		return fail(ld, v, "'fix' is empty: give 'safety' and a 'template', "
-			    "a 'remove' or 'edits'");
+			    "a 'remove', 'edits' or 'cases'");
 	error = mpsfix_yaml_collect(&f, ld->doc, v, "fix", fix_names, F_COUNT, 1u << F_SAFETY);
 	if (error < 0)
 		return error;
@@ -509,19 +689,37 @@ static int load_fix(loader *ld, const mpsfix_yaml_node *v)
 	else if (!mpsfix_yaml_is_string(safety) || strcmp(safety->value, "safe") != 0)
 		return fail(ld, safety, "bad safety '%s': expected safe or unsafe",
 			    safety->type == MPSFIX_YAML_SCALAR ? safety->value : "...");
-	if (f.key[F_EDITS]) {
-		for (int j = 0; j < E_COUNT; j++)
-			if (f.key[j])
-				return fail(ld, f.key[j], "'%s' cannot be combined with "
-					    "'edits' (put it in an edit)", fix_names[j]);
-		return load_edits(ld, f.val[F_EDITS]);
+	if (!(cases = f.val[F_CASES])) {
+		fix->cases = mpsfix_xcalloc(1, sizeof(*fix->cases));
+		ld->case_srcs = mpsfix_xcalloc(1, sizeof(*ld->case_srcs));
+		ld->ncase_srcs = 1;
+		return load_case(ld, &f, v, false);
 	}
-	if (!f.key[E_TEMPLATE] && !f.key[E_REMOVE] && !f.key[E_REPLACE])
-		return fail(ld, v, "'fix' has no edit: give a 'template', a 'remove' or 'edits'");
-	fix->edits = mpsfix_xcalloc(1, sizeof(*fix->edits));
-	ld->edit_srcs = mpsfix_xcalloc(1, sizeof(*ld->edit_srcs));
-	return load_edit(ld, &f, f.val[E_TEMPLATE] ? f.val[E_TEMPLATE]
-				 : f.val[E_REMOVE] ? f.val[E_REMOVE] : v);
+	for (int j = 0; j < F_SAFETY; j++)
+		if (f.key[j])
+			return fail(ld, f.key[j], "'%s' cannot be combined with 'cases' "
+				    "(put it in a case)", fix_names[j]);
+	if (cases->type != MPSFIX_YAML_SEQ || cases->nitems == 0)
+		return fail(ld, cases, "'cases' must be a list of cases, each with an optional "
+			    "'when' and the edits or 'manual'");
+	fix->cases = mpsfix_xcalloc(cases->nitems, sizeof(*fix->cases));
+	ld->case_srcs = mpsfix_xcalloc(cases->nitems, sizeof(*ld->case_srcs));
+	ld->ncase_srcs = cases->nitems;
+	for (size_t i = 0; i < cases->nitems && error == 0; i++) {
+		const mpsfix_yaml_node *item = cases->items[i];
+		mpsfix_yaml_fields cf;
+
+		if (item->type != MPSFIX_YAML_MAP)
+			return fail(ld, item, "each case must be a mapping (when, manual, edits, "
+				    EDIT_KEYS ")");
+		error = mpsfix_yaml_collect(&cf, ld->doc, item, "cases", case_names, K_COUNT, 0);
+		if (error == 0)
+			error = load_case(ld, &cf, item, true);
+		if (error == 0 && i + 1 < cases->nitems && !fix->cases[i].nwhen)
+			return fail(ld, item, "only the last case may leave out 'when': "
+				    "the cases after this one could never be used");
+	}
+	return error;
 }
 
 /* --- examples ------------------------------------------------------------------ */
@@ -686,42 +884,66 @@ static int check_use(const loader *ld, uint32_t line, uint32_t col, const char *
 	return 0;
 }
 
-static int check_names(const loader *ld)
+/* Is metavariable `name` bound by some pattern of the list? (-1 no, 0 one node, 1 a list) */
+static int bound_in(mpsfix_pattern *const *ps, size_t n, const char *name)
+{
+	int kind = -1;
+
+	for (size_t j = 0; j < n; j++) {
+		int idx = mpsfix_pattern_metavar_index(ps[j], name);
+
+		if (idx >= 0 && (kind = ps[j]->metavars[idx].multi) == 1)
+			return 1;
+	}
+	return kind;
+}
+
+/* A `where`/`when` key: something the match binds. */
+static int check_constrained(const loader *ld, const mpsfix_yaml_node *key, const char *name,
+			     const char *what)
 {
 	const mpsfix_rule *r = ld->rule;
+	int in_match, in_inside;
+
+	if (!strcmp(name, "MATCH"))
+		return 0;
+	if (is_param_name(name)) {
+		if (!r->signature.len)
+			return fail(ld, key, "'%s' names %s: lower-case names are parameters of the "
+				    "rule's 'signature', and it has none", what, name);
+		if (!mpsfix_signature_has_param(&r->signature, name))
+			return fail(ld, key, "'%s' names %s, which is not a parameter of the "
+				    "rule's signature", what, name);
+		return 0;
+	}
+	in_match = bound_in(r->patterns, r->npatterns, name);
+	in_inside = bound_in(r->inside, r->ninside, name);
+	if (in_match == 1 || in_inside == 1)
+		return fail(ld, key, "$$$%s binds a list of nodes and cannot be constrained", name);
+	if (in_match < 0 && (in_inside < 0 || strcmp(what, "where")))
+		return fail(ld, key, "'%s' names $%s, which no pattern binds", what, name);
+	return 0;
+}
+
+static int check_case(const loader *ld, const mpsfix_fix_case *fc, const case_src *cs)
+{
 	int error;
 
-	for (size_t j = 0; r->signature.len && j < r->npatterns; j++)
-		if (r->patterns[j]->root->kind != MPSFIX_PN_NODE ||
-		    r->patterns[j]->root->symbol != mpsfix_symbol("call"))
-			return fail(ld, ld->signature_key, "a rule with a 'signature' must match calls, "
-				    "but pattern %zu is not a call", j + 1);
-
-	for (size_t k = 0; k < r->nconstraints; k++) {
-		const char *name = r->constraints[k].metavar;
-		bool bound = false;
-
-		for (size_t j = 0; j < r->npatterns; j++) {
-			int idx = mpsfix_pattern_metavar_index(r->patterns[j], name);
-
-			if (idx >= 0 && r->patterns[j]->metavars[idx].multi)
-				return fail(ld, ld->where_keys[k],
-					    "$$$%s binds a list of nodes and cannot be "
-					    "constrained", name);
-			bound |= idx >= 0;
-		}
-		if (!bound)
-			return fail(ld, ld->where_keys[k],
-				    "'where' names $%s, which no pattern binds", name);
-	}
-	for (size_t i = 0; i < r->fix.nedits; i++) {
-		const mpsfix_fix_edit *e = &r->fix.edits[i];
-		const edit_src *es = &ld->edit_srcs[i];
-
-		if (e->target &&
-		    (error = check_use(ld, es->target->line, es->target->col, e->target, false,
-				       e->op == MPSFIX_FIX_REMOVE ? "remove" : "replace")) < 0)
+	for (size_t k = 0; k < fc->nwhen; k++)
+		if ((error = check_constrained(ld, cs->when_keys[k], fc->when[k].metavar, "when")) < 0)
 			return error;
+	for (size_t i = 0; i < fc->nedits; i++) {
+		const mpsfix_fix_edit *e = &fc->edits[i];
+		const edit_src *es = &cs->edits[i];
+
+		if (e->target && is_param_name(e->target)) {
+			if ((error = check_constrained(ld, es->target, e->target, "replace")) < 0)
+				return error;
+		} else if (e->target &&
+			   (error = check_use(ld, es->target->line, es->target->col, e->target, false,
+					      e->op == MPSFIX_FIX_REMOVE ? "remove" : "replace")) < 0) {
+			return error;
+		}
 		for (size_t u = 0; e->tmpl && u < mpsfix_template_metavar_count(e->tmpl); u++) {
 			bool multi = false;
 			uint32_t off = 0, line, col;
@@ -735,17 +957,42 @@ static int check_names(const loader *ld)
 	return 0;
 }
 
+static int check_names(const loader *ld)
+{
+	const mpsfix_rule *r = ld->rule;
+	int error;
+
+	for (size_t j = 0; r->signature.len && j < r->npatterns; j++)
+		if (r->patterns[j]->root->kind != MPSFIX_PN_NODE ||
+		    r->patterns[j]->root->symbol != mpsfix_symbol("call"))
+			return fail(ld, ld->signature_key, "a rule with a 'signature' must match calls, "
+				    "but pattern %zu is not a call", j + 1);
+	for (size_t k = 0; k < r->nconstraints; k++)
+		if ((error = check_constrained(ld, ld->where_keys[k], r->constraints[k].metavar,
+					       "where")) < 0)
+			return error;
+	for (size_t c = 0; c < r->fix.ncases; c++)
+		if ((error = check_case(ld, &r->fix.cases[c], &ld->case_srcs[c])) < 0)
+			return error;
+	return 0;
+}
+
 /* Hang every constraint on each pattern's metavariable of that name. */
+static void attach(mpsfix_pattern *const *ps, size_t n, const mpsfix_constraint *c)
+{
+	for (size_t j = 0; j < n; j++) {
+		int idx = mpsfix_pattern_metavar_index(ps[j], c->metavar);
+
+		if (idx >= 0)
+			ps[j]->metavars[idx].constraint = c;
+	}
+}
+
 static void attach_constraints(mpsfix_rule *r)
 {
 	for (size_t k = 0; k < r->nconstraints; k++) {
-		for (size_t j = 0; j < r->npatterns; j++) {
-			mpsfix_pattern *p = r->patterns[j];
-			int idx = mpsfix_pattern_metavar_index(p, r->constraints[k].metavar);
-
-			if (idx >= 0)
-				p->metavars[idx].constraint = &r->constraints[k];
-		}
+		attach(r->patterns, r->npatterns, &r->constraints[k]);
+		attach(r->inside, r->ninside, &r->constraints[k]);
 	}
 }
 
@@ -754,10 +1001,12 @@ static void attach_constraints(mpsfix_rule *r)
 static const char *const rule_names[] = {
 	"id", "code", "severity", "message", "note", "url",
 	"torch", "enabled", "match", "where", "fix", "examples", "signature",
+	"inside", "not-inside", "after-import",
 };
 enum {
 	R_ID, R_CODE, R_SEVERITY, R_MESSAGE, R_NOTE, R_URL,
-	R_TORCH, R_ENABLED, R_MATCH, R_WHERE, R_FIX, R_EXAMPLES, R_SIGNATURE, R_COUNT
+	R_TORCH, R_ENABLED, R_MATCH, R_WHERE, R_FIX, R_EXAMPLES, R_SIGNATURE,
+	R_INSIDE, R_NOT_INSIDE, R_AFTER_IMPORT, R_COUNT
 };
 #define R_REQUIRED ((1u << R_ID) | (1u << R_CODE) | (1u << R_SEVERITY) | (1u << R_MESSAGE) | \
 		    (1u << R_TORCH) | (1u << R_MATCH))
@@ -812,6 +1061,17 @@ static int load_field(loader *ld, size_t j, const mpsfix_yaml_node *v)
 		return load_fix(ld, v);
 	case R_SIGNATURE:
 		return load_signature(ld, v);
+	case R_INSIDE:
+		ld->inside_key = v;
+		return load_patterns(ld, "inside", v, &r->inside, &r->ninside);
+	case R_NOT_INSIDE:
+		return load_patterns(ld, "not-inside", v, &r->not_inside, &r->nnot_inside);
+	case R_AFTER_IMPORT:
+		if ((error = get_string(ld, "after-import", v, &r->after_import)) == 0 &&
+		    (!*r->after_import || strspn(r->after_import,
+		     "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") != v->len))
+			error = fail(ld, v, "'after-import' names a top-level module, like torch");
+		return error;
 	default:
 		return load_examples(ld, v);
 	}
@@ -870,7 +1130,11 @@ int mpsfix_rule_load_buffer(mpsfix_rule **out, TSParser *parser, const char *pat
 done:
 	mpsfix_rule_free(r);
 	free(ld.where_keys);
-	free(ld.edit_srcs);
+	for (size_t i = 0; i < ld.ncase_srcs; i++) {
+		free(ld.case_srcs[i].edits);
+		free(ld.case_srcs[i].when_keys);
+	}
+	free(ld.case_srcs);
 	mpsfix_yaml_release(&doc);
 	return error;
 }
@@ -905,12 +1169,28 @@ void mpsfix_rule_free(mpsfix_rule *r)
 		mpsfix_constraint_release(&r->constraints[i]);
 	free(r->constraints);
 	mpsfix_signature_release(&r->signature);
-	for (size_t i = 0; i < r->fix.nedits; i++) {
-		free(r->fix.edits[i].target);
-		free(r->fix.edits[i].module);
-		mpsfix_template_free(r->fix.edits[i].tmpl);
+	for (size_t i = 0; i < r->ninside; i++)
+		mpsfix_pattern_free(r->inside[i]);
+	free(r->inside);
+	for (size_t i = 0; i < r->nnot_inside; i++)
+		mpsfix_pattern_free(r->not_inside[i]);
+	free(r->not_inside);
+	free(r->after_import);
+	for (size_t c = 0; c < r->fix.ncases; c++) {
+		mpsfix_fix_case *fc = &r->fix.cases[c];
+
+		for (size_t i = 0; i < fc->nwhen; i++)
+			mpsfix_constraint_release(&fc->when[i]);
+		free(fc->when);
+		free(fc->manual);
+		for (size_t i = 0; i < fc->nedits; i++) {
+			free(fc->edits[i].target);
+			free(fc->edits[i].module);
+			mpsfix_template_free(fc->edits[i].tmpl);
+		}
+		free(fc->edits);
 	}
-	free(r->fix.edits);
+	free(r->fix.cases);
 	for (size_t i = 0; i < r->ninvalid; i++) {
 		free(r->invalid[i].input);
 		free(r->invalid[i].output);

@@ -25,8 +25,10 @@ typedef enum {
 	MPSFIX_FIX_REPLACE, /* replace the target by the rendered template */
 	MPSFIX_FIX_REMOVE,  /* remove the target's list element with one comma, or
 			       the statement (its whole lines) */
-	MPSFIX_FIX_INSERT   /* insert the rendered template as lines before the
+	MPSFIX_FIX_INSERT,  /* insert the rendered template as lines before the
 			       first module-level import of `module` */
+	MPSFIX_FIX_ADD_ARGUMENT /* add the rendered template as the last argument
+				   of the target call */
 } mpsfix_fix_op;
 
 typedef struct {
@@ -37,11 +39,22 @@ typedef struct {
 	uint32_t line, col;     /* where the edit is written in the rule file */
 } mpsfix_fix_edit;
 
+/** One form of the fix: used for a match when all of `when` hold. */
+typedef struct {
+	mpsfix_constraint *when; /* `when:` by metavariable or parameter (owned) */
+	size_t nwhen;
+	char *manual;           /* `manual:` no fix for this form; the reason (owned) */
+	mpsfix_fix_edit *edits; /* owned */
+	size_t nedits;
+	uint32_t line, col;     /* where the case is written in the rule file */
+} mpsfix_fix_case;
+
 typedef struct {
 	bool present;           /* the rule has a `fix:` */
 	bool unsafe;            /* `safety: unsafe` */
-	mpsfix_fix_edit *edits; /* owned */
-	size_t nedits;
+	mpsfix_fix_case *cases; /* `cases:`, the first that holds is used; a fix
+				   without `cases:` has one case (owned) */
+	size_t ncases;
 } mpsfix_fix;
 
 typedef struct {
@@ -61,6 +74,13 @@ typedef struct {
 	size_t npatterns;
 	mpsfix_constraint *constraints; /* `where:` (owned) */
 	size_t nconstraints;
+	mpsfix_pattern **inside; /* `inside:` an enclosing node matches one of these,
+				    with $MATCH (if used) bound to the match (owned) */
+	size_t ninside;
+	mpsfix_pattern **not_inside; /* `not-inside:` no enclosing node matches any (owned) */
+	size_t nnot_inside;
+	char *after_import;     /* `after-import:` a module-level statement after the
+				   first module-level import of this module (owned) */
 	mpsfix_signature signature;     /* `signature:`, or none (len 0) */
 	mpsfix_fix fix;
 	mpsfix_example *invalid; /* must match (and fix to `output`) */

@@ -24,6 +24,11 @@ typedef struct {
 	mpsfix_span before;  /*   up to the metavariable, can go with it ... */
 	bool has_after;      /* ... or the comma after it and the space up to */
 	mpsfix_span after;   /*   the next item */
+	struct {
+		uint32_t at;     /* a conditional expression around it (its offset) */
+		int branch;      /* 0 the value if true, 1 the condition, 2 the value if false */
+	} cond[4];           /* the innermost ones */
+	int ncond;
 } tmpl_var;
 
 typedef struct {
@@ -278,6 +283,17 @@ static mpsfix_walk_action collect_var(TSNode n, void *payload)
 			     is(parent, "set") || is(parent, "expression_list"));
 		v.elem = (mpsfix_span){c->map->map[ts_node_start_byte(slot)], c->map->map[ts_node_end_byte(slot)]};
 	}
+	for (TSNode child = n, a = ts_node_parent(n); !ts_node_is_null(a) && v.ncond < 4;
+	     child = a, a = ts_node_parent(a)) {
+		if (!is(a, "conditional_expression"))
+			continue;
+		v.cond[v.ncond].at = ts_node_start_byte(a);
+		v.cond[v.ncond].branch = 1;
+		for (uint32_t k = 0; k < 3; k++)
+			if (ts_node_eq(ts_node_named_child(a, k), child))
+				v.cond[v.ncond].branch = (int)k;
+		v.ncond++;
+	}
 	before = mpsfix_prev_token(slot);
 	after = mpsfix_next_token(slot);
 	if (is_comma(before)) {
@@ -392,6 +408,18 @@ const char *mpsfix_template_qname(const mpsfix_template *t, size_t i)
 size_t mpsfix_template_metavar_count(const mpsfix_template *t)
 {
 	return t->nvars;
+}
+
+bool mpsfix_template_exclusive(const mpsfix_template *t, size_t a, size_t b)
+{
+	const tmpl_var *x = &t->vars[a], *y = &t->vars[b];
+
+	for (int i = 0; i < x->ncond; i++)
+		for (int j = 0; j < y->ncond; j++)
+			if (x->cond[i].at == y->cond[j].at)
+				return x->cond[i].branch != 1 && y->cond[j].branch != 1 &&
+				       x->cond[i].branch != y->cond[j].branch;
+	return false;
 }
 
 const char *mpsfix_template_metavar(const mpsfix_template *t, size_t i,

@@ -250,9 +250,9 @@ static mpsfix_rule *remove_two_rule(const char *pattern)
 	const char *pats[] = {pattern, NULL};
 	mpsfix_rule *r = tu_rule("MPS999", pats, NULL, NULL, "A", false);
 
-	r->fix.edits = mpsfix_xrealloc(r->fix.edits, 2 * sizeof(*r->fix.edits));
-	r->fix.edits[1] = (mpsfix_fix_edit){.op = MPSFIX_FIX_REMOVE, .target = mpsfix_xstrdup("B")};
-	r->fix.nedits = 2;
+	r->fix.cases[0].edits = mpsfix_xrealloc(r->fix.cases[0].edits, 2 * sizeof(*r->fix.cases[0].edits));
+	r->fix.cases[0].edits[1] = (mpsfix_fix_edit){.op = MPSFIX_FIX_REMOVE, .target = mpsfix_xstrdup("B")};
+	r->fix.cases[0].nedits = 2;
 	return r;
 }
 
@@ -304,9 +304,9 @@ START_TEST(test_engine_overlapping_edits_of_one_fix)
 	mpsfix_result res = MPSFIX_RESULT_INIT;
 	char *out;
 
-	r->fix.edits = mpsfix_xrealloc(r->fix.edits, 2 * sizeof(*r->fix.edits));
-	r->fix.edits[1] = (mpsfix_fix_edit){.op = MPSFIX_FIX_REMOVE, .target = mpsfix_xstrdup("A")};
-	r->fix.nedits = 2;
+	r->fix.cases[0].edits = mpsfix_xrealloc(r->fix.cases[0].edits, 2 * sizeof(*r->fix.cases[0].edits));
+	r->fix.cases[0].edits[1] = (mpsfix_fix_edit){.op = MPSFIX_FIX_REMOVE, .target = mpsfix_xstrdup("A")};
+	r->fix.cases[0].nedits = 2;
 	out = fix_with(r, "f(x, a=1)\ny = z.to('mps')\n", &res);
 	ck_assert_str_eq(out, "f(x, a=1)\ny = z.to('mps')\n");
 	ck_assert_str_eq(res.items[0].reason, "the edits of this fix overlap");

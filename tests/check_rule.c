@@ -121,15 +121,15 @@ START_TEST(test_rule_full)
 	ck_assert_ptr_eq(r->patterns[0]->metavars[i].constraint, x);
 
 	ck_assert(r->fix.present && r->fix.unsafe);
-	ck_assert_uint_eq(r->fix.nedits, 2);
-	ck_assert_int_eq(r->fix.edits[0].op, MPSFIX_FIX_REPLACE);
-	ck_assert_str_eq(r->fix.edits[0].target, "X");
-	ck_assert_str_eq(mpsfix_template_text(r->fix.edits[0].tmpl), "torch.as_tensor($X)");
-	ck_assert_uint_eq(r->fix.edits[0].line, 24);
-	ck_assert_uint_eq(r->fix.edits[0].col, 7);
-	ck_assert_int_eq(r->fix.edits[1].op, MPSFIX_FIX_REMOVE);
-	ck_assert_str_eq(r->fix.edits[1].target, "NB");
-	ck_assert_ptr_null(r->fix.edits[1].tmpl);
+	ck_assert_uint_eq(r->fix.cases[0].nedits, 2);
+	ck_assert_int_eq(r->fix.cases[0].edits[0].op, MPSFIX_FIX_REPLACE);
+	ck_assert_str_eq(r->fix.cases[0].edits[0].target, "X");
+	ck_assert_str_eq(mpsfix_template_text(r->fix.cases[0].edits[0].tmpl), "torch.as_tensor($X)");
+	ck_assert_uint_eq(r->fix.cases[0].edits[0].line, 24);
+	ck_assert_uint_eq(r->fix.cases[0].edits[0].col, 7);
+	ck_assert_int_eq(r->fix.cases[0].edits[1].op, MPSFIX_FIX_REMOVE);
+	ck_assert_str_eq(r->fix.cases[0].edits[1].target, "NB");
+	ck_assert_ptr_null(r->fix.cases[0].edits[1].tmpl);
 
 	ck_assert_uint_eq(r->ninvalid, 2);
 	ck_assert_str_eq(r->invalid[0].input, "x.to(\"mps\", non_blocking=True)\n");
@@ -158,7 +158,7 @@ START_TEST(test_rule_defaults)
 	ck_assert_ptr_null(r->note);
 	ck_assert_ptr_null(r->url);
 	ck_assert(!r->fix.present);
-	ck_assert_uint_eq(r->fix.nedits, 0);
+	ck_assert_uint_eq(r->fix.ncases, 0);
 	ck_assert_uint_eq(r->nconstraints + r->ninvalid + r->nvalid, 0);
 	mpsfix_rule_free(r);
 }
@@ -189,11 +189,11 @@ START_TEST(test_rule_match_list)
 	ck_assert_int_eq(r->constraints[0].values[0].type, MPSFIX_LIT_STRING);
 	ck_assert_str_eq(r->constraints[0].values[0].s, "mps");
 	ck_assert(r->fix.present && !r->fix.unsafe);
-	ck_assert_uint_eq(r->fix.nedits, 1);
-	ck_assert_int_eq(r->fix.edits[0].op, MPSFIX_FIX_REPLACE);
-	ck_assert_ptr_null(r->fix.edits[0].target);
-	ck_assert_uint_eq(r->fix.edits[0].line, 13);
-	ck_assert_uint_eq(r->fix.edits[0].col, 13);
+	ck_assert_uint_eq(r->fix.cases[0].nedits, 1);
+	ck_assert_int_eq(r->fix.cases[0].edits[0].op, MPSFIX_FIX_REPLACE);
+	ck_assert_ptr_null(r->fix.cases[0].edits[0].target);
+	ck_assert_uint_eq(r->fix.cases[0].edits[0].line, 13);
+	ck_assert_uint_eq(r->fix.cases[0].edits[0].col, 13);
 	mpsfix_rule_free(r);
 }
 END_TEST
@@ -317,15 +317,15 @@ static const broken_case broken[] = {
 	{RULE_HEAD "match: f()\nfix:\n  template: g()\n",
 	 "t.yml:8:3: missing required key 'safety' in 'fix'"},
 	/* types */
-	{RULE_HEAD "match: {f: 1}\n", "t.yml:6:8: 'match' must be a string or a list of strings"},
+	{RULE_HEAD "match: {f: 1}\n", "t.yml:6:8: 'match' must be a pattern or a list of patterns"},
 	{RULE_HEAD "match: [f(), [g()]]\n",
-	 "t.yml:6:14: 'match' must be a string or a list of strings"},
+	 "t.yml:6:14: 'match' must be a pattern or a list of patterns"},
 	{RULE_HEAD "match: []\n", "t.yml:6:8: 'match' must not be an empty list"},
-	{RULE_HEAD "match:\n", "t.yml:6:7: 'match' must be a string or a list of strings"},
+	{RULE_HEAD "match:\n", "t.yml:6:7: 'match' must be a pattern or a list of patterns"},
 	{"id: [a]\n", "t.yml:1:5: 'id' must be a string"},
 	{RULE_HEAD "match: f()\nenabled: yes\n", "t.yml:7:10: 'enabled' must be true or false"},
 	{RULE_HEAD "match: f($X)\nwhere: [X]\n",
-	 "t.yml:7:8: 'where' must be a mapping from metavariable names to constraints"},
+	 "t.yml:7:8: 'where' must be a mapping from metavariable or parameter names to constraints"},
 	{RULE_HEAD "match: f()\nfix: g()\n", "t.yml:7:6: 'fix' must be a mapping"},
 	{RULE_HEAD "match: f()\nexamples:\n  valid: [[f()]]\n",
 	 "t.yml:8:11: each 'valid' example must be a string"},
@@ -382,9 +382,9 @@ static const broken_case broken[] = {
 	 "t.yml:9:15: a fix cannot use $_, which binds nothing"},
 	/* fix shapes */
 	{RULE_HEAD "match: f($X)\nfix: {}\n",
-	 "t.yml:7:6: 'fix' is empty: give 'safety' and a 'template', a 'remove' or 'edits'"},
+	 "t.yml:7:6: 'fix' is empty: give 'safety' and a 'template', a 'remove', 'edits' or 'cases'"},
 	{RULE_HEAD "match: f($X)\nfix:\n  safety: safe\n",
-	 "t.yml:8:3: 'fix' has no edit: give a 'template', a 'remove' or 'edits'"},
+	 "t.yml:8:3: 'fix' has no edit: give a 'template', a 'remove', an 'add-argument', 'edits' or 'cases'"},
 	{RULE_HEAD "match: f($X)\nfix:\n  safety: safe\n  template: g()\n  remove: $X\n",
 	 "t.yml:10:3: 'remove' cannot be combined with 'template'"},
 	{RULE_HEAD "match: f($X)\nfix:\n  safety: safe\n  edits:\n    - remove: $X\n"
@@ -406,7 +406,7 @@ static const broken_case broken[] = {
 	{RULE_HEAD "match: f($X)\nwhere:\n  X: {kind: [identifier, idnetifier]}\n",
 	 "t.yml:8:26: unknown node kind 'idnetifier'"},
 	{RULE_HEAD "match: f($X)\nwhere:\n  X: {}\n",
-	 "t.yml:8:6: no constraint on $X: give 'value', 'regex', 'not-regex', 'kind' or 'pure'"},
+	 "t.yml:8:6: no constraint on $X: give one of value, not-value, regex, not-regex, kind, not-kind, pure, absent, with-item, pattern, has, not-has, any-of"},
 	{RULE_HEAD "match: f($X)\nwhere:\n  X: {value: {a: 1}}\n",
 	 "t.yml:8:14: 'value' must be a literal or a list of literals"},
 	/* examples */

@@ -154,17 +154,19 @@ mpsfix_rule *tu_rule(const char *code, const char *const *patterns, const char *
 	if (tmpl || remove_target) {
 		r->fix.present = true;
 		r->fix.unsafe = unsafe;
-		r->fix.edits = mpsfix_xcalloc(1, sizeof(*r->fix.edits));
-		r->fix.nedits = 1;
+		r->fix.cases = mpsfix_xcalloc(1, sizeof(*r->fix.cases));
+		r->fix.ncases = 1;
+		r->fix.cases[0].edits = mpsfix_xcalloc(1, sizeof(*r->fix.cases[0].edits));
+		r->fix.cases[0].nedits = 1;
 		if (tmpl) {
-			r->fix.edits[0].op = MPSFIX_FIX_REPLACE;
-			r->fix.edits[0].target = target ? mpsfix_xstrdup(target) : NULL;
-			if (mpsfix_template_compile(&r->fix.edits[0].tmpl, tu_parser(), tmpl,
+			r->fix.cases[0].edits[0].op = MPSFIX_FIX_REPLACE;
+			r->fix.cases[0].edits[0].target = target ? mpsfix_xstrdup(target) : NULL;
+			if (mpsfix_template_compile(&r->fix.cases[0].edits[0].tmpl, tu_parser(), tmpl,
 						    strlen(tmpl), &off) < 0)
 				abort();
 		} else {
-			r->fix.edits[0].op = MPSFIX_FIX_REMOVE;
-			r->fix.edits[0].target = mpsfix_xstrdup(remove_target);
+			r->fix.cases[0].edits[0].op = MPSFIX_FIX_REMOVE;
+			r->fix.cases[0].edits[0].target = mpsfix_xstrdup(remove_target);
 		}
 	}
 	return r;
@@ -177,6 +179,7 @@ void tu_rule_value(mpsfix_rule *r, const char *name, const char *str_value, int 
 	r->constraints = mpsfix_xrealloc(r->constraints, (r->nconstraints + 1) * sizeof(*c));
 	c = &r->constraints[r->nconstraints++];
 	memset(c, 0, sizeof(*c));
+	c->absent = c->with_item = -1;
 	c->metavar = mpsfix_xstrdup(name);
 	c->values = mpsfix_xcalloc(1, sizeof(*c->values));
 	c->nvalues = 1;

@@ -1,0 +1,49 @@
+/*
+ * cond.h: what a rule asks of a match beyond its pattern, checked once the
+ * match is complete: constraints on signature parameters and on the whole
+ * match (MATCH), the parts of a constraint that need the matcher or the
+ * tree (pattern, has, not-has, with-item, any-of), the rule's `inside`,
+ * `not-inside` and `after-import`, and the `when` of each fix case.
+ */
+#ifndef MPSFIX_COND_H
+#define MPSFIX_COND_H
+
+#include <tree_sitter/api.h>
+
+#include "common.h"
+#include "match.h"
+#include "rule.h"
+
+typedef struct {
+	mpsfix_matcher *matcher;   /* scratch for sub-patterns; names already set */
+	const char *src;
+	TSNode root;               /* the module */
+} mpsfix_cond_ctx;
+
+/**
+ * Does constraint `c` hold for what `m` binds to its name?  A signature
+ * parameter that was not passed satisfies `absent: true`, `not-value`,
+ * `not-kind`, `not-regex`, `not-has` and `pure`, and nothing else.  With
+ * `full` false the parts checked while matching (value, kind, regex and
+ * their negations) are taken as checked.  With `pure_now`, `pure: true`
+ * asks the code to be pure now (a case's `when`); otherwise it is the fix's
+ * business.
+ */
+bool mpsfix_cond_holds(const mpsfix_cond_ctx *cx, const mpsfix_constraint *c,
+		       const mpsfix_match *m, bool full, bool pure_now);
+
+/** True when the rule constrains a signature parameter in `where`. */
+bool mpsfix_rule_constrains_params(const mpsfix_rule *r);
+
+/**
+ * Does match `m` (with the signature binding in m->params, when the rule
+ * has a signature and the call could be bound) meet the rule's `where`,
+ * `inside`, `not-inside` and `after-import`?
+ */
+bool mpsfix_cond_rule(const mpsfix_cond_ctx *cx, const mpsfix_rule *r, const mpsfix_match *m);
+
+/** The first case of r's fix whose `when` holds for `m`, or NULL. */
+const mpsfix_fix_case *mpsfix_cond_case(const mpsfix_cond_ctx *cx, const mpsfix_rule *r,
+					const mpsfix_match *m);
+
+#endif
