@@ -730,7 +730,7 @@ static void set_text(char **out, size_t *out_len, const mpsfix_yaml_node *v)
 	*out_len = v->len;
 }
 
-static const char *const example_names[] = {"input", "output"};
+static const char *const example_names[] = {"input", "output", "manual"};
 
 static int load_invalid(const loader *ld, const mpsfix_yaml_node *v)
 {
@@ -748,18 +748,26 @@ static int load_invalid(const loader *ld, const mpsfix_yaml_node *v)
 		if (item->type != MPSFIX_YAML_MAP)
 			return fail(ld, item, "each 'invalid' example must be a mapping "
 				    "with 'input' and 'output'");
-		error = mpsfix_yaml_collect(&f, ld->doc, item, "invalid", example_names, 2, 1u);
+		error = mpsfix_yaml_collect(&f, ld->doc, item, "invalid", example_names, 3, 1u);
 		if (error < 0)
 			return error;
 		if (!mpsfix_yaml_is_string(f.val[0]))
 			return fail(ld, f.val[0], "'input' must be a string");
 		if (f.val[1] && !mpsfix_yaml_is_string(f.val[1]))
 			return fail(ld, f.val[1], "'output' must be a string");
+		if (f.val[2] && (!mpsfix_yaml_is_string(f.val[2]) || !f.val[2]->len))
+			return fail(ld, f.val[2], "'manual' must be a string: part of the reason "
+				    "the fix is not applied");
+		if (f.val[1] && f.val[2])
+			return fail(ld, f.key[2], "an example with 'manual' is not fixed: "
+				    "it has no 'output'");
 		r->ninvalid++;
 		ex->line = item->line;
 		set_text(&ex->input, &ex->input_len, f.val[0]);
 		if (f.val[1])
 			set_text(&ex->output, &ex->output_len, f.val[1]);
+		if (f.val[2])
+			ex->manual = mpsfix_xstrndup(f.val[2]->value, f.val[2]->len);
 	}
 	return 0;
 }
@@ -1194,6 +1202,7 @@ void mpsfix_rule_free(mpsfix_rule *r)
 	for (size_t i = 0; i < r->ninvalid; i++) {
 		free(r->invalid[i].input);
 		free(r->invalid[i].output);
+		free(r->invalid[i].manual);
 	}
 	free(r->invalid);
 	for (size_t i = 0; i < r->nvalid; i++)

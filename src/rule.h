@@ -62,6 +62,7 @@ typedef struct {
 	size_t input_len;
 	char *output;           /* expected text after the fix, or NULL (owned) */
 	size_t output_len;
+	char *manual;           /* the fix must not apply; its reason contains this (owned) */
 	uint32_t line;          /* line of the example in the rule file */
 } mpsfix_example;
 

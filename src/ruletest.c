@@ -57,6 +57,22 @@ static int run_example(bool *ok, FILE *out, mpsfix_ctx *ctx, const mpsfix_index 
 		show(out, "input", ex->input, ex->input_len);
 		goto done;
 	}
+	if (ex->manual) {
+		const mpsfix_finding *f = NULL;
+
+		for (size_t i = 0; i < found.len && !f; i++)
+			if (found.items[i].rule == rule)
+				f = &found.items[i];
+		if (f->fix != MPSFIX_FIX_MANUAL || !strstr(f->reason, ex->manual)) {
+			*ok = false;
+			fprintf(out, "FAIL %s: invalid example %zu: expected a manual fix (\"%s\"), got %s%s%s\n",
+				name, k + 1, ex->manual,
+				f->fix == MPSFIX_FIX_MANUAL ? "\"" : "a fix",
+				f->fix == MPSFIX_FIX_MANUAL ? f->reason : "", f->fix == MPSFIX_FIX_MANUAL ? "\"" : "");
+			show(out, "input", ex->input, ex->input_len);
+		}
+		goto done;
+	}
 	if (!ex->output)
 		goto done;
 	if ((error = mpsfix_engine_run(&fixed, ctx, ix, &src, &fix)) < 0)
