@@ -478,7 +478,8 @@ int mpsfix_match_node(mpsfix_match *out, mpsfix_matcher *m,
 {
 	size_t nb = p->nmetavars;
 
-	if (ts_node_symbol(node) != p->root->symbol)
+	/* a dotted name also matches a bare name its imports make equal to it */
+	if (ts_node_symbol(node) != p->root->symbol && p->root->kind != MPSFIX_PN_QNAME)
 		return MPSFIX_ENOMATCH;
 	if (m->nbindings < nb) {
 		m->bindings = mpsfix_xrealloc(m->bindings, nb * sizeof(*m->bindings));
