@@ -90,7 +90,7 @@ d = json.load(open(sys.argv[1]))
 assert d["version"] == "2.1.0"
 run = d["runs"][0]
 ids = [r["id"] for r in run["tool"]["driver"]["rules"]]
-assert sorted(ids) == ["MPS006", "MPS101", "MPS104"], ids
+assert {"MPS006", "MPS101", "MPS104"} <= set(ids) and len(set(ids)) == len(ids), ids
 res = run["results"]
 assert len(res) == 4
 for r in res:
