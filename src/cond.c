@@ -142,6 +142,11 @@ bool mpsfix_cond_holds(const mpsfix_cond_ctx *cx, const mpsfix_constraint *c,
 		     full || is_param(c->metavar), pure_now);
 }
 
+bool mpsfix_constraint_on_param(const mpsfix_constraint *c)
+{
+	return is_param(c->metavar);
+}
+
 bool mpsfix_rule_constrains_params(const mpsfix_rule *r)
 {
 	for (size_t k = 0; k < r->nconstraints; k++)

@@ -32,6 +32,9 @@ typedef struct {
 bool mpsfix_cond_holds(const mpsfix_cond_ctx *cx, const mpsfix_constraint *c,
 		       const mpsfix_match *m, bool full, bool pure_now);
 
+/** True when `c` constrains a signature parameter (a lower-case name). */
+bool mpsfix_constraint_on_param(const mpsfix_constraint *c);
+
 /** True when the rule constrains a signature parameter in `where`. */
 bool mpsfix_rule_constrains_params(const mpsfix_rule *r);
 
