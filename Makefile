@@ -31,7 +31,7 @@ TEST_SRCS = $(sort $(wildcard tests/check_*.c)) tests/testutil.c
 TEST_OBJS = $(TEST_SRCS:tests/%.c=$(O)/tests/%.o)
 GRAMMAR_LIB = $(O)/libtree-sitter-python.a
 
-.PHONY: all check demo install uninstall sanitize deps clean distclean grammar unit-tests
+.PHONY: all check demo install uninstall sanitize deps clean distclean grammar unit-tests semantics
 .DELETE_ON_ERROR:
 
 # A fresh machine lacks the libraries: `make demo`/`make check` install them
@@ -96,6 +96,20 @@ check: $(O)/check_all $(O)/mpsfix
 	sh tests/cli_lint.sh $(O)/mpsfix
 	@echo "== option table, --help and man pages"
 	sh tests/man.sh $(O)/mpsfix
+	@$(MAKE) --no-print-directory semantics
+
+# The semantic tests run fixed scripts under Debian's torch (python3-torch, for
+# /usr/bin/python3); without it they install it first, as the build's
+# dependencies are (root), or print the apt-get line.
+TORCH_PYTHON ?= /usr/bin/python3
+semantics: $(O)/mpsfix
+	@$(TORCH_PYTHON) -c 'import torch' 2>/dev/null || { \
+		echo "mpsfix: the semantic tests need python3-torch: running make deps first"; \
+		$(MAKE) --no-print-directory deps; }
+	@echo "== the semantic test harness"
+	sh tests/semantics.sh $(O)/mpsfix
+	@echo "== semantic tests (fixed scripts compute what the originals did, torch on the CPU)"
+	$(TORCH_PYTHON) tests/semantics/run.py --mpsfix $(O)/mpsfix
 
 sanitize:
 	$(MAKE) O=build-san SANITIZE=address,undefined CFLAGS='-O1 -g' check
@@ -122,7 +136,7 @@ uninstall:
 else
 ifeq ($(filter deps clean distclean,$(MAKECMDGOALS)),)
 .DEFAULT_GOAL := all
-all check demo install sanitize unit-tests grammar: fresh-machine
+all check demo install sanitize unit-tests grammar semantics: fresh-machine
 	@:
 fresh-machine:
 	@if [ -n "$(MPSFIX_DEPS_TRIED)" ]; then \
@@ -141,7 +155,7 @@ endif
 
 # --- set-up -------------------------------------------------------------------
 DEBIAN_PACKAGES = build-essential pkg-config libtree-sitter-dev libgit2-dev libyaml-dev \
-	libjansson-dev check git ca-certificates openssl groff-base
+	libjansson-dev check git ca-certificates openssl groff-base python3-torch
 # npm only when missing: a Node.js that bundles npm conflicts with Debian's npm
 NPM_PACKAGE = $(if $(shell command -v npm 2>/dev/null),,npm)
 

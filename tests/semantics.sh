@@ -1,0 +1,186 @@
+#!/bin/sh
+# Tests of the semantic test harness (tests/semantics/run.py): it passes a
+# correct rewrite, and fails a wrong one, a fix count or a manual count other
+# than the header's, a fix that changes nothing, a script that fails, results
+# that differ in any way it compares, and a missing torch.  Uses the rules and
+# script of fixtures/semantics/.  Prints 'N passed, N failed'.
+# usage: sh tests/semantics.sh [path/to/mpsfix]
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+bin=${1:-$top/build/mpsfix}
+case $bin in /*) ;; *) bin=$top/$bin ;; esac
+cd "$top" || exit 2
+py=${MPSFIX_TORCH_PYTHON:-/usr/bin/python3}
+harness=$top/tests/semantics/run.py
+fx=$top/fixtures/semantics
+
+. "$top/tests/lib.sh"
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/mpsfix-semantics-test.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT INT TERM
+
+expect_no_out() { # name substring
+	case $out in *"$2"*) fail "$1" "stdout has: $2" "stdout: $out" ;; *) ok "$1" ;; esac
+}
+
+# semantic RULE SCRIPT...: the harness with only the rule file RULE
+semantic() {
+	rule=$1
+	shift
+	run "$py" "$harness" --mpsfix "$bin" --rules "$rule" "$@"
+}
+
+# --- fixes -------------------------------------------------------------------------
+semantic "$fx/right.yml" "$fx/std.py"
+expect_rc "a correct rewrite passes" 0
+expect_out "the passing script is named with its counts" \
+	"ok   std.py: 6 values compared, 2 fixes (MPS900=2), 1 manual"
+expect_out "the summary counts the compared script" "semantics: 1 scripts compared, 0 skipped, 0 failed"
+
+semantic "$fx/wrong.yml" "$fx/std.py"
+expect_rc "a wrong rewrite fails" 1
+expect_out "the differing variable is named" "FAIL std.py: row: values not bit for bit equal"
+expect_out "a differing gradient is named" "std.py: w.grad: values not bit for bit equal"
+expect_out "the summary counts the failure" "semantics: 0 scripts compared, 0 skipped, 1 failed"
+
+sed 's/fixes MPS900=2/fixes MPS900=3/' "$fx/std.py" >"$tmp/std.py"
+semantic "$fx/right.yml" "$tmp/std.py"
+expect_rc "another fix count fails" 1
+expect_out "the fix count is compared with the header" "MPS900: 2 fixes applied, the header expects 3"
+
+sed 's/fixes MPS900=2/fixes MPS900=2 MPS901=1/' "$fx/std.py" >"$tmp/std.py"
+semantic "$fx/right.yml" "$tmp/std.py"
+expect_rc "a code that fixed nothing fails" 1
+expect_out "the missing code is named" "MPS901: 0 fixes applied, the header expects 1"
+
+grep -v 'manual MPS900' "$fx/std.py" >"$tmp/std.py"
+semantic "$fx/right.yml" "$tmp/std.py"
+expect_rc "another manual count fails" 1
+expect_out "the manual count is compared with the header" \
+	"MPS900: 1 findings need a manual fix, the header expects 0"
+
+grep -v 'torch.std(' "$fx/std.py" >"$tmp/std.py"
+echo 'whole = x.sum()' >>"$tmp/std.py"
+semantic "$fx/right.yml" "$tmp/std.py"
+expect_rc "a script mpsfix does not change fails" 1
+expect_out "an unchanged script is reported" "FAIL std.py: mpsfix fix changed nothing"
+
+# --- headers -----------------------------------------------------------------------
+grep -v 'semantic: fixes' "$fx/std.py" >"$tmp/std.py"
+semantic "$fx/right.yml" "$tmp/std.py"
+expect_rc "a script without a fixes line fails" 1
+expect_out "the missing fixes line is reported" "no '# semantic: fixes CODE=N' line"
+
+sed 's/semantic: manual/semantic: manually/' "$fx/std.py" >"$tmp/std.py"
+semantic "$fx/right.yml" "$tmp/std.py"
+expect_rc "an unknown directive fails" 1
+expect_out "the unknown directive is named with its line" "std.py:5: unknown directive 'manually'"
+
+sed 's/fixes MPS900=2/fixes MPS900=two/' "$fx/std.py" >"$tmp/std.py"
+semantic "$fx/right.yml" "$tmp/std.py"
+expect_rc "a malformed count fails" 1
+expect_out "the malformed count is named" "'MPS900=two' is not CODE=N"
+
+sed 's/requires torch>=1.0/requires torch>=99.1/' "$fx/std.py" >"$tmp/std.py"
+semantic "$fx/wrong.yml" "$tmp/std.py"
+expect_rc "a script for a newer torch is skipped" 0
+expect_out "the skip gives the reason" "skip std.py: needs torch>=99.1, have "
+expect_out "the summary counts the skip" "semantics: 0 scripts compared, 1 skipped, 0 failed"
+
+sed 's/requires torch>=1.0/requires torch>=1.0,<1.1/' "$fx/std.py" >"$tmp/std.py"
+semantic "$fx/wrong.yml" "$tmp/std.py"
+expect_out "an upper bound skips a newer torch" "skip std.py: needs torch>=1.0,<1.1, have "
+
+# --- comparing results (--compare: no mpsfix) ------------------------------------
+cat >"$tmp/a.py" <<'EOF'
+# semantic: fixes MPS900=1
+import torch
+torch.manual_seed(0)
+x = torch.randn(4, 3, dtype=torch.float64)
+w = torch.ones(3, dtype=torch.float64, requires_grad=True)
+(w * 2).sum().backward()
+mean = x.mean(0)
+shaped = x.mean(0)
+typed = x.mean(0)
+grads = x.mean(0)
+count = 3
+ratio = 0.5
+name = "cpu"
+device = torch.device("cpu")
+pair = (x.sum(), [1, 2])
+table = {"a": x.max()}
+gone = 1
+EOF
+# compare SED-SCRIPT: run a.py against a copy edited by SED-SCRIPT
+compare() {
+	sed "$1" "$tmp/a.py" >"$tmp/b.py"
+	run "$py" "$harness" --compare "$tmp/a.py" "$tmp/b.py"
+}
+compare 's/^count = 3$/count = 3/'
+expect_rc "identical results pass" 0
+expect_out "identical results are counted" "ok   b.py: 16 values compared"
+
+compare '/^gone = /d
+s/^count = 3$/count = 3\nextra = 1/
+s/^ratio = 0.5$/ratio = 1/
+s/^name = "cpu"$/name = "mps"/
+s/torch.device("cpu")/torch.device("meta")/
+s/^typed = x.mean(0)$/typed = x.float().mean(0)/
+s/^shaped = x.mean(0)$/shaped = x.mean(0, keepdim=True)/
+s/^grads = x.mean(0)$/grads = x.mean(0).requires_grad_()/
+s/(w \* 2)/(w * 3)/
+s/\[1, 2\]/[1, 2, 3]/
+s/x.max()}/x.min()}/
+s/^mean = x.mean(0)$/mean = x.mean(0) * (1 + 2 ** -52)/'
+expect_rc "different results fail" 1
+expect_out "a missing variable is named" "only in the original: gone"
+expect_out "an extra variable is named" "only in the fixed script: extra"
+expect_out "another type is named" "ratio: float in the original, int in the fixed script"
+expect_out "another string is shown" "name: 'cpu' in the original, 'mps' in the fixed script"
+expect_out "another device is shown" "device: cpu in the original, meta in the fixed script"
+expect_out "another dtype is shown" "typed: dtype torch.float64 in the original, torch.float32 in the fixed script"
+expect_out "another shape is shown" "shaped: shape (3,) in the original, (1, 3) in the fixed script"
+expect_out "requires_grad is compared" "grads: requires_grad False in the original, True in the fixed script"
+expect_out "gradients are compared" "w.grad: values not bit for bit equal"
+expect_out "nested values are compared" "pair[1]: list of 2 in the original, of 3 in the fixed script"
+expect_out "dictionary values are compared" "table['a']: values not bit for bit equal"
+expect_out "one ulp is a difference by default" "mean: values not bit for bit equal"
+expect_no_out "equal values are not reported" "count:"
+
+sed -i -e 's/^# semantic: fixes MPS900=1$/# semantic: fixes MPS900=1\n# semantic: allclose/' \
+	-e 's/^shaped = /exact_shaped = /' "$tmp/a.py"
+compare 's/^mean = x.mean(0)$/mean = x.mean(0) * (1 + 2 ** -52)/
+s/^ratio = 0.5$/ratio = 0.5 * (1 + 2 ** -52)/'
+expect_rc "allclose accepts a difference of one ulp" 0
+compare 's/^mean = x.mean(0)$/mean = x.mean(0) * (1 + 1e-9)/
+s/^exact_shaped = x.mean(0)$/exact_shaped = x.mean(0) * (1 + 2 ** -52)/
+s/^ratio = 0.5$/ratio = 0.5 + 1e-9/'
+expect_rc "allclose rejects a relative difference of 1e-9 in float64" 1
+expect_out "the tolerance is shown" "mean: values not within rtol=1.42e-14 atol=1.42e-14"
+expect_out "exact_ variables stay bit for bit under allclose" "exact_shaped: values not bit for bit equal"
+expect_out "numbers get the same tolerance" "ratio: 0.5 in the original, 0.500000001 in the fixed script"
+sed -i 's/^# semantic: allclose$/# semantic: allclose rtol=1e-6/' "$tmp/a.py"
+compare 's/^ratio = 0.5$/ratio = 0.5 + 1e-9/
+s/^mean = x.mean(0)$/mean = x.mean(0) * (1 + 1e-9)/'
+expect_rc "allclose rtol= sets the tolerance" 0
+compare 's/^ratio = 0.5$/ratio = 0.5 + 1e-5/'
+expect_out "a number outside rtol= is shown" "ratio: 0.5 in the original, 0.50001 in the fixed script"
+
+compare 's/^count = 3$/count = object()/'
+expect_rc "a value the harness cannot compare fails" 1
+expect_out "the value's type is named" "count: cannot compare a value of type object"
+compare 's/^count = 3$/count = 1 \/ 0/'
+expect_rc "a failing script fails" 1
+expect_out "the failing script is named" "the fixed script failed (exit status 1)"
+expect_out "its error is shown" "ZeroDivisionError: division by zero"
+expect_no_out "the original ran" "the original script failed"
+
+# --- no torch --------------------------------------------------------------------
+run env MPSFIX_TORCH_PYTHON=/bin/false "$py" -S "$harness" --mpsfix "$bin" "$fx/std.py"
+expect_rc "without torch the harness exits 2" 2
+expect_err "without torch the package to install is named" "apt-get install --no-install-recommends python3-torch"
+run "$py" "$harness" --mpsfix "$tmp/none" "$fx/std.py"
+expect_rc "a missing mpsfix binary exits 2" 2
+expect_err "the missing binary is named" "$tmp/none: no mpsfix binary there"
+
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]
