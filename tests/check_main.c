@@ -33,6 +33,7 @@ int main(void)
 		mpsfix_suite_report,
 		mpsfix_suite_cli,
 		mpsfix_suite_fixtures,
+		mpsfix_suite_torchver,
 	};
 	SRunner *sr = srunner_create(NULL);
 	int failed;
