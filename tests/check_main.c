@@ -34,6 +34,7 @@ int main(void)
 		mpsfix_suite_cli,
 		mpsfix_suite_fixtures,
 		mpsfix_suite_torchver,
+		mpsfix_suite_pins,
 	};
 	SRunner *sr = srunner_create(NULL);
 	int failed;
