@@ -35,6 +35,7 @@ int main(void)
 		mpsfix_suite_fixtures,
 		mpsfix_suite_torchver,
 		mpsfix_suite_pins,
+		mpsfix_suite_target,
 	};
 	SRunner *sr = srunner_create(NULL);
 	int failed;
