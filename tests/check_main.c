@@ -36,6 +36,7 @@ int main(void)
 		mpsfix_suite_torchver,
 		mpsfix_suite_pins,
 		mpsfix_suite_target,
+		mpsfix_suite_rulelist,
 	};
 	SRunner *sr = srunner_create(NULL);
 	int failed;
