@@ -1158,7 +1158,8 @@ static int list_names(name_list *out, const scan *sc, const char *sub, const cha
 					     : mpsfix_xstrdup(e->d_name));
 	closedir(d);
 	free(path);
-	qsort(out->items + before, out->len - before, sizeof(char *), compare_names);
+	if (out->len > before)
+		qsort(out->items + before, out->len - before, sizeof(char *), compare_names);
 	return 0;
 }
 
@@ -1185,7 +1186,7 @@ int mpsfix_pins_find(mpsfix_pins *out, const char *root)
 	}
 	if ((error = list_names(&reqs, &sc, "", "requirements*.txt")) < 0)
 		goto done;
-	/* requirements/ may be a link inside or outside: only its own *.txt are read */
+	/* then the *.txt of requirements/ (when there is such a folder) */
 	if ((error = list_names(&reqs, &sc, "requirements", "*.txt")) < 0)
 		goto done;
 	for (size_t i = 0; i < reqs.len; i++)

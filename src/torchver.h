@@ -94,17 +94,6 @@ static inline mpsfix_torch_range mpsfix_torch_range_hull(mpsfix_torch_range a, m
 	return (mpsfix_torch_range){a.lo < b.lo ? a.lo : b.lo, a.hi > b.hi ? a.hi : b.hi};
 }
 
-/**
- * Does `v` (major, minor) lie in `r`?  (For a version such as 2.1.0 of an
- * installed torch.)
- */
-static inline bool mpsfix_torch_range_has(mpsfix_torch_range r, uint32_t major, uint32_t minor)
-{
-	mpsfix_torch_ver v = MPSFIX_TORCH_VER(major, minor);
-
-	return major < 0xFFFFu && minor < MPSFIX_TORCH_ANY_MINOR && r.lo <= v && v <= r.hi;
-}
-
 #define MPSFIX_TORCH_RANGE_STRMAX 48
 
 /**
