@@ -554,9 +554,10 @@ static int check_selectors(const run_state *st, const mpsfix_strings *list, cons
 
 /*
  * The torch target: --target-torch, else the configuration's target-torch,
- * else the pins of the project (the configuration's folder, else the git
- * work tree of the first path, else that path's folder), else every
- * MPS-capable version.  Unreadable pins are warnings.
+ * else the pins of the project (mpsfix_target_root(): the configuration's
+ * folder, else the git work tree of the first path, else the nearest folder
+ * upward with a pin file), else every MPS-capable version.  Unreadable pins
+ * are warnings.
  */
 static int settle_target(run_state *st)
 {

@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 
 #include "yaml_util.h"
@@ -94,28 +95,14 @@ static void take(scan *sc, const char *file, uint32_t line, slice text, int rc, 
 
 /* --- names and requirement strings ------------------------------------------------- */
 
-/* Is `name` the package `want`, as pip compares names (case, runs of -_. alike)? */
+/*
+ * Is `name` the package `want` ("torch", "pytorch")?  pip compares names
+ * without case and with runs of - _ . alike; neither name has those, so a
+ * name with one is another package (torch-geometric, torch_scatter).
+ */
 static bool same_name(slice name, const char *want)
 {
-	size_t i = 0, j = 0;
-
-	while (i < name.n && want[j]) {
-		char c = name.s[i];
-
-		if (c == '-' || c == '_' || c == '.') {
-			if (want[j] != '-')
-				return false;
-			while (i < name.n && (name.s[i] == '-' || name.s[i] == '_' || name.s[i] == '.'))
-				i++;
-			j++;
-			continue;
-		}
-		if (tolower((unsigned char)c) != want[j])
-			return false;
-		i++;
-		j++;
-	}
-	return i == name.n && want[j] == '\0';
+	return name.n == strlen(want) && !strncasecmp(name.s, want, name.n);
 }
 
 static bool is_name_char(char c)
@@ -1163,18 +1150,37 @@ static int list_names(name_list *out, const scan *sc, const char *sub, const cha
 	return 0;
 }
 
+/* The files read besides the requirement files, in this order. */
+static const struct {
+	const char *name;
+	mpsfix_pins_format format;
+} fixed[] = {
+	{"pyproject.toml", MPSFIX_PINS_PYPROJECT},
+	{"setup.cfg", MPSFIX_PINS_SETUP_CFG},
+	{"setup.py", MPSFIX_PINS_SETUP_PY},
+	{"environment.yml", MPSFIX_PINS_CONDA_ENV},
+	{"environment.yaml", MPSFIX_PINS_CONDA_ENV},
+};
+
+bool mpsfix_pins_present(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	bool found = false;
+
+	if (!d)
+		return false;
+	while (!found && (e = readdir(d)) != NULL) {
+		found = !fnmatch("requirements*.txt", e->d_name, 0) || !strcmp(e->d_name, "requirements");
+		for (size_t i = 0; !found && i < MPSFIX_ARRAY_SIZE(fixed); i++)
+			found = !strcmp(e->d_name, fixed[i].name);
+	}
+	closedir(d);
+	return found;
+}
+
 int mpsfix_pins_find(mpsfix_pins *out, const char *root)
 {
-	static const struct {
-		const char *name;
-		mpsfix_pins_format format;
-	} fixed[] = {
-		{"pyproject.toml", MPSFIX_PINS_PYPROJECT},
-		{"setup.cfg", MPSFIX_PINS_SETUP_CFG},
-		{"setup.py", MPSFIX_PINS_SETUP_PY},
-		{"environment.yml", MPSFIX_PINS_CONDA_ENV},
-		{"environment.yaml", MPSFIX_PINS_CONDA_ENV},
-	};
 	scan sc = {.out = out};
 	name_list reqs = {0};
 	int error;

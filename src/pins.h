@@ -80,6 +80,13 @@ int mpsfix_pins_parse_requirement(mpsfix_torch_range *out, const char *req, size
 /** Likewise for a conda match spec ("pytorch=2.1", "pytorch::pytorch>=2.0,<2.3"). */
 int mpsfix_pins_parse_conda(mpsfix_torch_range *out, const char *spec, size_t len);
 
+/**
+ * Does folder `dir` hold one of the files mpsfix_pins_find() reads (a
+ * requirements*.txt, a requirements folder, pyproject.toml, setup.cfg,
+ * setup.py, environment.yml or environment.yaml)?
+ */
+bool mpsfix_pins_present(const char *dir);
+
 void mpsfix_pins_release(mpsfix_pins *p);
 
 #endif

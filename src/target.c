@@ -164,15 +164,21 @@ char *mpsfix_target_root(const char *config_dir, const char *path)
 		return mpsfix_xstrdup(config_dir);
 	if ((top = mpsfix_git_worktree_top(start)) != NULL)
 		return top;
-	if (is_dir(start))
-		return mpsfix_xstrdup(start);
-	dir = mpsfix_xstrdup(start);
-	slash = strrchr(dir, '/');
-	if (slash) {
+	if (!(dir = realpath(start, NULL)))
+		return mpsfix_xstrdup(".");
+	if (!is_dir(dir) && (slash = strrchr(dir, '/')) != NULL)
 		*(slash == dir ? slash + 1 : slash) = '\0';
-		if (is_dir(dir))
-			return dir;
+	/* the nearest folder upward that holds a pin file */
+	for (char *d = mpsfix_xstrdup(dir);;) {
+		if (mpsfix_pins_present(d)) {
+			free(dir);
+			return d;
+		}
+		if (!strcmp(d, "/") || !(slash = strrchr(d, '/'))) {
+			free(d);
+			break;
+		}
+		*(slash == d ? slash + 1 : slash) = '\0';
 	}
-	free(dir);
-	return mpsfix_xstrdup(".");
+	return dir;
 }

@@ -65,8 +65,9 @@ bool mpsfix_target_runs(const mpsfix_target *t, const mpsfix_rule *r);
  * The folder whose pins count (newly allocated): the configuration file's
  * folder when there is one (`config_dir`, may be NULL); else the top of the
  * git work tree that holds `path` (the first path operand; NULL or "-": the
- * current folder); else `path` itself when it is a folder, or the folder
- * that holds it; else ".".
+ * current folder); else the nearest folder that holds a pin file
+ * (mpsfix_pins_present()), from `path` (a folder) or its folder upward;
+ * else that folder; "." when `path` does not exist.
  */
 char *mpsfix_target_root(const char *config_dir, const char *path);
 

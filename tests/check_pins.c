@@ -538,6 +538,33 @@ START_TEST(test_pins_find_symlinks)
 }
 END_TEST
 
+START_TEST(test_pins_present)
+{
+	char *root = mpsfix_xasprintf("%s/proj", tmpdir), *sub = mpsfix_xasprintf("%s/proj/sub", tmpdir);
+	static const char *const names[] = {"requirements-dev.txt", "pyproject.toml", "setup.cfg",
+					    "setup.py", "environment.yml", "environment.yaml"};
+
+	ck_assert_int_eq(mkdir(sub, 0755), 0);
+	ck_assert(mpsfix_pins_present(root)); /* the requirements folder */
+	ck_assert(!mpsfix_pins_present(sub));
+	put("proj/sub/requirements.in", "torch\n");
+	put("proj/sub/README.md", "requirements.txt\n");
+	ck_assert(!mpsfix_pins_present(sub));
+	ck_assert(!mpsfix_pins_present("/nonexistent/folder"));
+	for (size_t i = 0; i < MPSFIX_ARRAY_SIZE(names); i++) {
+		char *rel = mpsfix_xasprintf("proj/sub/%s", names[i]), *path = mpsfix_xasprintf("%s/%s", tmpdir, rel);
+
+		put(rel, "");
+		ck_assert_msg(mpsfix_pins_present(sub), "%s", names[i]);
+		ck_assert_int_eq(unlink(path), 0);
+		free(rel);
+		free(path);
+	}
+	free(root);
+	free(sub);
+}
+END_TEST
+
 Suite *mpsfix_suite_pins(void)
 {
 	Suite *s = suite_create("pins");
@@ -558,6 +585,7 @@ Suite *mpsfix_suite_pins(void)
 	tcase_add_test(fs, test_pins_find_nothing);
 	tcase_add_test(fs, test_pins_find_unreadable);
 	tcase_add_test(fs, test_pins_find_symlinks);
+	tcase_add_test(fs, test_pins_present);
 	suite_add_tcase(s, fs);
 	return s;
 }

@@ -271,20 +271,29 @@ START_TEST(test_target_root)
 	p = tmp_path("repo/pkg");
 	expect_root(mpsfix_target_root(NULL, p), "repo");
 	free(p);
-	/* outside a work tree: the folder, or the file's folder */
+	/* outside a work tree: the nearest folder upward with a pin file (a
+	 * setup.py in tmpdir keeps the search from leaving it) */
+	put("setup.py", "from setuptools import setup\n");
 	p = tmp_path("proj/sub");
-	expect_root(mpsfix_target_root(NULL, p), "proj/sub");
+	expect_root(mpsfix_target_root(NULL, p), "");
 	free(p);
+	put("proj/requirements.txt", "torch==2.1\n");
+	p = tmp_path("proj/sub/b.py");
+	expect_root(mpsfix_target_root(NULL, p), "proj");
+	free(p);
+	p = tmp_path("proj/sub");
+	expect_root(mpsfix_target_root(NULL, p), "proj");
+	free(p);
+	put("proj/sub/pyproject.toml", "[project]\nname = 'sub'\n");
 	p = tmp_path("proj/sub/b.py");
 	expect_root(mpsfix_target_root(NULL, p), "proj/sub");
 	free(p);
-	/* no operand, or standard input: the current folder (its work tree) */
+	/* no operand, or standard input: from the current folder (its work tree) */
 	go("repo/pkg");
 	expect_root(mpsfix_target_root(NULL, NULL), "repo");
 	expect_root(mpsfix_target_root(NULL, "-"), "repo");
 	go("proj");
-	ck_assert_str_eq((p = mpsfix_target_root(NULL, NULL)), ".");
-	free(p);
+	expect_root(mpsfix_target_root(NULL, NULL), "proj");
 	ck_assert_str_eq((p = mpsfix_target_root(NULL, "missing/x.py")), ".");
 	free(p);
 }

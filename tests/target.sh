@@ -136,7 +136,16 @@ run_in "$tmp" "$bin" check $R --isolated --format concise proj
 expect_err "the folder operand's pins" "target torch 2.1 (proj/requirements.txt:2)"
 expect_out "the folder operand's pins select the rule" "MPS900"
 run_in "$tmp" "$bin" check $R --isolated --format concise proj/src
-expect_err "no pins in proj/src: every version" "target torch: every MPS-capable version"
+expect_err "a subfolder operand: the nearest folder upward with pin files" \
+	"target torch 2.1 (proj/requirements.txt:2)"
+run_in "$p" "$bin" check $R --isolated --format concise src/train.py
+expect_err "a file operand from the project's folder: its pins" "target torch 2.1 (requirements.txt:2)"
+mkdir -p "$tmp/nopins/pkg"
+printf '[project]\nname = "nopins"\ndependencies = ["numpy"]\n' >"$tmp/nopins/pyproject.toml"
+cp "$p/src/train.py" "$tmp/nopins/pkg/"
+run_in "$tmp" "$bin" check $R --isolated --format concise nopins/pkg
+expect_err "a project without a torch pin: every version" "target torch: every MPS-capable version"
+expect_out "a project without a torch pin: every rule runs" "MPS900"
 # in a git work tree: its top
 (cd "$p" && git -c init.defaultBranch=main init -q) >/dev/null 2>&1
 run_in "$tmp" "$bin" check $R --isolated --format concise proj/src/train.py
