@@ -117,17 +117,22 @@ static bool is_name_char(char c)
  */
 static int wheel_version(mpsfix_torch_range *out, slice url)
 {
-	const char *base = url.s, *v, *end;
+	const char *base, *v, *end;
 	size_t n;
 
 	url = trim(url);
+	/* "...whl#sha256=..." or "...whl?x=y": the file name ends before */
+	for (size_t i = 0; i < url.n; i++)
+		if (url.s[i] == '#' || url.s[i] == '?') {
+			url.n = i;
+			break;
+		}
 	if (url.n < 4 || strncasecmp(url.s + url.n - 4, ".whl", 4) != 0)
 		return MPSFIX_ENOMATCH;
+	base = url.s;
 	for (size_t i = 0; i < url.n; i++)
-		if (url.s[i] == '/' || url.s[i] == '\\' || url.s[i] == '=')
+		if (url.s[i] == '/' || url.s[i] == '\\')
 			base = url.s + i + 1;
-	if (base < url.s)
-		base = url.s;
 	n = (size_t)(url.s + url.n - base);
 	if (n < 6 || strncasecmp(base, "torch-", 6) != 0)
 		return MPSFIX_ENOMATCH;
