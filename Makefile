@@ -94,6 +94,8 @@ check: $(O)/check_all $(O)/mpsfix
 	sh tests/cli.sh $(O)/mpsfix
 	@echo "== command line for CI and review"
 	sh tests/cli_lint.sh $(O)/mpsfix
+	@echo "== torch targeting, rules and explain"
+	sh tests/target.sh $(O)/mpsfix
 	@echo "== option table, --help and man pages"
 	sh tests/man.sh $(O)/mpsfix
 	@$(MAKE) --no-print-directory semantics

@@ -75,6 +75,8 @@ static const struct {
 	{"diff", MPSFIX_CMD_DIFF},
 	{"fix", MPSFIX_CMD_FIX},
 	{"test", MPSFIX_CMD_TEST},
+	{"rules", MPSFIX_CMD_RULES},
+	{"explain", MPSFIX_CMD_EXPLAIN},
 };
 
 /* The values --format accepts (report.h names the same ones). */
@@ -107,6 +109,9 @@ void mpsfix_cli_usage(FILE *f)
 	      "  fix [PATH...]               apply the fixes to the files, atomically;\n"
 	      "                              exit 1 if findings remain\n"
 	      "  test [RULE...]              run the rules' embedded examples\n"
+	      "  rules                       list the rules: fix, torch range, whether\n"
+	      "                              each runs here (--format json: an array)\n"
+	      "  explain CODE|ID             describe one rule, with its note\n"
 	      "\n"
 	      "In a git work tree, tracked and untracked-but-not-ignored *.py and *.pyi\n"
 	      "files are read; elsewhere folders are walked (hidden folders, __pycache__,\n"
@@ -389,6 +394,11 @@ int mpsfix_cli_parse(mpsfix_opts *opts, int argc, char **argv)
 	}
 	if (!opts->help && !opts->version && opts->command == MPSFIX_CMD_NONE)
 		error = mpsfix_error_set(MPSFIX_ERROR, "no command given (try 'mpsfix --help')");
+	else if (opts->command == MPSFIX_CMD_EXPLAIN && opts->npaths != 1 && !opts->help)
+		error = mpsfix_error_set(MPSFIX_ERROR, "explain takes one rule code or id, "
+					 "like 'mpsfix explain MPS001'");
+	else if (opts->command == MPSFIX_CMD_RULES && opts->npaths && !opts->help)
+		error = mpsfix_error_set(MPSFIX_ERROR, "rules takes no operand ('%s')", opts->paths[0]);
 done:
 	return error;
 }

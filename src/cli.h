@@ -20,7 +20,9 @@ typedef enum {
 	MPSFIX_CMD_CHECK,
 	MPSFIX_CMD_DIFF,
 	MPSFIX_CMD_FIX,
-	MPSFIX_CMD_TEST
+	MPSFIX_CMD_TEST,
+	MPSFIX_CMD_RULES,
+	MPSFIX_CMD_EXPLAIN
 } mpsfix_command;
 
 typedef enum {
@@ -60,7 +62,8 @@ typedef struct {
 	const char *since;            /* --since REF */
 	bool staged;                  /* --staged */
 	const char *target_torch;     /* --target-torch SPEC */
-	char **paths;                 /* operands after the command (borrowed) */
+	char **paths;                 /* operands after the command (borrowed); for
+					 explain, the one rule code or id */
 	size_t npaths;
 } mpsfix_opts;
 

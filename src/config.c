@@ -9,11 +9,13 @@
 #include <errno.h>
 #include <fnmatch.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "torchver.h"
 #include "yaml_util.h"
 
 #define CONFIG_FILE_MAX (1024u * 1024u)
@@ -203,6 +205,7 @@ static int load_rule_paths(const loader *ld, const mpsfix_yaml_node *v)
 static int load_field(const loader *ld, size_t j, const mpsfix_yaml_node *v)
 {
 	mpsfix_config *cfg = ld->cfg;
+	mpsfix_torch_range range;
 	bool b;
 
 	switch (j) {
@@ -221,6 +224,12 @@ static int load_field(const loader *ld, size_t j, const mpsfix_yaml_node *v)
 		if (!mpsfix_yaml_is_string(v))
 			return mpsfix_yaml_fail(ld->doc, v, "'target-torch' must be a string, "
 						"like \">=2.1,<2.6\"");
+		if (mpsfix_torch_range_parse(&range, v->value, v->len, MPSFIX_TORCH_SYNTAX_SPEC) < 0) {
+			char reason[MPSFIX_ERROR_MAX];
+
+			snprintf(reason, sizeof(reason), "%s", mpsfix_error_last()->message);
+			return mpsfix_yaml_fail(ld->doc, v, "bad target-torch '%s': %s", v->value, reason);
+		}
 		cfg->target_torch = mpsfix_xstrndup(v->value, v->len);
 		return 0;
 	case K_RULES:

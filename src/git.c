@@ -108,6 +108,36 @@ done:
 	return name;
 }
 
+char *mpsfix_git_worktree_top(const char *path)
+{
+	git_repository *repo = NULL;
+	char *real = realpath(path, NULL), *top = NULL, *slash;
+	const char *workdir;
+	struct stat sb;
+	size_t n;
+
+	if (!real || stat(real, &sb) != 0)
+		goto done;
+	if (!S_ISDIR(sb.st_mode) && (slash = strrchr(real, '/')) != NULL)
+		*(slash == real ? slash + 1 : slash) = '\0';
+	if (git_repository_open_ext(&repo, real, 0, NULL) < 0 || git_repository_is_bare(repo) ||
+	    (workdir = git_repository_workdir(repo)) == NULL || (top = realpath(workdir, NULL)) == NULL)
+		goto done;
+	/* a folder inside .git is not in the work tree */
+	n = strlen(top);
+	if (strncmp(real, top, n) != 0 || (real[n] != '/' && real[n] != '\0') ||
+	    (real[n] == '/' && !strncmp(real + n + 1, ".git", 4) &&
+	     (real[n + 5] == '/' || real[n + 5] == '\0'))) {
+		free(top);
+		top = NULL;
+	}
+done:
+	git_error_clear();
+	git_repository_free(repo);
+	free(real);
+	return top;
+}
+
 
 /*
  * Open the repository whose work tree holds the folder `real_dir` (a real,

@@ -36,6 +36,13 @@ int mpsfix_git_diff(mpsfix_buf *out, const char *path, const char *old, size_t o
 char *mpsfix_git_worktree_path(const char *path);
 
 /**
+ * The top folder of the git work tree that holds `path` (a file or a
+ * folder), real and absolute, newly allocated; NULL when no work tree holds
+ * it (or it does not exist).
+ */
+char *mpsfix_git_worktree_top(const char *path);
+
+/**
  * The files git would show under `dir` (a folder in a work tree): tracked
  * files that exist in the work tree plus untracked files that are not ignored
  * (`.gitignore` files, `.git/info/exclude`, `core.excludesFile`), or with

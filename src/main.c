@@ -21,8 +21,10 @@
 #include "parse.h"
 #include "report.h"
 #include "rule.h"
+#include "rulelist.h"
 #include "ruletest.h"
 #include "source.h"
+#include "target.h"
 
 #ifndef MPSFIX_VERSION
 #define MPSFIX_VERSION "0.0.0"
@@ -52,7 +54,7 @@ typedef struct {
 	mpsfix_format format;
 	bool unsafe_fixes;
 	const char *target;          /* what the summary says of the torch target */
-	char *target_owned;
+	mpsfix_target tgt;           /* the torch target: rules whose range misses it do not run */
 	mpsfix_strings select, ignore, extend_select;
 	bool has_select;
 	size_t *counts, *fixable_counts; /* per rule, for --statistics */
@@ -550,6 +552,38 @@ static int check_selectors(const run_state *st, const mpsfix_strings *list, cons
 	return 0;
 }
 
+/*
+ * The torch target: --target-torch, else the configuration's target-torch,
+ * else the pins of the project (mpsfix_target_root(): the configuration's
+ * folder, else the git work tree of the first path, else the nearest folder
+ * upward with a pin file), else every MPS-capable version.  Unreadable pins
+ * are warnings.
+ */
+static int settle_target(run_state *st)
+{
+	const mpsfix_opts *opts = st->opts;
+	mpsfix_target_opts to = {
+		.option = opts->target_torch,
+		.config_value = st->config.target_torch,
+		.config_path = st->config.path,
+	};
+	/* explain's operand is a rule, not a path */
+	const char *first = opts->npaths && opts->command != MPSFIX_CMD_EXPLAIN ? opts->paths[0] : NULL;
+	char *root = NULL;
+	int error;
+
+	if (!to.option && !to.config_value)
+		to.root = root = mpsfix_target_root(st->config.dir, first);
+	error = mpsfix_target_resolve(&st->tgt, &to);
+	free(root);
+	if (error < 0)
+		return error;
+	for (size_t i = 0; i < st->tgt.pins.nwarnings; i++)
+		print_error(st->tgt.pins.warnings[i]);
+	st->target = st->tgt.summary;
+	return 0;
+}
+
 /* Settings from the configuration file, then the command line, which wins. */
 static int settle(run_state *st)
 {
@@ -571,14 +605,13 @@ static int settle(run_state *st)
 	copy_strings(&st->ignore, &cfg->ignore);
 	split_list(&st->ignore, &opts->ignore);
 	st->unsafe_fixes = opts->unsafe_fixes >= 0 ? opts->unsafe_fixes > 0 : cfg->unsafe_fixes > 0;
-	if (opts->target_torch)
-		st->target = st->target_owned = mpsfix_xasprintf("target torch %s (--target-torch)",
-								 opts->target_torch);
-	else if (cfg->target_torch)
-		st->target = st->target_owned = mpsfix_xasprintf("target torch %s (%s)", cfg->target_torch,
-								 cfg->path);
-	else
-		st->target = "target torch: every MPS-capable version";
+	if ((error = check_selectors(st, &st->select, "--select")) < 0 ||
+	    (error = check_selectors(st, &st->extend_select, "--extend-select")) < 0 ||
+	    (error = check_selectors(st, &st->ignore, "--ignore")) < 0 ||
+	    (error = settle_target(st)) < 0)
+		return error;
+	if (opts->command == MPSFIX_CMD_RULES || opts->command == MPSFIX_CMD_EXPLAIN)
+		return 0; /* they list rules: no files, no report format */
 	if (fmt) {
 		if ((error = mpsfix_format_parse(&st->format, fmt)) < 0)
 			return error;
@@ -593,10 +626,6 @@ static int settle(run_state *st)
 	for (size_t i = 0, dashes = 0; i < opts->npaths; i++)
 		if (!strcmp(opts->paths[i], "-") && ++dashes > 1)
 			return mpsfix_error_set(MPSFIX_ERROR, "'-' (standard input) is given twice");
-	if ((error = check_selectors(st, &st->select, "--select")) < 0 ||
-	    (error = check_selectors(st, &st->extend_select, "--extend-select")) < 0 ||
-	    (error = check_selectors(st, &st->ignore, "--ignore")) < 0)
-		return error;
 	return 0;
 }
 
@@ -633,7 +662,7 @@ static int run_files(run_state *st)
 	mpsfix_select_rules(selected, st->rules.items, st->rules.len, &st->select, st->has_select,
 			    &st->extend_select, &st->ignore);
 	for (size_t i = 0; i < st->rules.len; i++)
-		if (selected[i])
+		if (selected[i] && mpsfix_target_runs(&st->tgt, st->rules.items[i]))
 			enabled[nenabled++] = st->rules.items[i];
 	st->index = mpsfix_index_new(enabled, nenabled);
 	st->counts = mpsfix_xcalloc(st->rules.len + 1, sizeof(size_t));
@@ -715,6 +744,53 @@ static int run_tests(run_state *st)
 	return counts.failed ? MPSFIX_EXIT_FINDINGS : MPSFIX_EXIT_OK;
 }
 
+/* `mpsfix rules` and `mpsfix explain CODE|ID`: the rules, and whether each runs here. */
+static int run_rules(run_state *st)
+{
+	const mpsfix_opts *opts = st->opts;
+	size_t n = st->rules.len, found, nrun = 0;
+	bool *selected = mpsfix_xcalloc(n + 1, sizeof(bool));
+	mpsfix_rule_status *status = mpsfix_xcalloc(n + 1, sizeof(*status));
+	mpsfix_rulelist_format format;
+	FILE *out = stdout;
+	int result = MPSFIX_EXIT_OK, error;
+
+	if ((error = settle(st)) < 0 || (error = mpsfix_rulelist_format_parse(&format, opts->format)) < 0)
+		goto fail;
+	mpsfix_select_rules(selected, st->rules.items, n, &st->select, st->has_select,
+			    &st->extend_select, &st->ignore);
+	for (size_t i = 0; i < n; i++) {
+		status[i].selected = selected[i];
+		status[i].in_target = mpsfix_target_runs(&st->tgt, st->rules.items[i]);
+		for (size_t k = 0; k < st->ignore.len; k++)
+			status[i].ignored |= mpsfix_selector_matches(st->ignore.items[k], st->rules.items[i]);
+		nrun += selected[i] && status[i].in_target;
+	}
+	if (opts->command == MPSFIX_CMD_EXPLAIN &&
+	    (error = mpsfix_rulelist_find(&found, st->rules.items, n, opts->paths[0])) < 0)
+		goto fail;
+	if (opts->output && !(out = st->out = fopen(opts->output, "w"))) {
+		error = mpsfix_error_set(MPSFIX_ERROR, "cannot write %s: %s", opts->output, strerror(errno));
+		goto fail;
+	}
+	if (opts->command == MPSFIX_CMD_EXPLAIN)
+		error = mpsfix_rulelist_explain(out, st->rules.items[found], &status[found], st->target, format);
+	else
+		error = mpsfix_rulelist_print(out, st->rules.items, status, n, format);
+	if (error < 0)
+		goto fail;
+	if (opts->command == MPSFIX_CMD_RULES && !opts->quiet)
+		fprintf(stderr, "mpsfix: %zu rule%s, %zu run; %s\n", n, plural(n), nrun, st->target);
+	goto done;
+fail:
+	print_error(mpsfix_error_last()->message);
+	result = MPSFIX_EXIT_ERROR;
+done:
+	free(selected);
+	free(status);
+	return result;
+}
+
 /* `.mpsfix.yml`: --config FILE, none with --isolated, else found upward. */
 static int load_config(run_state *st)
 {
@@ -787,7 +863,10 @@ int main(int argc, char **argv)
 		status = MPSFIX_EXIT_ERROR;
 		goto out;
 	}
-	status = run_files(&st);
+	if (opts.command == MPSFIX_CMD_RULES || opts.command == MPSFIX_CMD_EXPLAIN)
+		status = run_rules(&st);
+	else
+		status = run_files(&st);
 out:
 	if (st.out && st.out != stdout && st.out != stderr && fclose(st.out) != 0) {
 		fprintf(stderr, "mpsfix: error writing %s: %s\n", opts.output, strerror(errno));
@@ -807,7 +886,7 @@ out:
 	free(st.counts);
 	free(st.fixable_counts);
 	free(st.since);
-	free(st.target_owned);
+	mpsfix_target_release(&st.tgt);
 	mpsfix_ctx_release(&st.ctx);
 	if (st.git_ready)
 		mpsfix_git_shutdown();

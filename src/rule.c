@@ -8,6 +8,7 @@
 #include "rule.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -115,39 +116,6 @@ static bool is_code(const char *s)
 	       isdigit((unsigned char)s[4]) && isdigit((unsigned char)s[5]) && s[6] == '\0';
 }
 
-/* "all", or constraints like ">=2.3,<2.8": ops < <= > >= ==, versions N(.N)*. */
-static bool is_torch_range(const char *s)
-{
-	if (strcmp(s, "all") == 0)
-		return true;
-	for (;;) {
-		while (*s == ' ')
-			s++;
-		if ((s[0] == '<' || s[0] == '>' || s[0] == '=') && s[1] == '=')
-			s += 2;
-		else if (s[0] == '<' || s[0] == '>')
-			s++;
-		else
-			return false;
-		while (*s == ' ')
-			s++;
-		for (;;) {
-			if (!isdigit((unsigned char)*s))
-				return false;
-			while (isdigit((unsigned char)*s))
-				s++;
-			if (*s != '.')
-				break;
-			s++;
-		}
-		while (*s == ' ')
-			s++;
-		if (*s == '\0')
-			return true;
-		if (*s++ != ',')
-			return false;
-	}
-}
 
 /* A plain scalar YAML or Python reads as None. */
 static bool is_none(const mpsfix_yaml_node *n)
@@ -1052,11 +1020,16 @@ static int load_field(loader *ld, size_t j, const mpsfix_yaml_node *v)
 	case R_URL:
 		return get_string(ld, "url", v, &r->url);
 	case R_TORCH:
-		error = get_string(ld, "torch", v, &r->torch);
-		if (error == 0 && !is_torch_range(r->torch))
-			error = fail(ld, v, "bad torch range '%s': expected 'all' or constraints "
-				     "like '>=2.3,<2.8' (operators < <= > >= ==)", r->torch);
-		return error;
+		if ((error = get_string(ld, "torch", v, &r->torch)) < 0)
+			return error;
+		if (mpsfix_torch_range_parse(&r->range, r->torch, strlen(r->torch),
+					     MPSFIX_TORCH_SYNTAX_RULE) < 0) {
+			char reason[MPSFIX_ERROR_MAX];
+
+			snprintf(reason, sizeof(reason), "%s", mpsfix_error_last()->message);
+			return fail(ld, v, "bad torch range '%s': %s", r->torch, reason);
+		}
+		return 0;
 	case R_ENABLED:
 		if (!mpsfix_yaml_bool(v, &r->enabled))
 			return fail(ld, v, "'enabled' must be true or false");

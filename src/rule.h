@@ -12,6 +12,7 @@
 #include "pattern.h"
 #include "signature.h"
 #include "template.h"
+#include "torchver.h"
 
 typedef enum {
 	MPSFIX_SEV_ERROR,
@@ -69,6 +70,7 @@ typedef struct {
 typedef struct {
 	char *path;             /* the rule file (owned) */
 	char *id, *code, *message, *note, *url, *torch; /* owned; note/url may be NULL */
+	mpsfix_torch_range range;       /* `torch:` read (all: MPSFIX_TORCH_RANGE_ALL) */
 	mpsfix_severity severity;
 	bool enabled;           /* `enabled: false` turns a rule off by default */
 	mpsfix_pattern **patterns; /* `match:`, any of (owned) */

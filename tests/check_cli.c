@@ -257,6 +257,44 @@ START_TEST(test_cli_allowed_combinations)
 }
 END_TEST
 
+/* rules takes no operand; explain exactly one, the rule (which may look like an option value) */
+START_TEST(test_cli_rules_and_explain)
+{
+	char *rules[] = {"mpsfix", "rules", "--format", "json", "--target-torch", "2.1", NULL};
+	char *rules_path[] = {"mpsfix", "rules", "src", NULL};
+	char *explain[] = {"mpsfix", "explain", "MPS001", "--target-torch=>=2.4", NULL};
+	char *explain_none[] = {"mpsfix", "explain", NULL};
+	char *explain_two[] = {"mpsfix", "explain", "MPS001", "MPS006", NULL};
+	char *explain_help[] = {"mpsfix", "explain", "--help", NULL};
+	mpsfix_opts o;
+
+	ck_assert_int_eq(parse(&o, rules), 0);
+	ck_assert_int_eq(o.command, MPSFIX_CMD_RULES);
+	ck_assert_str_eq(o.format, "json");
+	ck_assert_str_eq(o.target_torch, "2.1");
+	ck_assert_str_eq(mpsfix_command_name(o.command), "rules");
+	mpsfix_opts_release(&o);
+	ck_assert_int_eq(parse(&o, rules_path), MPSFIX_ERROR);
+	ck_assert_str_eq(mpsfix_error_last()->message, "rules takes no operand ('src')");
+	mpsfix_opts_release(&o);
+	ck_assert_int_eq(parse(&o, explain), 0);
+	ck_assert_int_eq(o.command, MPSFIX_CMD_EXPLAIN);
+	ck_assert_uint_eq(o.npaths, 1);
+	ck_assert_str_eq(o.paths[0], "MPS001");
+	ck_assert_str_eq(o.target_torch, ">=2.4");
+	mpsfix_opts_release(&o);
+	ck_assert_int_eq(parse(&o, explain_none), MPSFIX_ERROR);
+	ck_assert_str_eq(mpsfix_error_last()->message,
+			 "explain takes one rule code or id, like 'mpsfix explain MPS001'");
+	mpsfix_opts_release(&o);
+	ck_assert_int_eq(parse(&o, explain_two), MPSFIX_ERROR);
+	mpsfix_opts_release(&o);
+	ck_assert_int_eq(parse(&o, explain_help), 0);
+	ck_assert(o.help);
+	mpsfix_opts_release(&o);
+}
+END_TEST
+
 Suite *mpsfix_suite_cli(void)
 {
 	Suite *s = suite_create("cli");
@@ -273,6 +311,7 @@ Suite *mpsfix_suite_cli(void)
 	tcase_add_test(tc, test_cli_every_format_value);
 	tcase_add_test(tc, test_cli_value_errors);
 	tcase_add_test(tc, test_cli_allowed_combinations);
+	tcase_add_test(tc, test_cli_rules_and_explain);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -147,6 +147,12 @@ START_TEST(test_config_wrong_types)
 			 "/proj/.mpsfix.yml:1:11: empty string in 'exclude'");
 	ck_assert_str_eq(load_error("target-torch: [2.1]\n"),
 			 "/proj/.mpsfix.yml:1:15: 'target-torch' must be a string, like \">=2.1,<2.6\"");
+	ck_assert_str_eq(load_error("select: [MPS1]\ntarget-torch: 2.x\n"),
+			 "/proj/.mpsfix.yml:2:15: bad target-torch '2.x': '2.x' is not a version");
+	ck_assert_str_eq(load_error("target-torch: \"!=2.2\"\n"),
+			 "/proj/.mpsfix.yml:1:15: bad target-torch '!=2.2': '!=' cannot narrow a target "
+			 "to a range of versions; give the versions to target, like '>=2.1,<2.6'");
+	ck_assert_str_eq(load_error("target-torch: 2.1\n"), "(no error)");
 	ck_assert_str_eq(load_error("unsafe-fixes: yes please\n"),
 			 "/proj/.mpsfix.yml:1:15: 'unsafe-fixes' must be true or false");
 	ck_assert_str_eq(load_error("per-file-ignores: [a]\n"),

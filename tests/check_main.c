@@ -33,6 +33,10 @@ int main(void)
 		mpsfix_suite_report,
 		mpsfix_suite_cli,
 		mpsfix_suite_fixtures,
+		mpsfix_suite_torchver,
+		mpsfix_suite_pins,
+		mpsfix_suite_target,
+		mpsfix_suite_rulelist,
 	};
 	SRunner *sr = srunner_create(NULL);
 	int failed;

@@ -231,6 +231,13 @@ END_TEST
 START_TEST(test_rule_torch_ranges)
 {
 	static const char *const good[] = {"all", "<2.4", "==2.1", ">=2.3,<2.8", "> 1.13 , <= 2"};
+	static const mpsfix_torch_range ranges[] = {
+		{MPSFIX_TORCH_OLDEST, MPSFIX_TORCH_NEWEST},
+		{MPSFIX_TORCH_OLDEST, MPSFIX_TORCH_VER(2, 3)},
+		{MPSFIX_TORCH_VER(2, 1), MPSFIX_TORCH_VER(2, 1)},
+		{MPSFIX_TORCH_VER(2, 3), MPSFIX_TORCH_VER(2, 7)},
+		{MPSFIX_TORCH_VER(1, 13), MPSFIX_TORCH_VER(2, MPSFIX_TORCH_ANY_MINOR)},
+	};
 	static const char *const bad[] = {"", "2.1", ">=", ">=2.", "=2.1", "<2.4,", ">=2.3;<2.8",
 					  "any", "<2..4", "!=2.1"};
 	mpsfix_rule *r = NULL;
@@ -241,6 +248,8 @@ START_TEST(test_rule_torch_ranges)
 			 "match: f()\ntorch: '%s'\n", good[i]);
 		ck_assert_msg(load(&r, yaml) == 0, "%s: %s", good[i], mpsfix_error_last()->message);
 		ck_assert_str_eq(r->torch, good[i]);
+		ck_assert_uint_eq(r->range.lo, ranges[i].lo);
+		ck_assert_uint_eq(r->range.hi, ranges[i].hi);
 		mpsfix_rule_free(r);
 	}
 	for (size_t i = 0; i < MPSFIX_ARRAY_SIZE(bad); i++) {
@@ -340,6 +349,10 @@ static const broken_case broken[] = {
 	{"id: a\ncode: MPS001\nseverity: info\nmessage: m\ntorch: '>=2.3;<2.8'\n",
 	 "t.yml:5:8: bad torch range '>=2.3;<2.8': expected 'all' or constraints like "
 	 "'>=2.3,<2.8' (operators < <= > >= ==)"},
+	{"id: a\ncode: MPS001\nseverity: info\nmessage: m\ntorch: '>=2.5, <2.3'\n",
+	 "t.yml:5:8: bad torch range '>=2.5, <2.3': no version satisfies all of these constraints"},
+	{"id: a\ncode: MPS001\nseverity: info\nmessage: m\ntorch: <0.0\n",
+	 "t.yml:5:8: bad torch range '<0.0': no torch version is below 0.0"},
 	{"id: a\ncode: MPS001\nseverity: info\nmessage: |\n  two\n  lines\n",
 	 "t.yml:4:10: 'message' must be one line (put details in 'note')"},
 	{RULE_HEAD "match: f($X)\nfix:\n  safety: maybe\n  template: g($X)\n",

@@ -24,6 +24,10 @@ Suite *mpsfix_suite_signature(void);
 Suite *mpsfix_suite_fix(void);
 Suite *mpsfix_suite_report(void);
 Suite *mpsfix_suite_names(void);
+Suite *mpsfix_suite_torchver(void);
+Suite *mpsfix_suite_pins(void);
+Suite *mpsfix_suite_target(void);
+Suite *mpsfix_suite_rulelist(void);
 
 /** The repository's top folder (MPSFIX_TOP, default "."). */
 const char *mpsfix_test_top(void);

@@ -142,6 +142,7 @@ mpsfix_rule *tu_rule(const char *code, const char *const *patterns, const char *
 	r->code = mpsfix_xstrdup(code);
 	r->message = mpsfix_xstrdup("test message");
 	r->torch = mpsfix_xstrdup("all");
+	r->range = MPSFIX_TORCH_RANGE_ALL;
 	r->severity = MPSFIX_SEV_WARNING;
 	r->enabled = true;
 	r->patterns = mpsfix_xcalloc(n, sizeof(*r->patterns));

@@ -1,0 +1,92 @@
+/*
+ * pins.h: the torch versions a project pins, read from its own files.
+ *
+ * In the project's root folder: requirements*.txt and the *.txt files of
+ * the folder requirements (pip requirement files, following -r/-c includes that stay inside the
+ * root, each file read once), pyproject.toml ([project] dependencies and
+ * optional-dependencies, [dependency-groups], [tool.uv] constraint-,
+ * override- and dev-dependencies, Poetry's [tool.poetry.dependencies],
+ * dev-dependencies and group dependencies: `torch = "^2.1"`,
+ * `torch = {version = "..."}`, a list of those, or a
+ * [tool.poetry.dependencies.torch] table), setup.cfg (install_requires and
+ * [options.extras_require]), setup.py (the strings of install_requires=[...]
+ * and extras_require={...}), environment.yml / environment.yaml (conda
+ * `pytorch` specs, and the `pip:` list, read as requirement-file lines).
+ *
+ * Only the package `torch` (pip; `pytorch` in conda) counts: names are
+ * compared as pip compares them (case, and runs of - _ . alike), so
+ * torchvision, pytorch-lightning and torch-geometric are other packages.
+ * Extras (`torch[opt]`) and environment markers (`; sys_platform ==
+ * "darwin"`) are read past; markers are not evaluated, so a pin for any
+ * platform counts.  A torch without a version (or with only `!=`) says
+ * nothing and is not a pin; a wheel URL or path (`torch @ .../torch-2.1.0-
+ * cp311-...whl`) pins its version.  A torch pin that cannot be read is a
+ * warning naming file:line, and is left out.
+ */
+#ifndef MPSFIX_PINS_H
+#define MPSFIX_PINS_H
+
+#include "common.h"
+#include "torchver.h"
+
+typedef enum {
+	MPSFIX_PINS_REQUIREMENTS, /* a pip requirements file */
+	MPSFIX_PINS_PYPROJECT,    /* pyproject.toml */
+	MPSFIX_PINS_SETUP_CFG,    /* setup.cfg */
+	MPSFIX_PINS_SETUP_PY,     /* setup.py */
+	MPSFIX_PINS_CONDA_ENV     /* environment.yml */
+} mpsfix_pins_format;
+
+typedef struct {
+	char *file;               /* relative to the root, '/'-separated (owned) */
+	uint32_t line;            /* 1-based */
+	char *text;               /* the requirement or constraint as written (owned) */
+	mpsfix_torch_range range;
+} mpsfix_pin;
+
+typedef struct {
+	mpsfix_pin *items;        /* in the order found (owned) */
+	size_t len, cap;
+	char **warnings;          /* "FILE:LINE: ..." (owned) */
+	size_t nwarnings, wcap;
+} mpsfix_pins;
+
+#define MPSFIX_PINS_INIT {NULL, 0, 0, NULL, 0, 0}
+
+/**
+ * Add the torch pins of the project in folder `root` to `out`, files in the
+ * order listed above (requirement files by name; an included file where it
+ * is included).  A file that cannot be read, or is not in the format its
+ * name says, is a warning.  MPSFIX_ERROR only when `root` cannot be read
+ * as a folder.
+ */
+int mpsfix_pins_find(mpsfix_pins *out, const char *root);
+
+/**
+ * Add the torch pins of `len` bytes of `data`, in format `format`; `name`
+ * names the file in pins and warnings.  Includes (-r, -c) are not followed.
+ */
+void mpsfix_pins_scan_buffer(mpsfix_pins *out, mpsfix_pins_format format, const char *name,
+			     const char *data, size_t len);
+
+/**
+ * Read one PEP 508 requirement ("torch[opt]>=2.1,<2.4; sys_platform ==
+ * 'darwin'").  0 with *out when it pins torch; MPSFIX_ENOMATCH when it is
+ * another package or torch without a version; MPSFIX_ERROR (with the
+ * reason) when it is torch and its version cannot be read.
+ */
+int mpsfix_pins_parse_requirement(mpsfix_torch_range *out, const char *req, size_t len);
+
+/** Likewise for a conda match spec ("pytorch=2.1", "pytorch::pytorch>=2.0,<2.3"). */
+int mpsfix_pins_parse_conda(mpsfix_torch_range *out, const char *spec, size_t len);
+
+/**
+ * Does folder `dir` hold one of the files mpsfix_pins_find() reads (a
+ * requirements*.txt, a requirements folder, pyproject.toml, setup.cfg,
+ * setup.py, environment.yml or environment.yaml)?
+ */
+bool mpsfix_pins_present(const char *dir);
+
+void mpsfix_pins_release(mpsfix_pins *p);
+
+#endif

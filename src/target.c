@@ -1,0 +1,184 @@
+/*
+ * target.c: the torch target of a run (see target.h for the order of the
+ * sources).
+ */
+#include "target.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "git.h"
+
+/* What the summary says when nothing narrows the target (tests check it). */
+#define DEFAULT_SUMMARY "target torch: every MPS-capable version"
+
+/*
+ * `path` as seen from the current folder: relative ("requirements.txt",
+ * "../../setup.py", "proj/pyproject.toml"), or as given when it cannot be
+ * resolved.
+ */
+static char *from_cwd(const char *path)
+{
+	char *real = realpath(path, NULL), *cwd = realpath(".", NULL);
+	mpsfix_buf b = MPSFIX_BUF_INIT;
+	const char *rp, *cp;
+
+	if (!real || !cwd) {
+		free(real);
+		free(cwd);
+		return mpsfix_xstrdup(path);
+	}
+	/* both are absolute: step over the folders they share */
+	rp = real + 1;
+	cp = cwd + 1;
+	while (*rp && *cp) {
+		size_t rn = strcspn(rp, "/"), cn = strcspn(cp, "/");
+
+		if (rn != cn || strncmp(rp, cp, rn) != 0)
+			break;
+		rp += rn + (rp[rn] == '/');
+		cp += cn + (cp[cn] == '/');
+	}
+	/* then up from the current folder, and down to the path */
+	while (*cp) {
+		size_t cn = strcspn(cp, "/");
+
+		mpsfix_buf_adds(&b, "../");
+		cp += cn + (cp[cn] == '/');
+	}
+	mpsfix_buf_adds(&b, rp);
+	if (b.len && b.data[b.len - 1] == '/')
+		b.data[--b.len] = '\0';
+	if (!b.len)
+		mpsfix_buf_adds(&b, ".");
+	free(real);
+	free(cwd);
+	return mpsfix_buf_detach(&b, NULL);
+}
+
+static void set_summary(mpsfix_target *t)
+{
+	if (t->source == MPSFIX_TARGET_DEFAULT)
+		t->summary = mpsfix_xstrdup(DEFAULT_SUMMARY);
+	else
+		t->summary = mpsfix_xasprintf("target torch %s (%s)", t->label, t->origin);
+}
+
+/* The range of the pins, and "FILE:LINE" / "FILE:LINE and N more". */
+static void from_pins(mpsfix_target *t, const char *root)
+{
+	const mpsfix_pins *p = &t->pins;
+	const mpsfix_pin *first = &p->items[0];
+	char *abs = mpsfix_path_join(root, first->file), *shown = from_cwd(abs);
+
+	t->range = first->range;
+	for (size_t i = 1; i < p->len; i++)
+		t->range = mpsfix_torch_range_hull(t->range, p->items[i].range);
+	t->source = MPSFIX_TARGET_PINS;
+	if (p->len == 1)
+		t->origin = mpsfix_xasprintf("%s:%u", shown, first->line);
+	else
+		t->origin = mpsfix_xasprintf("%s:%u and %zu more", shown, first->line, p->len - 1);
+	free(shown);
+	free(abs);
+}
+
+int mpsfix_target_resolve(mpsfix_target *out, const mpsfix_target_opts *o)
+{
+	char *saved = NULL;
+	int error = 0;
+
+	*out = (mpsfix_target)MPSFIX_TARGET_INIT;
+	out->range = MPSFIX_TORCH_RANGE_MPS;
+	if (o->option) {
+		if (mpsfix_torch_range_parse(&out->range, o->option, strlen(o->option),
+					     MPSFIX_TORCH_SYNTAX_SPEC) < 0)
+			goto bad_value;
+		out->source = MPSFIX_TARGET_OPTION;
+		out->origin = mpsfix_xstrdup("--target-torch");
+	} else if (o->config_value) {
+		if (mpsfix_torch_range_parse(&out->range, o->config_value, strlen(o->config_value),
+					     MPSFIX_TORCH_SYNTAX_SPEC) < 0)
+			goto bad_value;
+		out->source = MPSFIX_TARGET_CONFIG;
+		out->origin = from_cwd(o->config_path ? o->config_path : ".mpsfix.yml");
+	} else if (o->root) {
+		if ((error = mpsfix_pins_find(&out->pins, o->root)) < 0)
+			goto done;
+		if (out->pins.len)
+			from_pins(out, o->root);
+	}
+	mpsfix_torch_range_format(out->label, out->range);
+	set_summary(out);
+	goto done;
+bad_value:
+	saved = mpsfix_xstrdup(mpsfix_error_last()->message);
+	if (o->option)
+		error = mpsfix_error_set(MPSFIX_ERROR, "--target-torch '%s': %s", o->option, saved);
+	else
+		error = mpsfix_error_set(MPSFIX_ERROR, "%s: target-torch '%s': %s",
+					 o->config_path ? o->config_path : ".mpsfix.yml",
+					 o->config_value, saved);
+done:
+	free(saved);
+	if (error < 0)
+		mpsfix_target_release(out);
+	return error;
+}
+
+void mpsfix_target_release(mpsfix_target *t)
+{
+	free(t->origin);
+	free(t->summary);
+	mpsfix_pins_release(&t->pins);
+	*t = (mpsfix_target)MPSFIX_TARGET_INIT;
+}
+
+const char *mpsfix_target_label(const mpsfix_target *t)
+{
+	return t->label;
+}
+
+bool mpsfix_target_runs(const mpsfix_target *t, const mpsfix_rule *r)
+{
+	return mpsfix_torch_range_meets(t->range, r->range);
+}
+
+static bool is_dir(const char *path)
+{
+	struct stat sb;
+
+	return stat(path, &sb) == 0 && S_ISDIR(sb.st_mode);
+}
+
+char *mpsfix_target_root(const char *config_dir, const char *path)
+{
+	const char *start = path && *path && strcmp(path, "-") != 0 ? path : ".";
+	char *top, *dir, *slash;
+
+	if (config_dir)
+		return mpsfix_xstrdup(config_dir);
+	if ((top = mpsfix_git_worktree_top(start)) != NULL)
+		return top;
+	if (!(dir = realpath(start, NULL)))
+		return mpsfix_xstrdup(".");
+	if (!is_dir(dir) && (slash = strrchr(dir, '/')) != NULL)
+		*(slash == dir ? slash + 1 : slash) = '\0';
+	/* the nearest folder upward that holds a pin file */
+	for (char *d = mpsfix_xstrdup(dir);;) {
+		if (mpsfix_pins_present(d)) {
+			free(dir);
+			return d;
+		}
+		if (!strcmp(d, "/") || !(slash = strrchr(d, '/'))) {
+			free(d);
+			break;
+		}
+		*(slash == d ? slash + 1 : slash) = '\0';
+	}
+	return dir;
+}

@@ -1,0 +1,595 @@
+/*
+ * check_pins.c: torch pins in requirement files, pyproject.toml, setup.cfg,
+ * setup.py and environment.yml; includes, loops and the project folder.
+ */
+#define _XOPEN_SOURCE 700 /* nftw */
+#include <fcntl.h>
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "pins.h"
+#include "tests.h"
+
+#define V(a, b) MPSFIX_TORCH_VER(a, b)
+#define ANY MPSFIX_TORCH_ANY_MINOR
+#define NEWEST MPSFIX_TORCH_NEWEST
+#define NOPE MPSFIX_ENOMATCH
+#define BAD MPSFIX_ERROR
+
+typedef struct {
+	const char *text;
+	int rc;
+	mpsfix_torch_ver lo, hi;
+} req_case;
+
+static const req_case requirements[] = {
+	{"torch==2.1.0", 0, V(2, 1), V(2, 1)},
+	{"torch>=2.4", 0, V(2, 4), NEWEST},
+	{"  Torch >= 2.4 ", 0, V(2, 4), NEWEST},
+	{"TORCH==2.1", 0, V(2, 1), V(2, 1)},
+	{"torch==2.1.0+cu118", 0, V(2, 1), V(2, 1)},
+	{"torch==2.1.0a0", 0, V(2, 1), V(2, 1)},
+	{"torch==2.1.*", 0, V(2, 1), V(2, 1)},
+	{"torch~=2.1", 0, V(2, 1), V(2, ANY)},
+	{"torch>=2.0,!=2.2.0,<2.4", 0, V(2, 0), V(2, 3)},
+	{"torch[opt]==2.1", 0, V(2, 1), V(2, 1)},
+	{"torch [opt, dev] == 2.1.0", 0, V(2, 1), V(2, 1)},
+	{"torch==2.1.0; sys_platform == \"darwin\"", 0, V(2, 1), V(2, 1)},
+	{"torch>=2.0,<2.3 ; python_version >= '3.8'", 0, V(2, 0), V(2, 2)},
+	{"torch (>=2.0)", 0, V(2, 0), NEWEST},
+	{"torch @ https://download.pytorch.org/whl/cpu/torch-2.1.0%2Bcpu-cp311-cp311-linux_x86_64.whl",
+	 0, V(2, 1), V(2, 1)},
+	{"torch@https://x/torch-2.2.1-cp311-none-macosx_11_0_arm64.whl ; sys_platform == 'darwin'",
+	 0, V(2, 2), V(2, 2)},
+	{"https://download.pytorch.org/whl/torch-2.2.1-cp311-none-macosx_11_0_arm64.whl", 0, V(2, 2), V(2, 2)},
+	{"./wheels/torch-2.0.1-cp310-none-macosx_11_0_arm64.whl", 0, V(2, 0), V(2, 0)},
+	{"wheels/torch-2.0.1+cpu-cp310-none-macosx_11_0_arm64.whl", 0, V(2, 0), V(2, 0)},
+	{"torch-2.3.0-cp311-none-macosx_11_0_arm64.whl", 0, V(2, 3), V(2, 3)},
+	{"torch @ https://x/torch-2.4.1-cp312-none-macosx_11_0_arm64.whl#sha256=0123abcd", 0, V(2, 4), V(2, 4)},
+	{"torch @ file:///wheels/TORCH-2.0.0-cp311-none-any.whl", 0, V(2, 0), V(2, 0)},
+	{"torch @ https://x/torch-latest.tar.gz", NOPE, 0, 0},
+	{"torch @ https://x/torch-2.x-cp311-none-any.whl", BAD, 0, 0},
+	{"torch @ git+https://github.com/pytorch/pytorch@v2.1.0", NOPE, 0, 0},
+	{"torchvision-0.16.0-cp311-cp311-macosx_11_0_arm64.whl", NOPE, 0, 0},
+	{"torch", NOPE, 0, 0},
+	{"torch[opt]", NOPE, 0, 0},
+	{"torch ; sys_platform == 'darwin'", NOPE, 0, 0},
+	{"torch!=2.2.0", NOPE, 0, 0},
+	{"torchvision==0.16.0", NOPE, 0, 0},
+	{"torchaudio>=2.1", NOPE, 0, 0},
+	{"pytorch-lightning==2.1", NOPE, 0, 0},
+	{"torch-geometric==2.4", NOPE, 0, 0},
+	{"torch_geometric>=2.4", NOPE, 0, 0},
+	{"pytorch==2.1", NOPE, 0, 0},
+	{"numpy==1.26", NOPE, 0, 0},
+	{"", NOPE, 0, 0},
+	{"torch==banana", BAD, 0, 0},
+	{"torch[opt==2.1", BAD, 0, 0},
+	{"torch==${TORCH_VERSION}", BAD, 0, 0},
+	{"torch 2.1", BAD, 0, 0},
+};
+
+START_TEST(test_pins_requirement)
+{
+	const req_case *c = &requirements[_i];
+	mpsfix_torch_range r = {1, 1};
+	int rc = mpsfix_pins_parse_requirement(&r, c->text, strlen(c->text));
+
+	ck_assert_msg(rc == c->rc, "'%s': rc %d, expected %d (%s)", c->text, rc, c->rc,
+		      mpsfix_error_last()->message);
+	if (rc == 0)
+		ck_assert_msg(r.lo == c->lo && r.hi == c->hi, "'%s': [%x, %x]", c->text, r.lo, r.hi);
+}
+END_TEST
+
+static const req_case conda[] = {
+	{"pytorch=2.1", 0, V(2, 1), V(2, 1)},
+	{"pytorch==2.1.0", 0, V(2, 1), V(2, 1)},
+	{"pytorch>=2.0,<2.3", 0, V(2, 0), V(2, 2)},
+	{"pytorch 2.1.* cuda*", 0, V(2, 1), V(2, 1)},
+	{"pytorch 2.1.0 py3.10_0", 0, V(2, 1), V(2, 1)},
+	{"pytorch=2.1.0=py3.10_cuda11.8_cudnn8.7.0_0", 0, V(2, 1), V(2, 1)},
+	{"pytorch::pytorch=2.2", 0, V(2, 2), V(2, 2)},
+	{"conda-forge/osx-arm64::pytorch>=2.1", 0, V(2, 1), NEWEST},
+	{"pytorch[version='>=2.0,<2.3']", 0, V(2, 0), V(2, 2)},
+	{"pytorch=2.0|2.2", 0, V(2, 0), V(2, 2)},
+	{"PyTorch=2.1", 0, V(2, 1), V(2, 1)},
+	{"pytorch", NOPE, 0, 0},
+	{"pytorch *", NOPE, 0, 0},
+	{"pytorch-cuda=11.8", NOPE, 0, 0},
+	{"pytorch-lightning=2.1", NOPE, 0, 0},
+	{"torchvision=0.16", NOPE, 0, 0},
+	{"torch=2.1", NOPE, 0, 0},
+	{"pytorch=banana", BAD, 0, 0},
+	{"pytorch[version='>=2.0]", BAD, 0, 0},
+};
+
+START_TEST(test_pins_conda_spec)
+{
+	const req_case *c = &conda[_i];
+	mpsfix_torch_range r = {1, 1};
+	int rc = mpsfix_pins_parse_conda(&r, c->text, strlen(c->text));
+
+	ck_assert_msg(rc == c->rc, "'%s': rc %d, expected %d (%s)", c->text, rc, c->rc,
+		      mpsfix_error_last()->message);
+	if (rc == 0)
+		ck_assert_msg(r.lo == c->lo && r.hi == c->hi, "'%s': [%x, %x]", c->text, r.lo, r.hi);
+}
+END_TEST
+
+/* The pins of `data`, as "file:line lo-hi" lines, and the warnings after "!". */
+static char *scan_text(mpsfix_pins_format format, const char *name, const char *data)
+{
+	mpsfix_pins p = MPSFIX_PINS_INIT;
+	mpsfix_buf b = MPSFIX_BUF_INIT;
+	char buf[MPSFIX_TORCH_RANGE_STRMAX];
+
+	mpsfix_pins_scan_buffer(&p, format, name, data, strlen(data));
+	for (size_t i = 0; i < p.len; i++)
+		mpsfix_buf_printf(&b, "%s:%u %s\n", p.items[i].file, p.items[i].line,
+				  mpsfix_torch_range_format(buf, p.items[i].range));
+	for (size_t i = 0; i < p.nwarnings; i++)
+		mpsfix_buf_printf(&b, "! %s\n", p.warnings[i]);
+	mpsfix_pins_release(&p);
+	return mpsfix_buf_detach(&b, NULL);
+}
+
+static void expect_scan(mpsfix_pins_format format, const char *name, const char *data,
+			const char *want)
+{
+	char *got = scan_text(format, name, data);
+
+	ck_assert_msg(!strcmp(got, want), "%s:\n--- got\n%s--- expected\n%s", name, got, want);
+	free(got);
+}
+
+START_TEST(test_pins_requirements_file)
+{
+	expect_scan(MPSFIX_PINS_REQUIREMENTS, "requirements.txt",
+		    "# torch==1.0 in a comment\n"
+		    "numpy==1.26  # torch==1.1\n"
+		    "torchvision==0.16.0\n"
+		    "torch==2.1.0 --hash=sha256:abc \\\n"
+		    "    --hash=sha256:def\n"
+		    "-r other.txt\n"
+		    "--index-url https://download.pytorch.org/whl/cpu\n"
+		    "-e git+https://github.com/x/torch-thing#egg=torch-thing\n"
+		    "torch>=2.0 ; sys_platform == \"darwin\"\r\n"
+		    "torch==oops\n"
+		    "torch\n"
+		    "torch#==1.2\n"
+		    "torch>=1.13 \\\n"
+		    "  ,<2.0",
+		    "requirements.txt:4 2.1\n"
+		    "requirements.txt:9 >=2.0\n"
+		    "requirements.txt:13 >=1.13,<2.0\n"
+		    "! requirements.txt:10: torch pin 'torch==oops' ignored: 'oops' is not a version\n"
+		    "! requirements.txt:12: torch pin 'torch#==1.2' ignored: '#==1.2' has no operator "
+		    "(operators < <= > >= == === ~= !=)\n");
+	expect_scan(MPSFIX_PINS_REQUIREMENTS, "r.txt", "", "");
+	expect_scan(MPSFIX_PINS_REQUIREMENTS, "r.txt", "torch==2.2", "r.txt:1 2.2\n");
+}
+END_TEST
+
+START_TEST(test_pins_pyproject)
+{
+	expect_scan(MPSFIX_PINS_PYPROJECT, "pyproject.toml",
+		    "[build-system]\n"
+		    "requires = [\"setuptools\", \"torch==1.13\"]   # build time, not a pin\n"
+		    "\n"
+		    "[project]\n"
+		    "name = \"torch-thing\"\n"
+		    "description = \"\"\"\n"
+		    "dependencies = [\"torch==9.9\"]\n"
+		    "\"\"\"\n"
+		    "dependencies = [\n"
+		    "    \"numpy\",\n"
+		    "    # \"torch==1.0\",\n"
+		    "    \"torch>=2.1,<2.4; platform_system == 'Darwin'\",  # a comment with ]\n"
+		    "    'torchvision==0.16',\n"
+		    "]\n"
+		    "optional-dependencies.cpu = ['torch==2.0.1']\n"
+		    "\n"
+		    "[project.optional-dependencies]\n"
+		    "gpu = [\"torch[cuda]==2.2.0\", \"torch-geometric==2.4\"]\n"
+		    "\n"
+		    "[project.urls]\n"
+		    "torch = \"https://pytorch.org\"\n"
+		    "\n"
+		    "[dependency-groups]\n"
+		    "dev = [\"torch ~= 2.3.0\", {include-group = \"test\"}]\n"
+		    "\n"
+		    "[tool.uv]\n"
+		    "constraint-dependencies = [\"torch<2.6\"]\n"
+		    "\n"
+		    "[[tool.uv.index]]\n"
+		    "name = \"torch\"\n",
+		    "pyproject.toml:12 >=2.1,<2.4\n"
+		    "pyproject.toml:15 2.0\n"
+		    "pyproject.toml:18 2.2\n"
+		    "pyproject.toml:24 2.3\n"
+		    "pyproject.toml:27 <2.6\n");
+	expect_scan(MPSFIX_PINS_PYPROJECT, "pyproject.toml",
+		    "[tool.poetry.dependencies]\n"
+		    "python = \"^3.10\"\n"
+		    "torch = { version = \"^2.0\", source = \"pytorch\" }\n"
+		    "Torch-Geometric = \"2.4\"\n"
+		    "torchvision = \"0.16\"\n"
+		    "\n"
+		    "[tool.poetry.group.dev.dependencies]\n"
+		    "torch = [\n"
+		    "  { version = \"2.3.0\", markers = \"sys_platform == 'darwin'\" },\n"
+		    "  { url = \"https://x/torch-2.0.1-cp311-none-linux_x86_64.whl\", markers = \"sys_platform == 'linux'\" },\n"
+		    "]\n"
+		    "[tool.poetry.dev-dependencies]\n"
+		    "'torch' = '~2.1'\n"
+		    "[tool.poetry.group.mac.dependencies]\n"
+		    "torch = \"*\"\n",
+		    "pyproject.toml:3 >=2.0,<3.0\n"
+		    "pyproject.toml:9 2.3\n"
+		    "pyproject.toml:10 2.0\n"
+		    "pyproject.toml:13 2.1\n");
+	expect_scan(MPSFIX_PINS_PYPROJECT, "pyproject.toml",
+		    "[tool.poetry.dependencies.torch]\n"
+		    "version = \">=2.1,<2.5\"\n"
+		    "source = \"torch-cpu\"\n",
+		    "pyproject.toml:2 >=2.1,<2.5\n");
+	/* broken TOML: the pins before the problem count, and a warning names the line */
+	expect_scan(MPSFIX_PINS_PYPROJECT, "pyproject.toml",
+		    "[project]\n"
+		    "dependencies = [\"torch==2.1\",\n"
+		    "  \"numpy\"\n"
+		    "  \"scipy\"]\n",
+		    "pyproject.toml:2 2.1\n"
+		    "! pyproject.toml:4: not read for torch pins: expected ',' or ']' in an array\n");
+	expect_scan(MPSFIX_PINS_PYPROJECT, "pyproject.toml",
+		    "[project]\ndependencies = [\"torch==2.1\n",
+		    "! pyproject.toml:2: not read for torch pins: a string is not closed on its line\n");
+	expect_scan(MPSFIX_PINS_PYPROJECT, "pyproject.toml", "[project\n",
+		    "! pyproject.toml:1: not read for torch pins: a table header is not closed\n");
+	expect_scan(MPSFIX_PINS_PYPROJECT, "pyproject.toml",
+		    "[project]\ndependencies = [\"torch==x\"]\n",
+		    "! pyproject.toml:2: torch pin 'torch==x' ignored: 'x' is not a version\n");
+}
+END_TEST
+
+/* Nesting is bounded: a hostile file cannot exhaust the stack. */
+START_TEST(test_pins_pyproject_deep)
+{
+	mpsfix_buf b = MPSFIX_BUF_INIT;
+	char *got;
+
+	mpsfix_buf_adds(&b, "[project]\ndependencies = ");
+	for (int i = 0; i < 100000; i++)
+		mpsfix_buf_addc(&b, '[');
+	got = scan_text(MPSFIX_PINS_PYPROJECT, "pyproject.toml", b.data);
+	ck_assert_str_eq(got, "! pyproject.toml:2: not read for torch pins: values nested too deeply\n");
+	free(got);
+	mpsfix_buf_release(&b);
+}
+END_TEST
+
+START_TEST(test_pins_setup_cfg)
+{
+	expect_scan(MPSFIX_PINS_SETUP_CFG, "setup.cfg",
+		    "[metadata]\n"
+		    "name = torch\n"
+		    "install_requires = torch==1.0\n"
+		    "\n"
+		    "[options]\n"
+		    "python_requires = >=3.8\n"
+		    "install_requires =\n"
+		    "    numpy\n"
+		    "    # torch==1.0\n"
+		    "\n"
+		    "    torch>=2.0,<2.5  # inline comment\n"
+		    "    torchvision\n"
+		    "packages = find:\n"
+		    "\n"
+		    "[options.extras_require]\n"
+		    "mac = torch==2.1.0; sys_platform == \"darwin\"\n"
+		    "linux =\n"
+		    "    torch==2.2.0; sys_platform == \"linux\"\n",
+		    "setup.cfg:11 >=2.0,<2.5\n"
+		    "setup.cfg:16 2.1\n"
+		    "setup.cfg:18 2.2\n");
+	expect_scan(MPSFIX_PINS_SETUP_CFG, "setup.cfg",
+		    "[options]\ninstall-requires = numpy; torch==2.3\n", "setup.cfg:2 2.3\n");
+}
+END_TEST
+
+START_TEST(test_pins_setup_py)
+{
+	expect_scan(MPSFIX_PINS_SETUP_PY, "setup.py",
+		    "from setuptools import setup\n"
+		    "# install_requires=[\"torch==1.0\"]\n"
+		    "REQS = [\"torch==1.1\"]   # not after install_requires: not read\n"
+		    "setup(\n"
+		    "    name=\"x\",\n"
+		    "    description=\"install_requires=['torch==1.2']\",\n"
+		    "    long_description='''\n"
+		    "install_requires = [\"torch==1.3\"]\n"
+		    "''',\n"
+		    "    install_requires=[\n"
+		    "        \"numpy>=1.20\",\n"
+		    "        r'torch>=2.0, <2.3',  # comment ]\n"
+		    "        \"torchvision\",\n"
+		    "    ],\n"
+		    "    extras_require={\n"
+		    "        \"mac\": [\"torch==2.1.0\"],\n"
+		    "        \"torch\": [],\n"
+		    "    },\n"
+		    "    tests_require=[\"torch==1.4\"],\n"
+		    ")\n",
+		    "setup.py:12 >=2.0,<2.3\n"
+		    "setup.py:16 2.1\n");
+	expect_scan(MPSFIX_PINS_SETUP_PY, "setup.py",
+		    "setup(install_requires=requirements, extras_require=dict(mac=[\"torch==2.2\"]))\n"
+		    "config = {\"install_requires\": (\"torch>=2.4\",)}\n"
+		    "setup(install_requires=[f\"torch=={TORCH}\"])\n",
+		    "setup.py:1 2.2\n"
+		    "setup.py:2 >=2.4\n"
+		    "! setup.py:3: torch pin 'torch=={TORCH}' ignored: '{TORCH}' is not a version\n");
+	expect_scan(MPSFIX_PINS_SETUP_PY, "setup.py", "setup(install_requires=[\"torch==2.1\n",
+		    "! setup.py:1: not read for torch pins: a string is not closed\n");
+}
+END_TEST
+
+START_TEST(test_pins_conda_env)
+{
+	expect_scan(MPSFIX_PINS_CONDA_ENV, "environment.yml",
+		    "name: mps\n"
+		    "channels: [pytorch, conda-forge]\n"
+		    "dependencies:\n"
+		    "  - python=3.10\n"
+		    "  - pytorch::pytorch=2.1.0=py3.10_0  # conda\n"
+		    "  - torchvision=0.16\n"
+		    "  - pytorch-lightning=2.1\n"
+		    "  - pip\n"
+		    "  - pip:\n"
+		    "      - torch==2.1.2\n"
+		    "      - -r requirements.txt\n"
+		    "      - torchaudio\n",
+		    "environment.yml:5 2.1\n"
+		    "environment.yml:10 2.1\n");
+	expect_scan(MPSFIX_PINS_CONDA_ENV, "environment.yml", "dependencies: [pytorch=oops]\n",
+		    "! environment.yml:1: torch pin 'pytorch=oops' ignored: 'oops' is not a version\n");
+	expect_scan(MPSFIX_PINS_CONDA_ENV, "environment.yml", "dependencies: [pytorch\n",
+		    "! environment.yml:2:1: did not find expected ',' or ']' (while parsing a flow "
+		    "sequence at 1:15) (not read for torch pins)\n");
+}
+END_TEST
+
+/* --- a project on disk ----------------------------------------------------------------- */
+
+static char tmpdir[64];
+
+static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	return remove(path);
+}
+
+static void put(const char *rel, const char *text)
+{
+	char *path = mpsfix_xasprintf("%s/%s", tmpdir, rel);
+	FILE *f = fopen(path, "w");
+
+	ck_assert_msg(f != NULL, "%s", path);
+	fputs(text, f);
+	ck_assert_int_eq(fclose(f), 0);
+	free(path);
+}
+
+static void setup(void)
+{
+	char *dir;
+
+	strcpy(tmpdir, "/tmp/mpsfix-pins-XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(tmpdir));
+	dir = mpsfix_xasprintf("%s/proj", tmpdir);
+	ck_assert_int_eq(mkdir(dir, 0755), 0);
+	free(dir);
+	dir = mpsfix_xasprintf("%s/proj/requirements", tmpdir);
+	ck_assert_int_eq(mkdir(dir, 0755), 0);
+	free(dir);
+}
+
+static void teardown(void)
+{
+	nftw(tmpdir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+static char *find_text(const char *rel_root, int *rc)
+{
+	mpsfix_pins p = MPSFIX_PINS_INIT;
+	mpsfix_buf b = MPSFIX_BUF_INIT;
+	char buf[MPSFIX_TORCH_RANGE_STRMAX];
+	char *root = mpsfix_xasprintf("%s/%s", tmpdir, rel_root);
+
+	*rc = mpsfix_pins_find(&p, root);
+	for (size_t i = 0; i < p.len; i++)
+		mpsfix_buf_printf(&b, "%s:%u %s\n", p.items[i].file, p.items[i].line,
+				  mpsfix_torch_range_format(buf, p.items[i].range));
+	for (size_t i = 0; i < p.nwarnings; i++) {
+		const char *w = p.warnings[i], *at = strstr(w, tmpdir);
+
+		/* messages with absolute paths: the temporary folder is "T" */
+		if (at)
+			mpsfix_buf_printf(&b, "! %.*sT%s\n", (int)(at - w), w, at + strlen(tmpdir));
+		else
+			mpsfix_buf_printf(&b, "! %s\n", w);
+	}
+	mpsfix_pins_release(&p);
+	free(root);
+	return mpsfix_buf_detach(&b, NULL);
+}
+
+START_TEST(test_pins_find_project)
+{
+	char *got, *fifo = mpsfix_xasprintf("%s/proj/requirements-fifo.txt", tmpdir);
+	int rc;
+
+	put("outside.txt", "torch==1.0\n");
+	put("proj/requirements.txt", "numpy\n-r requirements/base.txt\n--constraint=constraints.txt\n");
+	put("proj/requirements/base.txt", "torch>=2.0\n-r ../requirements.txt\n-rbase.txt\n");
+	put("proj/constraints.txt", "torch==2.1.0\n");
+	put("proj/requirements-dev.txt", "-r ../outside.txt\n-r nope.txt\n-r requirements.txt\n");
+	put("proj/requirements_docker.txt", "torch==2.2.0\n");
+	put("proj/requirements.txt.bak", "torch==1.5\n");
+	put("proj/requirements/gpu.txt", "torch==2.3.0+cu121\n");
+	put("proj/requirements/README", "torch==1.6\n");
+	put("proj/pyproject.toml", "[project]\ndependencies = [\"torch<2.4\"]\n");
+	put("proj/setup.cfg", "[options]\ninstall_requires =\n    torch>=1.13\n");
+	put("proj/setup.py", "setup(install_requires=[\"torch~=2.0\"])\n");
+	put("proj/environment.yml", "dependencies:\n  - pytorch=2.1\n");
+	put("proj/environment.yaml", "dependencies:\n  - pytorch=2.5\n");
+	ck_assert_int_eq(mkfifo(fifo, 0644), 0); /* never opened: not a regular file */
+	got = find_text("proj", &rc);
+	ck_assert_int_eq(rc, 0);
+	ck_assert_str_eq(got,
+			 "requirements/base.txt:1 >=2.0\n"
+			 "constraints.txt:1 2.1\n"
+			 "requirements_docker.txt:1 2.2\n"
+			 "requirements/gpu.txt:1 2.3\n"
+			 "pyproject.toml:2 <2.4\n"
+			 "setup.cfg:3 >=1.13\n"
+			 "setup.py:1 >=2.0,<3.0\n"
+			 "environment.yml:2 2.1\n"
+			 "environment.yaml:2 2.5\n"
+			 "! requirements-dev.txt:1: the included file '../outside.txt' is outside the "
+			 "project folder; its torch pins are not read\n"
+			 "! requirements-dev.txt:2: cannot read the included file 'nope.txt': No such "
+			 "file or directory\n");
+	free(got);
+	free(fifo);
+}
+END_TEST
+
+START_TEST(test_pins_find_nothing)
+{
+	char *got;
+	int rc;
+
+	got = find_text("proj", &rc);
+	ck_assert_int_eq(rc, 0);
+	ck_assert_str_eq(got, "");
+	free(got);
+	got = find_text("missing", &rc);
+	ck_assert_int_eq(rc, MPSFIX_ERROR);
+	ck_assert_str_eq(got, "");
+	ck_assert_ptr_nonnull(strstr(mpsfix_error_last()->message, "cannot read the folder for torch pins"));
+	free(got);
+}
+END_TEST
+
+START_TEST(test_pins_find_unreadable)
+{
+	char *path = mpsfix_xasprintf("%s/proj/requirements.txt", tmpdir), *got;
+	int rc;
+
+	put("proj/requirements.txt", "torch==2.1\n");
+	put("proj/setup.py", "setup(install_requires=['torch==2.2'])\n");
+	ck_assert_int_eq(chmod(path, 0), 0);
+	if (access(path, R_OK) == 0) {
+		/* root reads anything: make it unreadable another way, a folder */
+		ck_assert_int_eq(chmod(path, 0644), 0);
+		ck_assert_int_eq(unlink(path), 0);
+		ck_assert_int_eq(mkdir(path, 0755), 0);
+		got = find_text("proj", &rc);
+		ck_assert_str_eq(got, "setup.py:1 2.2\n"); /* a folder is skipped quietly */
+	} else {
+		got = find_text("proj", &rc);
+		ck_assert_str_eq(got, "setup.py:1 2.2\n"
+				      "! cannot open 'T/proj/requirements.txt': Permission denied "
+				      "(looking for torch pins in requirements.txt)\n");
+	}
+	ck_assert_int_eq(rc, 0);
+	free(got);
+	free(path);
+}
+END_TEST
+
+START_TEST(test_pins_find_symlinks)
+{
+	char *link = mpsfix_xasprintf("%s/proj/requirements-shared.txt", tmpdir), *got;
+	int rc;
+
+	/* a requirements file linked from outside is read (it is the project's own
+	 * name); a file reached twice is read once */
+	put("shared.txt", "torch==2.4.1\n");
+	ck_assert_int_eq(symlink("../shared.txt", link), 0);
+	put("proj/requirements.txt", "-r requirements-shared.txt\n");
+	got = find_text("proj", &rc);
+	ck_assert_int_eq(rc, 0);
+	ck_assert_str_eq(got, "requirements-shared.txt:1 2.4\n");
+	free(got);
+	/* a link that is only included: outside the root, not followed */
+	ck_assert_int_eq(unlink(link), 0);
+	free(link);
+	link = mpsfix_xasprintf("%s/proj/shared-link.txt", tmpdir);
+	ck_assert_int_eq(symlink("../shared.txt", link), 0);
+	put("proj/requirements.txt", "-r shared-link.txt\n");
+	got = find_text("proj", &rc);
+	ck_assert_int_eq(rc, 0);
+	ck_assert_str_eq(got, "! requirements.txt:1: the included file 'shared-link.txt' is "
+			      "outside the project folder; its torch pins are not read\n");
+	free(got);
+	free(link);
+}
+END_TEST
+
+START_TEST(test_pins_present)
+{
+	char *root = mpsfix_xasprintf("%s/proj", tmpdir), *sub = mpsfix_xasprintf("%s/proj/sub", tmpdir);
+	static const char *const names[] = {"requirements-dev.txt", "pyproject.toml", "setup.cfg",
+					    "setup.py", "environment.yml", "environment.yaml"};
+
+	ck_assert_int_eq(mkdir(sub, 0755), 0);
+	ck_assert(mpsfix_pins_present(root)); /* the requirements folder */
+	ck_assert(!mpsfix_pins_present(sub));
+	put("proj/sub/requirements.in", "torch\n");
+	put("proj/sub/README.md", "requirements.txt\n");
+	ck_assert(!mpsfix_pins_present(sub));
+	ck_assert(!mpsfix_pins_present("/nonexistent/folder"));
+	for (size_t i = 0; i < MPSFIX_ARRAY_SIZE(names); i++) {
+		char *rel = mpsfix_xasprintf("proj/sub/%s", names[i]), *path = mpsfix_xasprintf("%s/%s", tmpdir, rel);
+
+		put(rel, "");
+		ck_assert_msg(mpsfix_pins_present(sub), "%s", names[i]);
+		ck_assert_int_eq(unlink(path), 0);
+		free(rel);
+		free(path);
+	}
+	free(root);
+	free(sub);
+}
+END_TEST
+
+Suite *mpsfix_suite_pins(void)
+{
+	Suite *s = suite_create("pins");
+	TCase *tc = tcase_create("parse");
+	TCase *fs = tcase_create("project");
+
+	tcase_add_loop_test(tc, test_pins_requirement, 0, (int)MPSFIX_ARRAY_SIZE(requirements));
+	tcase_add_loop_test(tc, test_pins_conda_spec, 0, (int)MPSFIX_ARRAY_SIZE(conda));
+	tcase_add_test(tc, test_pins_requirements_file);
+	tcase_add_test(tc, test_pins_pyproject);
+	tcase_add_test(tc, test_pins_pyproject_deep);
+	tcase_add_test(tc, test_pins_setup_cfg);
+	tcase_add_test(tc, test_pins_setup_py);
+	tcase_add_test(tc, test_pins_conda_env);
+	suite_add_tcase(s, tc);
+	tcase_add_checked_fixture(fs, setup, teardown);
+	tcase_add_test(fs, test_pins_find_project);
+	tcase_add_test(fs, test_pins_find_nothing);
+	tcase_add_test(fs, test_pins_find_unreadable);
+	tcase_add_test(fs, test_pins_find_symlinks);
+	tcase_add_test(fs, test_pins_present);
+	suite_add_tcase(s, fs);
+	return s;
+}

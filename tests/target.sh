@@ -1,0 +1,355 @@
+#!/bin/sh
+# End-to-end tests of torch targeting (--target-torch, target-torch:, the
+# project's pins, the default) and of `mpsfix rules` / `mpsfix explain`.
+# Uses its own rule file (torch: '< 2.4') so that it does not depend on the
+# shipped catalog.  Prints 'N passed, N failed'.
+# usage: sh tests/target.sh [path/to/mpsfix]
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+bin=${1:-$top/build/mpsfix}
+case $bin in /*) ;; *) bin=$top/$bin ;; esac
+cd "$top" || exit 2
+
+. "$top/tests/lib.sh"
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/mpsfix-target.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT INT TERM
+
+mkdir -p "$tmp/home"
+: >"$tmp/gitconfig"
+HOME=$tmp/home GIT_CONFIG_GLOBAL=$tmp/gitconfig GIT_CONFIG_NOSYSTEM=1
+export HOME GIT_CONFIG_GLOBAL GIT_CONFIG_NOSYSTEM
+unset MPSFIX_FORMAT NO_COLOR GIT_DIR GIT_WORK_TREE GIT_INDEX_FILE 2>/dev/null
+
+expect_no_out() { # name substring
+	case $out in *"$2"*) fail "$1" "stdout has: $2" "stdout: $out" ;; *) ok "$1" ;; esac
+}
+expect_no_err() { # name substring
+	case $err in *"$2"*) fail "$1" "stderr has: $2" "stderr: $err" ;; *) ok "$1" ;; esac
+}
+# the summary line (the last line of standard error)
+expect_summary() { # name text
+	last=$(printf '%s\n' "$err" | tail -n 1)
+	if [ "$last" = "$2" ]; then ok "$1"; else fail "$1" "summary: $last" "expected: $2"; fi
+}
+
+# A rule that only affects torch before 2.4, with a fix; and one for every version.
+rules=$tmp/rules
+mkdir -p "$rules"
+cat >"$rules/old-sync.yml" <<'EOF'
+id: old-sync
+code: MPS900
+severity: error
+message: "torch.mps.synchronize() is missing before 2.4 (test rule)"
+note: |
+  A rule of the test suite: it affects torch before 2.4 only.
+url: https://example.org/old-sync
+torch: '< 2.4'
+match: 'torch.mps.synchronize()'
+fix:
+  safety: safe
+  template: 'torch.cuda.synchronize()'
+EOF
+cat >"$rules/any-sync.yml" <<'EOF'
+id: any-sync
+code: MPS901
+severity: warning
+message: "torch.mps.empty_cache() (test rule)"
+torch: all
+match: 'torch.mps.empty_cache()'
+EOF
+cat >"$rules/new-lint.yml" <<'EOF'
+id: new-lint
+code: MPS902
+severity: info
+message: "torch.mps.profiler (test rule, off by default)"
+torch: '>= 2.5'
+enabled: false
+match: 'torch.mps.profiler.start()'
+EOF
+
+# a project that pins torch 2.1 in requirements.txt
+p=$tmp/proj
+mkdir -p "$p/src"
+printf 'numpy==1.26\ntorch==2.1.0\n' >"$p/requirements.txt"
+cat >"$p/src/train.py" <<'EOF'
+import torch
+torch.mps.synchronize()
+torch.mps.empty_cache()
+torch.mps.profiler.start()
+EOF
+R="--no-default-rules --rules $rules"
+
+# --- the done criterion ----------------------------------------------------------------
+run_in "$p" "$bin" check $R --format concise
+out_pins=$out rc_pins=$rc err_pins=$err
+expect_rc "pins 2.1: exit 1" 1
+expect_out "pins 2.1: the < 2.4 rule runs" "src/train.py:2:1: MPS900 [*]"
+expect_out "pins 2.1: the rule for every version runs" "src/train.py:3:1: MPS901"
+expect_no_out "an off-by-default rule does not run" "MPS902"
+expect_summary "pins 2.1: the summary names requirements.txt:1... line 2" \
+	"mpsfix: 1 file scanned, 2 findings (1 fixable); target torch 2.1 (requirements.txt:2)"
+run_in "$p" "$bin" check $R --format concise --target-torch 2.1
+if [ "$out" = "$out_pins" ] && [ "$rc" = "$rc_pins" ]; then ok "check --target-torch 2.1 reports what check does"
+else fail "check --target-torch 2.1 reports what check does" "with the flag (exit $rc):" "$out" "without (exit $rc_pins):" "$out_pins"; fi
+expect_summary "--target-torch 2.1: the summary names the option" \
+	"mpsfix: 1 file scanned, 2 findings (1 fixable); target torch 2.1 (--target-torch)"
+run_in "$p" "$bin" check $R --format concise --target-torch 2.5
+expect_rc "--target-torch 2.5: exit 1" 1
+if [ "$out" != "$out_pins" ]; then ok "--target-torch 2.5 reports something else"
+else fail "--target-torch 2.5 reports something else" "$out"; fi
+expect_no_out "--target-torch 2.5: the < 2.4 rule does not run" "MPS900"
+expect_out "--target-torch 2.5: the rule for every version still runs" "MPS901"
+expect_summary "--target-torch 2.5: summary" \
+	"mpsfix: 1 file scanned, 1 finding (0 fixable); target torch 2.5 (--target-torch)"
+run_in "$p" "$bin" check $R --format concise --target-torch 2.4
+expect_no_out "< 2.4 leaves 2.4 out" "MPS900"
+run_in "$p" "$bin" check $R --format concise --target-torch 2.3.1
+expect_out "2.3.1 is 2.3: the rule runs" "MPS900"
+run_in "$p" "$bin" check $R --format concise --target-torch '>=2.3,<2.6'
+expect_out "a range that meets < 2.4 runs the rule" "MPS900"
+expect_err "the range is named as written" "target torch >=2.3,<2.6 (--target-torch)"
+run_in "$p" "$bin" check $R --format concise --target-torch '>=2.4'
+expect_no_out ">=2.4 misses < 2.4" "MPS900"
+run_in "$p" "$bin" check $R --format concise --target-torch all
+expect_out "--target-torch all runs everything" "MPS900"
+# a fix follows the target too
+cp -R "$p" "$tmp/fixme"
+run_in "$tmp/fixme" "$bin" fix $R --target-torch 2.5
+grep -q '^torch.mps.synchronize()$' "$tmp/fixme/src/train.py" &&
+	ok "fix --target-torch 2.5 leaves the < 2.4 rule's code alone" ||
+	fail "fix --target-torch 2.5 leaves the < 2.4 rule's code alone" "$(cat "$tmp/fixme/src/train.py")"
+run_in "$tmp/fixme" "$bin" fix $R
+grep -q '^torch.cuda.synchronize()$' "$tmp/fixme/src/train.py" &&
+	ok "fix with the pinned 2.1 applies it" || fail "fix with the pinned 2.1 applies it" "$(cat "$tmp/fixme/src/train.py")"
+run_in "$p" "$bin" diff $R --target-torch 2.5
+expect_rc "diff --target-torch 2.5: nothing to fix, exit 0" 0
+
+# --- where the pins come from ---------------------------------------------------------------
+# a subfolder of the project, with the configuration file at its top
+printf 'select: [MPS9]\n' >"$p/.mpsfix.yml"
+run_in "$p/src" "$bin" check $R --format concise
+expect_out "from a subfolder: the pins of the config's folder" "MPS900"
+expect_err "the pin is named from the current folder" "target torch 2.1 (../requirements.txt:2)"
+rm -f "$p/.mpsfix.yml"
+# outside a git work tree and without a configuration: the path operand's folder
+run_in "$tmp" "$bin" check $R --isolated --format concise proj
+expect_err "the folder operand's pins" "target torch 2.1 (proj/requirements.txt:2)"
+expect_out "the folder operand's pins select the rule" "MPS900"
+run_in "$tmp" "$bin" check $R --isolated --format concise proj/src
+expect_err "a subfolder operand: the nearest folder upward with pin files" \
+	"target torch 2.1 (proj/requirements.txt:2)"
+run_in "$p" "$bin" check $R --isolated --format concise src/train.py
+expect_err "a file operand from the project's folder: its pins" "target torch 2.1 (requirements.txt:2)"
+mkdir -p "$tmp/nopins/pkg"
+printf '[project]\nname = "nopins"\ndependencies = ["numpy"]\n' >"$tmp/nopins/pyproject.toml"
+cp "$p/src/train.py" "$tmp/nopins/pkg/"
+run_in "$tmp" "$bin" check $R --isolated --format concise nopins/pkg
+expect_err "a project without a torch pin: every version" "target torch: every MPS-capable version"
+expect_out "a project without a torch pin: every rule runs" "MPS900"
+# in a git work tree: its top
+(cd "$p" && git -c init.defaultBranch=main init -q) >/dev/null 2>&1
+run_in "$tmp" "$bin" check $R --isolated --format concise proj/src/train.py
+expect_err "a file in a work tree: the pins at its top" "target torch 2.1 (proj/requirements.txt:2)"
+run_in "$p/src" "$bin" check $R --isolated --format concise
+expect_err "from a subfolder of a work tree: its top" "target torch 2.1 (../requirements.txt:2)"
+rm -rf "$p/.git"
+
+# every kind of pin file, and several pins
+q=$tmp/kinds
+mkdir -p "$q"
+cp "$p/src/train.py" "$q/"
+printf 'torch>=2.4\n' >"$q/requirements_docker.txt"
+run_in "$q" "$bin" check $R --format concise
+expect_err "requirements_docker.txt" "target torch >=2.4 (requirements_docker.txt:1)"
+expect_no_out ">=2.4 from the pins: the < 2.4 rule does not run" "MPS900"
+rm "$q/requirements_docker.txt"
+printf '[project]\nname = "x"\ndependencies = [\n  "torchvision",\n  "torch[opt]==2.2.*; sys_platform == \\"darwin\\"",\n]\n' >"$q/pyproject.toml"
+run_in "$q" "$bin" check $R --format concise
+expect_err "pyproject.toml" "target torch 2.2 (pyproject.toml:5)"
+printf '[tool.poetry.dependencies]\ntorch = {version = "^2.5", source = "pytorch"}\n' >"$q/pyproject.toml"
+run_in "$q" "$bin" check $R --format concise
+expect_err "Poetry" "target torch >=2.5,<3.0 (pyproject.toml:2)"
+rm "$q/pyproject.toml"
+printf '[options]\ninstall_requires =\n    torch~=2.0\n' >"$q/setup.cfg"
+run_in "$q" "$bin" check $R --format concise
+expect_err "setup.cfg" "target torch >=2.0,<3.0 (setup.cfg:3)"
+rm "$q/setup.cfg"
+printf 'setup(install_requires=["torch<2.2"])\n' >"$q/setup.py"
+run_in "$q" "$bin" check $R --format concise
+expect_err "setup.py" "target torch <2.2 (setup.py:1)"
+rm "$q/setup.py"
+printf 'dependencies:\n  - pytorch::pytorch=2.0.1\n' >"$q/environment.yml"
+run_in "$q" "$bin" check $R --format concise
+expect_err "environment.yml" "target torch 2.0 (environment.yml:2)"
+printf 'torch==2.6.0\n' >"$q/requirements.txt"
+printf 'torch==2.1.0\n' >"$q/requirements-mac.txt"
+run_in "$q" "$bin" check $R --format concise
+expect_err "several pins: their hull, the first named and the others counted" \
+	"target torch >=2.0,<2.7 (requirements-mac.txt:1 and 2 more)"
+expect_out "a rule runs when any pinned version has the problem" "MPS900"
+rm -f "$q/environment.yml" "$q/requirements-mac.txt"
+printf 'torch\ntorch-geometric==2.4\ntorchvision==0.17\npytorch-lightning==2.1\n# torch==2.5\n' >"$q/requirements.txt"
+run_in "$q" "$bin" check $R --format concise
+expect_err "no version pinned: every version" "target torch: every MPS-capable version"
+printf 'torch==two\n-r ../outside.txt\n' >"$q/requirements.txt"
+run_in "$q" "$bin" check $R --format concise
+expect_rc "an unreadable pin is not an error" 1
+expect_err "an unreadable pin is a warning naming file:line" \
+	"mpsfix: requirements.txt:1: torch pin 'torch==two' ignored: 'two' is not a version"
+expect_err "an include outside the project is a warning" \
+	"mpsfix: requirements.txt:2: cannot read the included file '../outside.txt'"
+expect_summary "an unreadable pin leaves the default target" \
+	"mpsfix: 1 file scanned, 2 findings (1 fixable); target torch: every MPS-capable version"
+rm "$q/requirements.txt"
+
+# --- precedence: --target-torch, target-torch:, the pins, the default ------------------------
+c=$tmp/prec
+mkdir -p "$c"
+cp "$p/src/train.py" "$c/"
+printf 'torch==2.1.0\n' >"$c/requirements.txt"
+printf 'target-torch: ">=2.5"\n' >"$c/.mpsfix.yml"
+run_in "$c" "$bin" check $R --format concise
+expect_err "target-torch: beats the pins" "target torch >=2.5 (.mpsfix.yml)"
+expect_no_out "target-torch: >=2.5 turns the < 2.4 rule off" "MPS900"
+run_in "$c" "$bin" check $R --format concise --target-torch 2.1
+expect_err "--target-torch beats target-torch:" "target torch 2.1 (--target-torch)"
+expect_out "--target-torch 2.1 turns it back on" "MPS900"
+run_in "$c" "$bin" check $R --format concise --isolated
+expect_err "--isolated: the pins again" "target torch 2.1 (requirements.txt:1)"
+printf 'torch==oops\n' >"$c/requirements.txt"
+run_in "$c" "$bin" check $R --format concise
+expect_no_err "the pins are not read when the configuration gives the target" "oops"
+
+# --- errors ---------------------------------------------------------------------------------
+run_in "$c" "$bin" check $R --target-torch 2.x
+expect_rc "bad --target-torch: exit 2" 2
+expect_err "bad --target-torch: the message names it" "mpsfix: --target-torch '2.x': '2.x' is not a version"
+expect_empty_out() { if [ -z "$out" ]; then ok "$1"; else fail "$1" "stdout: $out"; fi; }
+expect_empty_out "bad --target-torch: nothing checked"
+run_in "$c" "$bin" check $R --target-torch '>=2.6,<2.1'
+expect_rc "an empty range: exit 2" 2
+expect_err "an empty range: says so" "no version satisfies all of these constraints"
+run_in "$c" "$bin" check $R --target-torch '!=2.2'
+expect_rc "--target-torch '!=2.2': exit 2" 2
+printf 'select: [MPS9]\ntarget-torch: "=>2.1"\n' >"$c/.mpsfix.yml"
+run_in "$c" "$bin" check $R
+expect_rc "bad target-torch: exit 2" 2
+expect_err "bad target-torch: file:line:col" ".mpsfix.yml:2:15: bad target-torch '=>2.1': unknown operator '=>'"
+cat >"$tmp/badrange.yml" <<'EOF'
+id: bad-range
+code: MPS903
+severity: info
+message: m
+torch: '>= 2.5, < 2.3'
+match: 'f()'
+EOF
+run_in "$c" "$bin" check --isolated --no-default-rules --rules "$tmp/badrange.yml"
+expect_rc "a rule whose range is empty: exit 2" 2
+expect_err "a rule whose range is empty: file:line:col" \
+	"badrange.yml:5:8: bad torch range '>= 2.5, < 2.3': no version satisfies all of these constraints"
+rm -f "$c/.mpsfix.yml"
+
+# --- mpsfix rules -----------------------------------------------------------------------------
+run_in "$p" "$bin" rules $R
+expect_rc "rules: exit 0" 0
+expect_out "rules: a header" "CODE    ID        SEVERITY  FIX   AFFECTS  DEFAULT  RUNS"
+expect_out "rules: the < 2.4 rule runs for the pinned 2.1" "MPS900  old-sync  error     safe  <2.4     on       yes"
+expect_out "rules: a rule for every version" "MPS901  any-sync  warning   no    all      on       yes"
+expect_out "rules: off by default" "MPS902  new-lint  info      no    >=2.5    off      no (off by default)"
+expect_summary "rules: the summary counts and names the target" \
+	"mpsfix: 3 rules, 2 run; target torch 2.1 (requirements.txt:2)"
+run_in "$p" "$bin" rules $R --target-torch 2.5 --extend-select MPS902
+expect_out "rules --target-torch 2.5: the < 2.4 rule does not run" "MPS900  old-sync  error     safe  <2.4     on       no (not for the torch target)"
+expect_out "rules --extend-select turns a rule on" "MPS902  new-lint  info      no    >=2.5    off      yes"
+run_in "$p" "$bin" rules $R --select MPS901
+expect_out "rules --select: the others are not selected" "MPS900  old-sync  error     safe  <2.4     on       no (not selected)"
+run_in "$p" "$bin" rules $R --ignore old-sync
+expect_out "rules --ignore" "no (ignored)"
+printf 'ignore: [MPS901]\n' >"$p/.mpsfix.yml"
+run_in "$p" "$bin" rules $R
+expect_out "rules reads the configuration" "MPS901  any-sync  warning   no    all      on       no (ignored)"
+rm -f "$p/.mpsfix.yml"
+run_in "$p" "$bin" rules $R --format json
+expect_rc "rules --format json: exit 0" 0
+if command -v python3 >/dev/null 2>&1; then
+	printf '%s\n' "$out" >"$tmp/rules.json"
+	run python3 -c '
+import json, sys
+rules = json.load(open(sys.argv[1]))
+assert isinstance(rules, list) and [r["code"] for r in rules] == ["MPS900", "MPS901", "MPS902"], rules
+old = rules[0]
+assert old["id"] == "old-sync" and old["severity"] == "error" and old["fix"] == "safe", old
+assert old["torch"] == "< 2.4" and old["affects"] == "<2.4", old
+assert old["enabled"] and old["selected"] and old["in_target"] and old["runs"], old
+assert old["reason"] is None and old["url"] == "https://example.org/old-sync", old
+assert old["note"].startswith("A rule of the test suite"), old
+assert old["path"].endswith("old-sync.yml"), old
+off = rules[2]
+assert not off["enabled"] and not off["selected"] and not off["runs"], off
+assert off["reason"] == "off by default" and off["note"] is None and off["url"] is None, off
+assert rules[1]["fix"] == "no", rules[1]
+' "$tmp/rules.json"
+	expect_rc "rules --format json: an array with every field" 0
+	run_in "$p" "$bin" rules $R --format jsonl --target-torch 2.5
+	printf '%s\n' "$out" >"$tmp/rules.jsonl"
+	run python3 -c '
+import json, sys
+lines = open(sys.argv[1]).read().splitlines()
+assert len(lines) == 3, lines
+objs = [json.loads(l) for l in lines]
+assert objs[0]["code"] == "MPS900" and not objs[0]["in_target"] and objs[0]["reason"] == "not for the torch target"
+' "$tmp/rules.jsonl"
+	expect_rc "rules --format jsonl: one object a line" 0
+fi
+run_in "$p" "$bin" rules $R --format sarif
+expect_rc "rules --format sarif: exit 2" 2
+expect_err "rules --format sarif: says which formats" "rules are listed as text (full, concise), json or jsonl"
+run_in "$p" "$bin" rules $R src
+expect_rc "rules takes no operand: exit 2" 2
+run_in "$p" "$bin" rules $R -o "$tmp/rules.txt" -q
+expect_rc "rules -o FILE: exit 0" 0
+if grep -q '^MPS900 ' "$tmp/rules.txt" && [ -z "$out" ] && [ -z "$err" ]; then ok "rules -o FILE -q: the table in the file, nothing else"
+else fail "rules -o FILE -q: the table in the file, nothing else" "$(cat "$tmp/rules.txt")" "$out" "$err"; fi
+run_in "$p" "$bin" rules
+expect_out "rules: the shipped rules by default" "MPS006"
+
+# --- mpsfix explain ----------------------------------------------------------------------------
+run_in "$p" "$bin" explain $R MPS900
+expect_rc "explain: exit 0" 0
+expect_out "explain: code, id and message" "MPS900 (old-sync): torch.mps.synchronize() is missing before 2.4 (test rule)"
+expect_out "explain: severity" "  severity  error"
+expect_out "explain: fix" "  fix       safe"
+expect_out "explain: affected range" "  affects   torch <2.4"
+expect_out "explain: runs for the target" "  runs      yes; target torch 2.1 (requirements.txt:2)"
+expect_out "explain: url" "  url       https://example.org/old-sync"
+expect_out "explain: the note" "A rule of the test suite: it affects torch before 2.4 only."
+run_in "$p" "$bin" explain $R old-sync --target-torch '>=2.4'
+expect_out "explain by id, out of target" "  runs      no: torch <2.4 is outside the target torch >=2.4 (--target-torch)"
+run_in "$p" "$bin" explain $R mps902
+expect_out "explain: another case, off by default" "  runs      no: off by default"
+run_in "$p" "$bin" explain $R MPS90
+expect_rc "explain an unknown code: exit 2" 2
+expect_err "explain suggests the close codes" "mpsfix: unknown rule 'MPS90' (did you mean MPS900, MPS901 or MPS902?)"
+run_in "$p" "$bin" explain $R MPS9000
+expect_err "explain suggests the closest code" "mpsfix: unknown rule 'MPS9000' (did you mean MPS900?)"
+run_in "$p" "$bin" explain $R old-synk
+expect_err "explain suggests a close id" "unknown rule 'old-synk' (did you mean old-sync?)"
+run_in "$p" "$bin" explain $R zzz
+expect_err "explain: nothing close" "unknown rule 'zzz' (give a code such as MPS001 or a rule id; 'mpsfix rules' lists them)"
+run_in "$p" "$bin" explain $R
+expect_rc "explain without a code: exit 2" 2
+run_in "$p" "$bin" explain $R MPS900 MPS901
+expect_rc "explain with two codes: exit 2" 2
+run_in "$p" "$bin" explain $R MPS901 --format json
+if command -v python3 >/dev/null 2>&1; then
+	printf '%s\n' "$out" >"$tmp/explain.json"
+	run python3 -c '
+import json, sys
+o = json.load(open(sys.argv[1]))
+assert o["code"] == "MPS901" and o["fix"] == "no" and o["runs"], o
+' "$tmp/explain.json"
+	expect_rc "explain --format json: one object" 0
+fi
+
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]
