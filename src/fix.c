@@ -259,15 +259,22 @@ static TSNode evaluated_twice(const mpsfix_rule *r, const mpsfix_fix_case *fc, c
 			if (!mpsfix_node_pure(inner, src))
 				twice = inner;
 		}
-	/* `where: X: {pure: true}` asks for it whatever the template does */
+	/* `where: X: {pure: true}` asks for it whatever the template does; a
+	 * parameter that was not passed is pure */
 	for (size_t k = 0; k < r->nconstraints && ts_node_is_null(twice); k++) {
 		const mpsfix_binding *b;
+		TSNode n;
 
-		if (!r->constraints[k].pure || !(b = mpsfix_match_get(m, r->constraints[k].metavar)) ||
-		    b->multi)
+		if (!r->constraints[k].pure)
 			continue;
-		if (!mpsfix_node_pure(b->node, src))
-			twice = b->node;
+		if (!strcmp(r->constraints[k].metavar, "MATCH"))
+			n = m->node;
+		else if ((b = mpsfix_match_get(m, r->constraints[k].metavar)) && b->bound && !b->multi)
+			n = b->node;
+		else
+			continue;
+		if (!mpsfix_node_pure(n, src))
+			twice = n;
 	}
 	free(uses);
 	free(spans);

@@ -623,6 +623,15 @@ static const cond_case pure_cases[] = {
 	{"match: 'f($$$A)'\nsignature: 'f(x, dim=None)'\nwhere:\n  dim: {pure: true}\n"
 	 "fix:\n  safety: safe\n  template: 'g($x)'\n",
 	 "f(a, h())\n", "MANUAL: `h()` would be evaluated twice"},
+	/* a parameter that was not passed is pure (this crashed) */
+	{"match: 'f($$$A)'\nsignature: 'f(x, dim=None)'\nwhere:\n  dim: {pure: true}\n"
+	 "fix:\n  safety: safe\n  template: 'g($x)'\n",
+	 "f(a)\n", "g(a)\n"},
+	/* MATCH: the whole match */
+	{"match: '$X.y'\nwhere:\n  MATCH: {pure: true}\nfix:\n  safety: safe\n  template: '$X.z'\n",
+	 "a.b.y\n", "a.b.z\n"},
+	{"match: '$X.y'\nwhere:\n  MATCH: {pure: true}\nfix:\n  safety: safe\n  template: '$X.z'\n",
+	 "g().y\n", "MANUAL: `g().y` would be evaluated twice"},
 };
 
 START_TEST(test_cond_pure_in_where)
