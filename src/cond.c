@@ -163,8 +163,14 @@ static TSNode unparenthesized(TSNode n)
 	return n;
 }
 
-/* Does an enclosing node match one of `ps` (with $MATCH, if used, bound to `node`)? */
-static bool inside(const mpsfix_cond_ctx *cx, mpsfix_pattern *const *ps, size_t n, TSNode node)
+/*
+ * Does an enclosing node match one of `ps` (with $MATCH, if used, bound to
+ * `node`)?  With `r`, the parts of r's `where` on the metavariables an
+ * inside pattern binds that need the matcher or the tree (pattern, has,
+ * not-has, with-item, any-of) hold too: matching checked the others.
+ */
+static bool inside(const mpsfix_cond_ctx *cx, mpsfix_pattern *const *ps, size_t n, TSNode node,
+		   const mpsfix_rule *r)
 {
 	for (TSNode a = ts_node_parent(node); !ts_node_is_null(a); a = ts_node_parent(a)) {
 		for (size_t i = 0; i < n; i++) {
@@ -176,6 +182,13 @@ static bool inside(const mpsfix_cond_ctx *cx, mpsfix_pattern *const *ps, size_t 
 				continue;
 			b = mpsfix_match_get(&mm, "MATCH");
 			ok = !b || (b->bound && !b->multi && ts_node_eq(unparenthesized(b->node), node));
+			for (size_t k = 0; r && ok && k < r->nconstraints; k++) {
+				const mpsfix_constraint *c = &r->constraints[k];
+
+				if (strcmp(c->metavar, "MATCH") && !is_param(c->metavar) &&
+				    (b = mpsfix_match_get(&mm, c->metavar)) && !b->multi)
+					ok = holds(cx, c, true, b->node, false, false);
+			}
 			mpsfix_match_release(&mm);
 			if (ok)
 				return true;
@@ -208,9 +221,9 @@ bool mpsfix_cond_rule(const mpsfix_cond_ctx *cx, const mpsfix_rule *r, const mps
 	for (size_t k = 0; k < r->nconstraints; k++)
 		if (!mpsfix_cond_holds(cx, &r->constraints[k], m, false, false))
 			return false;
-	if (r->ninside && !inside(cx, r->inside, r->ninside, m->node))
+	if (r->ninside && !inside(cx, r->inside, r->ninside, m->node, r))
 		return false;
-	if (r->nnot_inside && inside(cx, r->not_inside, r->nnot_inside, m->node))
+	if (r->nnot_inside && inside(cx, r->not_inside, r->nnot_inside, m->node, NULL))
 		return false;
 	if (r->after_import && !after_import(cx, m->node, r->after_import))
 		return false;

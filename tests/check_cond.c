@@ -327,6 +327,16 @@ static const cond_case inside_cases[] = {
 	 "pin_memory = f(1)\nother = f(2)\n", "1:14"},
 	{"match: 'f($X)'\ninside: ['g($MATCH)', '$N = $MATCH']\nwhere:\n  N: {regex: pin}\n  X: {value: 1}\n",
 	 "g(f(1))\ng(f(2))\npin = f(1)\nno = f(1)\n", "1:3 3:7"},
+	/* ... with the constraints that need the matcher or the tree too */
+	{"match: 'f($X)'\ninside: 'g($$$A, h=$N)'\nwhere:\n  N: {pattern: foo}\n",
+	 "g(f(1), h=bar)\ng(f(2), h=foo)\n", "2:3"},
+	{"match: 'f($X)'\ninside: 'g($$$A, h=$N)'\nwhere:\n  N: {any-of: [{has: foo}, {value: 1}]}\n",
+	 "g(f(1), h=bar)\ng(f(2), h=foo.x)\ng(f(3), h=1)\n", "2:3 3:3"},
+	{"match: 'f($X)'\ninside: 'with $C: $$$B'\nwhere:\n  C: {not-has: nullcontext()}\n",
+	 "with a:\n    f(1)\nwith b or nullcontext():\n    f(2)\n", "2:5"},
+	/* an enclosing node that matches without meeting them does not count, another may */
+	{"match: 'f($X)'\ninside: 'g($$$A, h=$N)'\nwhere:\n  N: {pattern: foo}\n",
+	 "g(g(f(1), h=bar), h=foo)\n", "1:5"},
 	/* not-inside: no enclosing node matches any */
 	{"match: 'f($X)'\nnot-inside: 'g($$$A)'\n", "g(f(1))\nf(2)\nh(f(3))\n", "2:1 3:3"},
 	{"match: 'f($X)'\nnot-inside: ['g($MATCH)', 'h($MATCH)']\n",
