@@ -4,7 +4,6 @@
  */
 #include "cond.h"
 
-#include <ctype.h>
 #include <string.h>
 
 #include "parse.h"
@@ -16,8 +15,7 @@ static bool is(TSNode n, const char *type)
 
 static bool is_param(const char *name)
 {
-	return islower((unsigned char)*name) || (*name == '_' && name[1] != '\0' &&
-						 islower((unsigned char)name[1]));
+	return mpsfix_rule_is_param(name);
 }
 
 /* Does pattern `p` match at `node`? */

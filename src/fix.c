@@ -3,7 +3,6 @@
  */
 #include "fix.h"
 
-#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,7 +14,7 @@ typedef ARRAY(char *) name_list;
 
 static bool is_param_name(const char *s)
 {
-	return s && islower((unsigned char)*s);
+	return s && mpsfix_rule_is_param(s);
 }
 
 static bool is(TSNode n, const char *type)

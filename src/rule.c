@@ -247,6 +247,12 @@ static bool is_param_name(const char *s)
 	return true;
 }
 
+/* a name of underscores and digits (`_1`) is a metavariable */
+bool mpsfix_rule_is_param(const char *name)
+{
+	return is_param_name(name) && !is_metavar_name(name);
+}
+
 /* A `value:` literal, typed by the scalar's style (quoted = string). */
 static int parse_literal(const loader *ld, const mpsfix_yaml_node *v, mpsfix_literal *out)
 {
@@ -343,8 +349,12 @@ enum {
 #define CONSTRAINT_KEYS "value, not-value, regex, not-regex, kind, not-kind, pure, " \
 	"absent, with-item, pattern, has, not-has, any-of"
 
-static int load_constraint(const loader *ld, mpsfix_constraint *c, const char *name,
-			   const mpsfix_yaml_node *v, int depth)
+/*
+ * The constraints `v` on `name` (as shown in messages: $X, MATCH, dim), in
+ * `what` (where/when); `param` when it names a signature parameter.
+ */
+static int load_constraint(const loader *ld, mpsfix_constraint *c, const char *what,
+			   const char *name, bool param, const mpsfix_yaml_node *v, int depth)
 {
 	mpsfix_yaml_fields f;
 	int error = 0;
@@ -357,7 +367,7 @@ static int load_constraint(const loader *ld, mpsfix_constraint *c, const char *n
 			    name);
 	if (v->nitems == 0)
 		return fail(ld, v, "no constraint on %s: give one of " CONSTRAINT_KEYS, name);
-	error = mpsfix_yaml_collect(&f, ld->doc, v, "where", constraint_names, C_COUNT, 0);
+	error = mpsfix_yaml_collect(&f, ld->doc, v, what, constraint_names, C_COUNT, 0);
 	if (error < 0)
 		return error;
 	for (size_t i = 0; i < mpsfix_yaml_npairs(v) && error == 0; i++) {
@@ -382,6 +392,11 @@ static int load_constraint(const loader *ld, mpsfix_constraint *c, const char *n
 		case C_PURE:
 			if (!mpsfix_yaml_bool(val, &c->pure))
 				error = fail(ld, val, "'pure' must be true or false");
+			else if (depth > 0 && !strcmp(what, "where"))
+				/* `where` leaves it to the fix, which sees no alternatives */
+				error = fail(ld, mpsfix_yaml_key(v, i), "'pure' in 'where' is checked when "
+					     "the fix is written, not as an alternative of 'any-of' "
+					     "(test it in a case's 'when')");
 			break;
 		case C_KIND:
 			error = load_kinds(ld, key, val, &c->kinds, &c->nkinds);
@@ -390,7 +405,7 @@ static int load_constraint(const loader *ld, mpsfix_constraint *c, const char *n
 			error = load_kinds(ld, key, val, &c->not_kinds, &c->nnot_kinds);
 			break;
 		case C_ABSENT:
-			if (!(*name >= 'a' && *name <= 'z'))
+			if (!param)
 				error = fail(ld, val, "'absent' applies to signature parameters "
 					     "(lower-case names), not to %s", name);
 			else
@@ -414,8 +429,8 @@ static int load_constraint(const loader *ld, mpsfix_constraint *c, const char *n
 			c->any_of = mpsfix_xcalloc(val->nitems, sizeof(*c->any_of));
 			for (size_t k = 0; k < val->nitems && error == 0; k++) {
 				c->nany_of = k + 1;
-				error = load_constraint(ld, &c->any_of[k], name, val->items[k],
-							depth + 1);
+				error = load_constraint(ld, &c->any_of[k], what, name, param,
+							val->items[k], depth + 1);
 			}
 			break;
 		}
@@ -459,7 +474,8 @@ static int load_constraints(const loader *ld, const char *what, const mpsfix_yam
 			return fail(ld, k, "$_ binds nothing and cannot be constrained");
 		c->metavar = mpsfix_xstrdup(name);
 		shown = mpsfix_xasprintf("%s%s", is_metavar_name(name) ? "$" : "", name);
-		error = load_constraint(ld, c, shown, mpsfix_yaml_value(v, i), 0);
+		error = load_constraint(ld, c, what, shown, mpsfix_rule_is_param(name),
+					mpsfix_yaml_value(v, i), 0);
 		free(shown);
 	}
 	return error;
@@ -855,7 +871,7 @@ static int check_use(const loader *ld, uint32_t line, uint32_t col, const char *
 
 	if (strcmp(name, "_") == 0)
 		return fail_at(ld, line, col, "a fix cannot use %s_, which binds nothing", mark);
-	if (*name >= 'a' && *name <= 'z') {
+	if (mpsfix_rule_is_param(name)) {
 		if (!r->signature.len)
 			return fail_at(ld, line, col, "fix names $%s: lower-case names are parameters "
 				       "of the rule's 'signature', and it has none", name);
@@ -915,7 +931,7 @@ static int check_constrained(const loader *ld, const mpsfix_yaml_node *key, cons
 
 	if (!strcmp(name, "MATCH"))
 		return 0;
-	if (is_param_name(name)) {
+	if (mpsfix_rule_is_param(name)) {
 		if (!r->signature.len)
 			return fail(ld, key, "'%s' names %s: lower-case names are parameters of the "
 				    "rule's 'signature', and it has none", what, name);
@@ -944,7 +960,7 @@ static int check_case(const loader *ld, const mpsfix_fix_case *fc, const case_sr
 		const mpsfix_fix_edit *e = &fc->edits[i];
 		const edit_src *es = &cs->edits[i];
 
-		if (e->target && is_param_name(e->target)) {
+		if (e->target && mpsfix_rule_is_param(e->target)) {
 			if ((error = check_constrained(ld, es->target, e->target, "replace")) < 0)
 				return error;
 		} else if (e->target &&

@@ -253,6 +253,11 @@ static const cond_case param_cases[] = {
 	{"match: '$F($$$A)'\nsignature: 'f(x, dim=None)'\nwhere:\n  F: {pattern: torch.sum}\n"
 	 "  x: {kind: identifier}\n",
 	 "import torch\ntorch.sum(a)\ntorch.sum(a.b)\ntorch.mean(a)\n", "2:1"},
+	/* a parameter whose name starts with an underscore; one of digits and underscores is a
+	 * metavariable */
+	{"match: 'f($$$A)'\nsignature: 'f(x, _dim=None)'\nwhere:\n  _dim: {absent: true}\n",
+	 "f(a)\nf(a, 1)\n", "1:1"},
+	{"match: 'f($_1)'\nwhere:\n  _1: {value: 1}\n", "f(1)\nf(2)\n", "1:1"},
 	/* constrained on both: the call must bind */
 	{SIG "  x: {kind: identifier}\n", "f(a)\nf(1)\nf(*a)\n", "1:1"},
 };
@@ -474,6 +479,16 @@ static const cond_case case_cases[] = {
 	{"match: 'f($$$A)'\nsignature: 'f(x, dim=None)'\nfix:\n  safety: safe\n  cases:\n"
 	 "    - when: {dim: {pure: true}}\n      template: 'g($x)'\n",
 	 "f(a)\n", "g(a)\n"},
+	/* pure in an any-of of `when`: now too */
+	{"match: 'f($X)'\nfix:\n  safety: safe\n  cases:\n"
+	 "    - when: {X: {any-of: [{pure: true}, {kind: call}]}}\n      template: 'g($X)'\n",
+	 "f(a)\n", "g(a)\n"},
+	{"match: 'f($X)'\nfix:\n  safety: safe\n  cases:\n"
+	 "    - when: {X: {any-of: [{pure: true}, {kind: call}]}}\n      template: 'g($X)'\n",
+	 "f(h())\n", "g(h())\n"},
+	{"match: 'f($X)'\nfix:\n  safety: safe\n  cases:\n"
+	 "    - when: {X: {any-of: [{pure: true}, {kind: call}]}}\n      template: 'g($X)'\n",
+	 "f(a + 1)\n", "MANUAL: no form of the fix applies to this code"},
 	/* the unsafe flag of the fix holds for every case */
 	{"match: 'f($X)'\nfix:\n  safety: unsafe\n  cases:\n    - when: {X: {value: 1}}\n"
 	 "      template: 'g()'\n",

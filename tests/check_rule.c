@@ -552,6 +552,14 @@ static const broken_case broken[] = {
 	 "t.yml:8:19: 'absent' applies to signature parameters (lower-case names), not to $MATCH"},
 	{RULE_HEAD "match: f($X)\nwhere:\n  X: {any-of: [{value: 1}, {absent: true}]}\n",
 	 "t.yml:8:37: 'absent' applies to signature parameters (lower-case names), not to $X"},
+	/* pure in `where` is the fix's business: it cannot be an alternative */
+	{RULE_HEAD "match: f($X)\nwhere:\n  X: {any-of: [{kind: string}, {pure: true}]}\n",
+	 "t.yml:8:33: 'pure' in 'where' is checked when the fix is written, not as an alternative "
+	 "of 'any-of' (test it in a case's 'when')"},
+	/* a key `when` does not know is named as in `when` */
+	{RULE_HEAD "match: f($X)\nfix:\n  safety: safe\n  cases:\n    - when: {X: {valeu: 1}}\n"
+		   "      template: g()\n",
+	 "t.yml:10:18: unknown key 'valeu' in 'when' (did you mean 'value'?)"},
 	/* names in where/when: parameters of the signature, metavariables a pattern binds */
 	{RULE_HEAD "match: f($$$A)\nsignature: 'f(x)'\nwhere:\n  x: {any-of: [{absent: true}, {value: 1}]}\n"
 		   "  y: {absent: true}\n",
