@@ -37,6 +37,7 @@ typedef struct {
 	size_t ncase_srcs;
 	const mpsfix_yaml_node *signature_key; /* the `signature:` value */
 	const mpsfix_yaml_node *inside_key;  /* the `inside:` value */
+	const mpsfix_yaml_node *manual_example; /* the first example's `manual` key */
 } loader;
 
 const char *mpsfix_severity_name(mpsfix_severity s)
@@ -220,9 +221,34 @@ static int load_match(const loader *ld, const mpsfix_yaml_node *v)
 
 	for (size_t i = 0; i < r->npatterns && error == 0; i++)
 		if (mpsfix_pattern_metavar_index(r->patterns[i], "MATCH") >= 0)
-			error = fail(ld, v, "$MATCH names the whole match: it may be used in "
+			error = fail(ld, v->type == MPSFIX_YAML_SEQ ? v->items[i] : v,
+				     "$MATCH names the whole match: it may be used in "
 				     "'inside' patterns, not in 'match'");
 	return error;
+}
+
+/* `inside`/`not-inside`: $MATCH is the match, one node */
+static int load_inside(const loader *ld, const char *key, const mpsfix_yaml_node *v,
+		       mpsfix_pattern ***out, size_t *n)
+{
+	int error = load_patterns(ld, key, v, out, n);
+
+	for (size_t i = 0; i < *n && error == 0; i++) {
+		int idx = mpsfix_pattern_metavar_index((*out)[i], "MATCH");
+
+		if (idx >= 0 && (*out)[i]->metavars[idx].multi)
+			error = fail(ld, v->type == MPSFIX_YAML_SEQ ? v->items[i] : v,
+				     "$MATCH stands for the match, one node: write $MATCH, not $$$MATCH");
+	}
+	return error;
+}
+
+/* A top-level module name: a Python identifier. */
+static bool is_module_name(const mpsfix_yaml_node *v)
+{
+	return mpsfix_yaml_is_string(v) && (isalpha((unsigned char)*v->value) || *v->value == '_') &&
+	       strspn(v->value, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") ==
+	       v->len;
 }
 
 /* --- where ---------------------------------------------------------------------- */
@@ -519,12 +545,14 @@ static int load_target(const loader *ld, const char *what, const mpsfix_yaml_nod
 	return 0;
 }
 
-static int compile_template(const loader *ld, const mpsfix_yaml_node *tv, mpsfix_template **out)
+/* The template `tv` of key `key` (template, add-argument). */
+static int compile_template(const loader *ld, const char *key, const mpsfix_yaml_node *tv,
+			    mpsfix_template **out)
 {
 	uint32_t off = 0, line, col;
 
 	if (!mpsfix_yaml_is_string(tv))
-		return fail(ld, tv, "'template' must be a string");
+		return fail(ld, tv, "'%s' must be a string", key);
 	if (mpsfix_template_compile(out, ld->parser, tv->value, tv->len, &off) < 0) {
 		mpsfix_yaml_position(ld->doc, tv, off, &line, &col);
 		return fail_at(ld, line, col, "template does not parse: %s",
@@ -574,8 +602,7 @@ static int load_edit(loader *ld, mpsfix_fix_case *fc, edit_src *srcs, const mpsf
 	if (f->val[E_BEFORE_IMPORT]) {
 		const mpsfix_yaml_node *mv = f->val[E_BEFORE_IMPORT];
 
-		if (!mpsfix_yaml_is_string(mv) || !*mv->value || strspn(mv->value,
-		    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") != mv->len)
+		if (!is_module_name(mv))
 			return fail(ld, mv, "'before-import' names a top-level module, like torch");
 		e->module = mpsfix_xstrdup(mv->value);
 	}
@@ -589,7 +616,7 @@ static int load_edit(loader *ld, mpsfix_fix_case *fc, edit_src *srcs, const mpsf
 			return error;
 	}
 	es->tmpl = tv;
-	return compile_template(ld, tv, &e->tmpl);
+	return compile_template(ld, f->key[E_ADD_ARGUMENT] ? "add-argument" : "template", tv, &e->tmpl);
 }
 
 static int load_edits(loader *ld, mpsfix_fix_case *fc, case_src *cs, const mpsfix_yaml_node *v)
@@ -643,6 +670,10 @@ static int load_case(loader *ld, const mpsfix_yaml_fields *f, const mpsfix_yaml_
 		return fail(ld, f->key[K_WHEN], "'when' belongs to an item of 'cases'");
 	if (f->key[K_MANUAL] && !in_cases)
 		return fail(ld, f->key[K_MANUAL], "'manual' belongs to an item of 'cases'");
+	if (f->val[K_WHEN] && f->val[K_WHEN]->type == MPSFIX_YAML_MAP &&
+	    !mpsfix_yaml_npairs(f->val[K_WHEN]))
+		return fail(ld, f->val[K_WHEN], "'when' is empty: name what it checks, or leave "
+			    "it out (in the last case)");
 	if (f->val[K_WHEN] &&
 	    (error = load_constraints(ld, "when", f->val[K_WHEN], &fc->when, &fc->nwhen,
 				      &cs->when_keys)) < 0)
@@ -748,7 +779,7 @@ static void set_text(char **out, size_t *out_len, const mpsfix_yaml_node *v)
 
 static const char *const example_names[] = {"input", "output", "manual"};
 
-static int load_invalid(const loader *ld, const mpsfix_yaml_node *v)
+static int load_invalid(loader *ld, const mpsfix_yaml_node *v)
 {
 	mpsfix_rule *r = ld->rule;
 	int error;
@@ -782,8 +813,11 @@ static int load_invalid(const loader *ld, const mpsfix_yaml_node *v)
 		set_text(&ex->input, &ex->input_len, f.val[0]);
 		if (f.val[1])
 			set_text(&ex->output, &ex->output_len, f.val[1]);
-		if (f.val[2])
+		if (f.val[2]) {
 			ex->manual = mpsfix_xstrndup(f.val[2]->value, f.val[2]->len);
+			if (!ld->manual_example)
+				ld->manual_example = f.key[2];
+		}
 	}
 	return 0;
 }
@@ -810,7 +844,7 @@ static int load_valid(const loader *ld, const mpsfix_yaml_node *v)
 
 static const char *const examples_names[] = {"invalid", "valid"};
 
-static int load_examples(const loader *ld, const mpsfix_yaml_node *v)
+static int load_examples(loader *ld, const mpsfix_yaml_node *v)
 {
 	mpsfix_yaml_fields f;
 	int error;
@@ -998,6 +1032,9 @@ static int check_names(const loader *ld)
 	for (size_t c = 0; c < r->fix.ncases; c++)
 		if ((error = check_case(ld, &r->fix.cases[c], &ld->case_srcs[c])) < 0)
 			return error;
+	if (ld->manual_example && !r->fix.present)
+		return fail(ld, ld->manual_example, "an example with 'manual' expects a manual fix, "
+			    "but the rule has no 'fix'");
 	return 0;
 }
 
@@ -1087,13 +1124,12 @@ static int load_field(loader *ld, size_t j, const mpsfix_yaml_node *v)
 		return load_signature(ld, v);
 	case R_INSIDE:
 		ld->inside_key = v;
-		return load_patterns(ld, "inside", v, &r->inside, &r->ninside);
+		return load_inside(ld, "inside", v, &r->inside, &r->ninside);
 	case R_NOT_INSIDE:
-		return load_patterns(ld, "not-inside", v, &r->not_inside, &r->nnot_inside);
+		return load_inside(ld, "not-inside", v, &r->not_inside, &r->nnot_inside);
 	case R_AFTER_IMPORT:
 		if ((error = get_string(ld, "after-import", v, &r->after_import)) == 0 &&
-		    (!*r->after_import || strspn(r->after_import,
-		     "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") != v->len))
+		    !is_module_name(v))
 			error = fail(ld, v, "'after-import' names a top-level module, like torch");
 		return error;
 	default:

@@ -496,6 +496,8 @@ static const broken_case broken[] = {
 	{RULE_HEAD "match: f($X)\nfix:\n  safety: safe\n  template: g()\nexamples:\n  invalid:\n"
 		   "    - input: f(1)\n      output: g()\n      manual: \"x\"\n",
 	 "t.yml:14:7: an example with 'manual' is not fixed: it has no 'output'"},
+	{RULE_HEAD "match: f($X)\nexamples:\n  invalid:\n    - input: f(1)\n      manual: \"x\"\n",
+	 "t.yml:10:7: an example with 'manual' expects a manual fix, but the rule has no 'fix'"},
 	{RULE_HEAD "match: f($X)\nexamples:\n  invalid:\n    - input: f(1)\n      manual: \"\"\n",
 	 "t.yml:10:15: 'manual' must be a string: part of the reason the fix is not applied"},
 	{RULE_HEAD "match: f($X)\nexamples:\n  invalid:\n    - input: f(1)\n      manual: [a]\n",
@@ -576,6 +578,13 @@ static const broken_case broken[] = {
 	 "t.yml:8:3: $_ binds nothing and cannot be constrained"},
 	{RULE_HEAD "match: f($MATCH)\n",
 	 "t.yml:6:8: $MATCH names the whole match: it may be used in 'inside' patterns, not in 'match'"},
+	/* the pattern of a list that uses it (it named the list) */
+	{RULE_HEAD "match:\n  - f()\n  - g($MATCH)\n",
+	 "t.yml:8:5: $MATCH names the whole match: it may be used in 'inside' patterns, not in 'match'"},
+	{RULE_HEAD "match: f($X)\ninside: ['g($MATCH)', 'h($$$MATCH)']\n",
+	 "t.yml:7:23: $MATCH stands for the match, one node: write $MATCH, not $$$MATCH"},
+	{RULE_HEAD "match: f($X)\nnot-inside: 'h($$$MATCH)'\n",
+	 "t.yml:7:13: $MATCH stands for the match, one node: write $MATCH, not $$$MATCH"},
 	/* inside, not-inside, after-import */
 	{RULE_HEAD "match: f($X)\ninside: {a: 1}\n",
 	 "t.yml:7:9: 'inside' must be a pattern or a list of patterns"},
@@ -590,6 +599,10 @@ static const broken_case broken[] = {
 	 "t.yml:7:15: 'after-import' names a top-level module, like torch"},
 	{RULE_HEAD "match: f($X)\nafter-import: ''\n",
 	 "t.yml:7:15: 'after-import' names a top-level module, like torch"},
+	{RULE_HEAD "match: f($X)\nafter-import: 2torch\n",
+	 "t.yml:7:15: 'after-import' names a top-level module, like torch"},
+	{RULE_HEAD "match: f($X)\nfix:\n  safety: safe\n  edits:\n    - before-import: 1os\n      template: g()\n",
+	 "t.yml:10:22: 'before-import' names a top-level module, like torch"},
 	/* cases */
 	{RULE_HEAD "match: f($X)\nfix:\n  safety: safe\n  when: {X: {value: 1}}\n  template: g()\n",
 	 "t.yml:9:3: 'when' belongs to an item of 'cases'"},
@@ -606,6 +619,9 @@ static const broken_case broken[] = {
 	 "t.yml:10:15: 'manual' must be a string"},
 	{RULE_HEAD "match: f($X)\nfix:\n  safety: safe\n  cases:\n    - template: g()\n    - template: h()\n",
 	 "t.yml:10:7: only the last case may leave out 'when': the cases after this one could never be used"},
+	{RULE_HEAD "match: f($X)\nfix:\n  safety: safe\n  cases:\n    - when: {}\n      template: g()\n"
+		   "    - template: h()\n",
+	 "t.yml:10:13: 'when' is empty: name what it checks, or leave it out (in the last case)"},
 	{RULE_HEAD "match: f($X)\nfix:\n  safety: safe\n  cases: []\n",
 	 "t.yml:9:10: 'cases' must be a list of cases, each with an optional 'when' and the edits or 'manual'"},
 	{RULE_HEAD "match: f($X)\nfix:\n  safety: safe\n  cases: {when: {}}\n",
@@ -649,6 +665,8 @@ static const broken_case broken[] = {
 	{RULE_HEAD "match: f($X)\nfix:\n  safety: safe\n  edits:\n    - add-argument: e=0\n"
 		   "      before-import: torch\n",
 	 "t.yml:11:7: 'add-argument' is its own edit: it cannot be combined with 'before-import'"},
+	{RULE_HEAD "match: f($X)\nfix:\n  safety: safe\n  add-argument: [e]\n",
+	 "t.yml:9:17: 'add-argument' must be a string"},
 	{RULE_HEAD "match: f($X)\nfix:\n  safety: safe\n  add-argument: 'e=('\n",
 	 "t.yml:9:18: template does not parse: syntax error"},
 	{RULE_HEAD "match: f($X)\nfix:\n  safety: safe\n  add-argument: 'e=$Y'\n",
