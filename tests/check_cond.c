@@ -542,6 +542,31 @@ static const cond_case add_cases[] = {
 	/* after splats: still valid Python */
 	{ADD, "f(a, **kw)\n", "f(a, **kw, e=0)\n"},
 	{ADD, "f(*a)\n", "f(*a, e=0)\n"},
+	/* Python refuses a keyword argument given twice */
+	{ADD, "f(a, e=1)\n", "MANUAL: the call passes `e=` already"},
+	{"match: 'f($$$A)'\nfix:\n  safety: safe\n  add-argument: ' e = 0'\n", "f(e=1)\n",
+	 "MANUAL: the call passes `e=` already"},
+	{ADD, "f(a, ee=1, e2=3)\n", "f(a, ee=1, e2=3, e=0)\n"},
+	/* or a positional argument after keywords or `**`, or `*` after `**` */
+	{"match: 'f($$$A)'\nfix:\n  safety: safe\n  add-argument: 'e == 0'\n", "f(e=1)\n",
+	 "MANUAL: the new argument is positional, and the call has keyword arguments"},
+	{"match: 'f($$$A)'\nfix:\n  safety: safe\n  add-argument: 'e == 0'\n", "f(a, *b)\n",
+	 "f(a, *b, e == 0)\n"},
+	{"match: 'f($$$A)'\nfix:\n  safety: safe\n  add-argument: 'e'\n", "f(**k)\n",
+	 "MANUAL: the new argument would follow `**` unpacking"},
+	{"match: 'f($$$A)'\nfix:\n  safety: safe\n  add-argument: '*e'\n", "f(a=1, **k)\n",
+	 "MANUAL: the new argument would follow `**` unpacking"},
+	{"match: 'f($$$A)'\nfix:\n  safety: safe\n  add-argument: '*e'\n", "f(a=1)\n", "f(a=1, *e)\n"},
+	{"match: 'f($$$A)'\nfix:\n  safety: safe\n  add-argument: '*e'\n", "f(a)\n", "f(a, *e)\n"},
+	{"match: 'f($$$A)'\nfix:\n  safety: safe\n  add-argument: '*e'\n", "f()\n", "f(*e)\n"},
+	/* (a starred argument replacing another one too) */
+	{"match: 'f($X, $Y)'\nfix:\n  safety: safe\n  replace: $Y\n  template: '*$X'\n",
+	 "f(a, b)\n", "f(a, *a)\n"},
+	/* an argument needs no parentheses, whatever the call is part of */
+	{"match: 'f($$$A)'\nfix:\n  safety: safe\n  add-argument: 'x if y else z'\n", "f(a).g()\n",
+	 "f(a, x if y else z).g()\n"},
+	{"match: 'f($$$A)'\nfix:\n  safety: safe\n  add-argument: 'lambda: 0'\n", "-f()\n",
+	 "-f(lambda: 0)\n"},
 	/* a generator argument is not an argument list */
 	{"match: 'f($E for $V in $I)'\nfix:\n  safety: safe\n  add-argument: 'e=0'\n",
 	 "f(x for x in y)\n", "MANUAL: 'add-argument' needs a call with an argument list"},
