@@ -696,6 +696,15 @@ static const cond_case qname_cases[] = {
 	{"match: torch.float64\n", "import torch as th\nx = th.float64\n", "2:5"},
 	{"match: torch.float64\n", "from numpy import float64\nx = float64\n", ""},
 	{"match: torch.float64\n", "x = float64\n", ""},
+	/* only where the code reads the name: not in the import, an attribute, a keyword */
+	{"match: torch.float64\n", "from torch import float64 as f64\nx = f64\n", "2:5"},
+	{"match: torch.float64\n",
+	 "from torch import float64\nimport torch\nx = float64\ny = a.float64\nz = torch.float64\n"
+	 "f(float64=1)\n",
+	 "3:5 5:5"},
+	{"match: torch.float64\n", "from torch import float64\ndef g(float64):\n    return float64\n", ""},
+	{"match: 'f($X)'\nwhere:\n  X: {not-has: torch.float64}\n",
+	 "from torch import float64\nf(a.float64)\nf(float64)\nf(b(dtype=float64))\n", "2:1"},
 	/* MPS003's shape: the callee through a metavariable */
 	{"match: '$F($$$A)'\nwhere:\n  F: {pattern: ['torch.std', 'torch.var']}\n",
 	 "from torch import var as tvar\nimport torch\ntvar(x)\ntorch.std(x)\ntorch.mean(x)\nnp.std(x)\n",
