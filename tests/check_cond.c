@@ -342,6 +342,13 @@ static const cond_case inside_cases[] = {
 	/* an enclosing node that matches without meeting them does not count, another may */
 	{"match: 'f($X)'\ninside: 'g($$$A, h=$N)'\nwhere:\n  N: {pattern: foo}\n",
 	 "g(g(f(1), h=bar), h=foo)\n", "1:5"},
+	/* a name the match binds binds the same code in an inside pattern */
+	{"match: 'f($X)'\ninside: 'g($X, $MATCH)'\n", "g(1, f(1))\ng(2, f(1))\ng(a.b, f(a . b))\n",
+	 "1:6 3:8"},
+	{"match: 'f($$$A)'\ninside: 'g($$$A, $MATCH)'\n", "g(1, 2, f(1, 2))\ng(1, f(1, 2))\ng(f())\n",
+	 "1:9 3:3"},
+	{"match: 'f($$$A)'\ninside: 'g($A, $MATCH)'\n", "g(1, f(1))\ng(1, f(1, 2))\ng(1, f())\n", "1:6"},
+	{"match: 'f($X)'\nnot-inside: 'g($X, $MATCH)'\n", "g(1, f(1))\ng(2, f(1))\n", "2:6"},
 	/* not-inside: no enclosing node matches any */
 	{"match: 'f($X)'\nnot-inside: 'g($$$A)'\n", "g(f(1))\nf(2)\nh(f(3))\n", "2:1 3:3"},
 	{"match: 'f($X)'\nnot-inside: ['g($MATCH)', 'h($MATCH)']\n",
@@ -349,7 +356,7 @@ static const cond_case inside_cases[] = {
 	{"match: 'f($X)'\ninside: 'g($$$A)'\nnot-inside: 'h($$$A)'\n", "g(f(1))\nh(g(f(2)))\ng(h(f(3)))\n",
 	 "1:3"},
 	/* MPS005's guard: not inside a conditional that already picks a null context */
-	{"match: 'torch.autocast($$$A)'\n"
+	{"match: 'torch.autocast($$$ARGS)'\n"
 	 "not-inside: '$A if $D != \"mps\" else contextlib.nullcontext()'\n",
 	 "import torch\nwith torch.autocast(d):\n    pass\n"
 	 "with (torch.autocast(d) if d != 'mps' else contextlib.nullcontext()):\n    pass\n",
