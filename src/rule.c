@@ -896,6 +896,18 @@ static int load_signature(loader *ld, const mpsfix_yaml_node *v)
 
 /* --- checks across keys ------------------------------------------------------- */
 
+/* Is `name` the *args or **kwargs of some overload?  No argument is bound to it. */
+static bool var_param(const mpsfix_signature *sig, const char *name)
+{
+	for (size_t i = 0; i < sig->len; i++)
+		for (size_t k = 0; k < sig->items[i].nparams; k++)
+			if (!strcmp(sig->items[i].params[k].name, name) &&
+			    (sig->items[i].params[k].kind == MPSFIX_PARAM_VARARGS ||
+			     sig->items[i].params[k].kind == MPSFIX_PARAM_VARKW))
+				return true;
+	return false;
+}
+
 /* A metavariable the fix uses (a target when `target` names the key). */
 static int check_use(const loader *ld, uint32_t line, uint32_t col, const char *name,
 		     bool multi, const char *target)
@@ -912,6 +924,9 @@ static int check_use(const loader *ld, uint32_t line, uint32_t col, const char *
 		if (!mpsfix_signature_has_param(&r->signature, name))
 			return fail_at(ld, line, col, "fix names $%s, which is not a parameter of the "
 				       "rule's signature", name);
+		if (var_param(&r->signature, name))
+			return fail_at(ld, line, col, "fix names $%s, a *args or **kwargs parameter: "
+				       "no argument is bound to it", name);
 		if (multi || target)
 			return fail_at(ld, line, col, "a signature parameter is used as $%s in a "
 				       "template, not as $$$%s or a replace/remove target", name, name);
@@ -972,6 +987,9 @@ static int check_constrained(const loader *ld, const mpsfix_yaml_node *key, cons
 		if (!mpsfix_signature_has_param(&r->signature, name))
 			return fail(ld, key, "'%s' names %s, which is not a parameter of the "
 				    "rule's signature", what, name);
+		if (var_param(&r->signature, name))
+			return fail(ld, key, "'%s' names %s, a *args or **kwargs parameter: no "
+				    "argument is bound to it", what, name);
 		return 0;
 	}
 	in_match = bound_in(r->patterns, r->npatterns, name);

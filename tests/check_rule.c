@@ -566,6 +566,17 @@ static const broken_case broken[] = {
 	{RULE_HEAD "match: f($$$A)\nsignature: 'f(x)'\nwhere:\n  x: {any-of: [{absent: true}, {value: 1}]}\n"
 		   "  y: {absent: true}\n",
 	 "t.yml:10:3: 'where' names y, which is not a parameter of the rule's signature"},
+	/* *args and **kwargs parameters: nothing is bound to them */
+	{RULE_HEAD "match: f($$$A)\nsignature: 'f(x, *rest, **kw)'\nwhere:\n  rest: {absent: true}\n",
+	 "t.yml:9:3: 'where' names rest, a *args or **kwargs parameter: no argument is bound to it"},
+	{RULE_HEAD "match: f($$$A)\nsignature: ['f(x, **kw)', 'f(x, kw)']\nfix:\n  safety: safe\n"
+		   "  cases:\n    - when: {kw: {absent: false}}\n      manual: \"x\"\n",
+	 "t.yml:11:14: 'when' names kw, a *args or **kwargs parameter: no argument is bound to it"},
+	{RULE_HEAD "match: f($$$A)\nsignature: 'f(x, *rest)'\nfix:\n  safety: safe\n  template: g($x, $rest)\n",
+	 "t.yml:10:19: fix names $rest, a *args or **kwargs parameter: no argument is bound to it"},
+	{RULE_HEAD "match: f($$$A)\nsignature: 'f(x, *rest)'\nfix:\n  safety: safe\n  replace: rest\n"
+		   "  template: '0'\n",
+	 "t.yml:10:12: 'replace' names rest, a *args or **kwargs parameter: no argument is bound to it"},
 	{RULE_HEAD "match: f($X)\nwhere:\n  dim: {absent: true}\n",
 	 "t.yml:8:3: 'where' names dim: lower-case names are parameters of the rule's 'signature', "
 	 "and it has none"},
