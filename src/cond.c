@@ -156,8 +156,20 @@ bool mpsfix_rule_constrains_params(const mpsfix_rule *r)
 /* Strip the parentheses around an expression. */
 static TSNode unparenthesized(TSNode n)
 {
-	while (is(n, "parenthesized_expression") && ts_node_named_child_count(n) == 1)
-		n = ts_node_named_child(n, 0);
+	while (is(n, "parenthesized_expression")) {
+		TSNode inner = {0};
+		uint32_t count = 0;
+
+		/* comments inside the parentheses are extras */
+		for (uint32_t i = 0; i < ts_node_named_child_count(n); i++)
+			if (!ts_node_is_extra(ts_node_named_child(n, i))) {
+				inner = ts_node_named_child(n, i);
+				count++;
+			}
+		if (count != 1)
+			break;
+		n = inner;
+	}
 	return n;
 }
 

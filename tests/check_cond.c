@@ -320,6 +320,7 @@ static const cond_case inside_cases[] = {
 	/* $MATCH: the enclosing node holds the match right there, maybe in parentheses */
 	{"match: 'f($X)'\ninside: 'g($MATCH)'\n",
 	 "g(f(1))\ng(h(f(2)))\ng((f(3)))\ng(((f(4))))\ng(f(5), 1)\n", "1:3 3:4 4:5"},
+	{"match: 'f($X)'\ninside: 'g($MATCH)'\n", "g((  # why\n  f(1)))\n", "2:3"},
 	{"match: 'f($X)'\ninside: 'g($$$A, k=$MATCH)'\n", "g(1, k=f(1))\ng(f(2), k=2)\ng(k=(f(3)))\n",
 	 "1:8 3:6"},
 	/* a list: any of them */
