@@ -4,7 +4,6 @@
  */
 #include "cond.h"
 
-#include <ctype.h>
 #include <string.h>
 
 #include "parse.h"
@@ -16,8 +15,7 @@ static bool is(TSNode n, const char *type)
 
 static bool is_param(const char *name)
 {
-	return islower((unsigned char)*name) || (*name == '_' && name[1] != '\0' &&
-						 islower((unsigned char)name[1]));
+	return mpsfix_rule_is_param(name);
 }
 
 /* Does pattern `p` match at `node`? */
@@ -158,14 +156,56 @@ bool mpsfix_rule_constrains_params(const mpsfix_rule *r)
 /* Strip the parentheses around an expression. */
 static TSNode unparenthesized(TSNode n)
 {
-	while (is(n, "parenthesized_expression") && ts_node_named_child_count(n) == 1)
-		n = ts_node_named_child(n, 0);
+	while (is(n, "parenthesized_expression")) {
+		TSNode inner = {0};
+		uint32_t count = 0;
+
+		/* comments inside the parentheses are extras */
+		for (uint32_t i = 0; i < ts_node_named_child_count(n); i++)
+			if (!ts_node_is_extra(ts_node_named_child(n, i))) {
+				inner = ts_node_named_child(n, i);
+				count++;
+			}
+		if (count != 1)
+			break;
+		n = inner;
+	}
 	return n;
 }
 
-/* Does an enclosing node match one of `ps` (with $MATCH, if used, bound to `node`)? */
-static bool inside(const mpsfix_cond_ctx *cx, mpsfix_pattern *const *ps, size_t n, TSNode node)
+/* Do the metavariables that `mm` and `m` both bind bind the same code? */
+static bool same_bindings(const mpsfix_match *mm, const mpsfix_match *m, const char *src)
 {
+	for (size_t i = 0; i < mm->pattern->nmetavars; i++) {
+		const mpsfix_binding *a = &mm->bindings[i];
+		const mpsfix_binding *b = mpsfix_match_get(m, mm->pattern->metavars[i].name);
+
+		if (!a->bound || !b || !b->bound || !strcmp(mm->pattern->metavars[i].name, "MATCH"))
+			continue;
+		/* as within one pattern: $X and a $$$X of one node may be the same */
+		if ((a->multi ? a->count : 1) != (b->multi ? b->count : 1))
+			return false;
+		for (uint32_t k = 0; k < (a->multi ? a->count : 1); k++)
+			if (!mpsfix_nodes_equal(a->multi ? mm->nodes[a->first + k] : a->node,
+						b->multi ? m->nodes[b->first + k] : b->node, src))
+				return false;
+	}
+	return true;
+}
+
+/*
+ * Does an enclosing node of the match `m` match one of `ps`, with $MATCH,
+ * if used, bound to the match, and every other metavariable the match
+ * binds too bound to the same code?  With `r`, the parts of r's `where` on
+ * the metavariables an inside pattern binds that need the matcher or the
+ * tree (pattern, has, not-has, with-item, any-of) hold too: matching
+ * checked the others.
+ */
+static bool inside(const mpsfix_cond_ctx *cx, mpsfix_pattern *const *ps, size_t n,
+		   const mpsfix_match *m, const mpsfix_rule *r)
+{
+	TSNode node = m->node;
+
 	for (TSNode a = ts_node_parent(node); !ts_node_is_null(a); a = ts_node_parent(a)) {
 		for (size_t i = 0; i < n; i++) {
 			mpsfix_match mm = MPSFIX_MATCH_INIT;
@@ -175,7 +215,15 @@ static bool inside(const mpsfix_cond_ctx *cx, mpsfix_pattern *const *ps, size_t 
 			if (!matches_at(cx, ps[i], a, &mm))
 				continue;
 			b = mpsfix_match_get(&mm, "MATCH");
-			ok = !b || (b->bound && !b->multi && ts_node_eq(unparenthesized(b->node), node));
+			ok = (!b || (b->bound && !b->multi && ts_node_eq(unparenthesized(b->node), node))) &&
+			     same_bindings(&mm, m, cx->src);
+			for (size_t k = 0; r && ok && k < r->nconstraints; k++) {
+				const mpsfix_constraint *c = &r->constraints[k];
+
+				if (strcmp(c->metavar, "MATCH") && !is_param(c->metavar) &&
+				    (b = mpsfix_match_get(&mm, c->metavar)) && !b->multi)
+					ok = holds(cx, c, true, b->node, false, false);
+			}
 			mpsfix_match_release(&mm);
 			if (ok)
 				return true;
@@ -208,9 +256,9 @@ bool mpsfix_cond_rule(const mpsfix_cond_ctx *cx, const mpsfix_rule *r, const mps
 	for (size_t k = 0; k < r->nconstraints; k++)
 		if (!mpsfix_cond_holds(cx, &r->constraints[k], m, false, false))
 			return false;
-	if (r->ninside && !inside(cx, r->inside, r->ninside, m->node))
+	if (r->ninside && !inside(cx, r->inside, r->ninside, m, r))
 		return false;
-	if (r->nnot_inside && inside(cx, r->not_inside, r->nnot_inside, m->node))
+	if (r->nnot_inside && inside(cx, r->not_inside, r->nnot_inside, m, NULL))
 		return false;
 	if (r->after_import && !after_import(cx, m->node, r->after_import))
 		return false;

@@ -3,7 +3,6 @@
  */
 #include "fix.h"
 
-#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,7 +14,7 @@ typedef ARRAY(char *) name_list;
 
 static bool is_param_name(const char *s)
 {
-	return s && islower((unsigned char)*s);
+	return s && mpsfix_rule_is_param(s);
 }
 
 static bool is(TSNode n, const char *type)
@@ -259,15 +258,22 @@ static TSNode evaluated_twice(const mpsfix_rule *r, const mpsfix_fix_case *fc, c
 			if (!mpsfix_node_pure(inner, src))
 				twice = inner;
 		}
-	/* `where: X: {pure: true}` asks for it whatever the template does */
+	/* `where: X: {pure: true}` asks for it whatever the template does; a
+	 * parameter that was not passed is pure */
 	for (size_t k = 0; k < r->nconstraints && ts_node_is_null(twice); k++) {
 		const mpsfix_binding *b;
+		TSNode n;
 
-		if (!r->constraints[k].pure || !(b = mpsfix_match_get(m, r->constraints[k].metavar)) ||
-		    b->multi)
+		if (!r->constraints[k].pure)
 			continue;
-		if (!mpsfix_node_pure(b->node, src))
-			twice = b->node;
+		if (!strcmp(r->constraints[k].metavar, "MATCH"))
+			n = m->node;
+		else if ((b = mpsfix_match_get(m, r->constraints[k].metavar)) && b->bound && !b->multi)
+			n = b->node;
+		else
+			continue;
+		if (!mpsfix_node_pure(n, src))
+			twice = n;
 	}
 	free(uses);
 	free(spans);
@@ -406,6 +412,42 @@ static char *replace(mpsfix_fix_ctx *fc, const mpsfix_fix_edit *fe, const mpsfix
 	return reason;
 }
 
+/*
+ * Why Python would refuse the argument `arg` (rendered text) after the
+ * arguments of list `args`, or NULL: a keyword given twice, a positional
+ * argument after a keyword argument or `**`, `*x` after `**`.
+ */
+static char *argument_refused(TSNode args, const char *src, const char *arg)
+{
+	size_t n;
+	bool keyword = false, star = false, positional = false;
+
+	arg += strspn(arg, " \t");
+	n = strspn(arg, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_");
+	if (n && arg[n + strspn(arg + n, " \t")] == '=' && arg[n + strspn(arg + n, " \t") + 1] != '=')
+		keyword = true;
+	else if (arg[0] == '*')
+		star = arg[1] != '*';
+	else
+		positional = true;
+	for (uint32_t i = 0; i < ts_node_named_child_count(args); i++) {
+		TSNode a = ts_node_named_child(args, i), name;
+
+		if (positional && is(a, "keyword_argument"))
+			return mpsfix_xstrdup("the new argument is positional, and the call has keyword "
+					      "arguments");
+		if ((positional || star) && is(a, "dictionary_splat"))
+			return mpsfix_xstrdup("the new argument would follow `**` unpacking");
+		if (!keyword || !is(a, "keyword_argument"))
+			continue;
+		name = ts_node_child_by_field_name(a, "name", 4);
+		if (ts_node_end_byte(name) - ts_node_start_byte(name) == n &&
+		    !memcmp(src + ts_node_start_byte(name), arg, n))
+			return mpsfix_xasprintf("the call passes `%.*s=` already", (int)n, arg);
+	}
+	return NULL;
+}
+
 /* Add the rendered template as the last argument of the call `target`. */
 static char *add_argument(mpsfix_fix_ctx *fc, const mpsfix_fix_edit *fe, const mpsfix_match *m,
 			  TSNode target, mpsfix_edits *edits, uint32_t group)
@@ -425,7 +467,11 @@ static char *add_argument(mpsfix_fix_ctx *fc, const mpsfix_fix_edit *fe, const m
 	}
 	open = ts_node_child(args, 0);
 	at = ts_node_is_null(last) ? ts_node_end_byte(open) : ts_node_end_byte(last);
-	reason = render(fc, fe, m, target, ts_node_is_null(last) ? "" : ", ", &text, NULL, edits, group);
+	/* rendered for a place in the argument list: it needs no parentheses there */
+	reason = render(fc, fe, m, ts_node_is_null(last) ? open : last, ts_node_is_null(last) ? "" : ", ",
+			&text, NULL, edits, group);
+	if (!reason)
+		reason = argument_refused(args, fc->src->data, text.data + (ts_node_is_null(last) ? 0 : 2));
 	if (!reason)
 		mpsfix_edits_add(edits, at, at, text.data, text.len, group);
 	mpsfix_buf_release(&text);

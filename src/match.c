@@ -473,13 +473,52 @@ bool mpsfix_matcher_gave_up(const mpsfix_matcher *m)
 	return m->gave_up;
 }
 
+static bool node_is(TSNode n, const char *type)
+{
+	return !ts_node_is_null(n) && strcmp(ts_node_type(n), type) == 0;
+}
+
+static bool field_is(TSNode parent, const char *field, TSNode n)
+{
+	return ts_node_eq(ts_node_child_by_field_name(parent, field, (uint32_t)strlen(field)), n);
+}
+
+/*
+ * Is identifier `id` a name the code reads, as a dotted-name pattern at the
+ * root may match it?  Not an attribute (`x.float64`), a keyword (`f(dtype=...)`),
+ * a name of an import, a def or class name, a global/nonlocal declaration.
+ */
+static bool reads_name(TSNode id)
+{
+	TSNode p = ts_node_parent(id);
+	static const char *const not_read[] = {
+		"dotted_name", "aliased_import", "import_statement", "import_from_statement",
+		"future_import_statement", "relative_import", "global_statement", "nonlocal_statement",
+	};
+
+	if (ts_node_is_null(p))
+		return true;
+	for (size_t i = 0; i < MPSFIX_ARRAY_SIZE(not_read); i++)
+		if (node_is(p, not_read[i]))
+			return false;
+	if (node_is(p, "attribute"))
+		return !field_is(p, "attribute", id);
+	if (node_is(p, "keyword_argument"))
+		return !field_is(p, "name", id);
+	if (node_is(p, "function_definition") || node_is(p, "class_definition"))
+		return !field_is(p, "name", id);
+	return true;
+}
+
 int mpsfix_match_node(mpsfix_match *out, mpsfix_matcher *m,
 		      const mpsfix_pattern *p, TSNode node, const char *src)
 {
 	size_t nb = p->nmetavars;
 
-	/* a dotted name also matches a bare name its imports make equal to it */
-	if (ts_node_symbol(node) != p->root->symbol && p->root->kind != MPSFIX_PN_QNAME)
+	/* a dotted name also matches a bare name its imports make equal to it,
+	 * where the code reads that name */
+	if (ts_node_symbol(node) != p->root->symbol &&
+	    (p->root->kind != MPSFIX_PN_QNAME || !node_is(node, "identifier") || !reads_name(node)))
 		return MPSFIX_ENOMATCH;
 	if (m->nbindings < nb) {
 		m->bindings = mpsfix_xrealloc(m->bindings, nb * sizeof(*m->bindings));

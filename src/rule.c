@@ -38,6 +38,7 @@ typedef struct {
 	size_t ncase_srcs;
 	const mpsfix_yaml_node *signature_key; /* the `signature:` value */
 	const mpsfix_yaml_node *inside_key;  /* the `inside:` value */
+	const mpsfix_yaml_node *manual_example; /* the first example's `manual` key */
 } loader;
 
 const char *mpsfix_severity_name(mpsfix_severity s)
@@ -188,9 +189,34 @@ static int load_match(const loader *ld, const mpsfix_yaml_node *v)
 
 	for (size_t i = 0; i < r->npatterns && error == 0; i++)
 		if (mpsfix_pattern_metavar_index(r->patterns[i], "MATCH") >= 0)
-			error = fail(ld, v, "$MATCH names the whole match: it may be used in "
+			error = fail(ld, v->type == MPSFIX_YAML_SEQ ? v->items[i] : v,
+				     "$MATCH names the whole match: it may be used in "
 				     "'inside' patterns, not in 'match'");
 	return error;
+}
+
+/* `inside`/`not-inside`: $MATCH is the match, one node */
+static int load_inside(const loader *ld, const char *key, const mpsfix_yaml_node *v,
+		       mpsfix_pattern ***out, size_t *n)
+{
+	int error = load_patterns(ld, key, v, out, n);
+
+	for (size_t i = 0; i < *n && error == 0; i++) {
+		int idx = mpsfix_pattern_metavar_index((*out)[i], "MATCH");
+
+		if (idx >= 0 && (*out)[i]->metavars[idx].multi)
+			error = fail(ld, v->type == MPSFIX_YAML_SEQ ? v->items[i] : v,
+				     "$MATCH stands for the match, one node: write $MATCH, not $$$MATCH");
+	}
+	return error;
+}
+
+/* A top-level module name: a Python identifier. */
+static bool is_module_name(const mpsfix_yaml_node *v)
+{
+	return mpsfix_yaml_is_string(v) && (isalpha((unsigned char)*v->value) || *v->value == '_') &&
+	       strspn(v->value, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") ==
+	       v->len;
 }
 
 /* --- where ---------------------------------------------------------------------- */
@@ -213,6 +239,12 @@ static bool is_param_name(const char *s)
 		if (!(islower((unsigned char)*s) || isdigit((unsigned char)*s) || *s == '_'))
 			return false;
 	return true;
+}
+
+/* a name of underscores and digits (`_1`) is a metavariable */
+bool mpsfix_rule_is_param(const char *name)
+{
+	return is_param_name(name) && !is_metavar_name(name);
 }
 
 /* A `value:` literal, typed by the scalar's style (quoted = string). */
@@ -311,8 +343,12 @@ enum {
 #define CONSTRAINT_KEYS "value, not-value, regex, not-regex, kind, not-kind, pure, " \
 	"absent, with-item, pattern, has, not-has, any-of"
 
-static int load_constraint(const loader *ld, mpsfix_constraint *c, const char *name,
-			   const mpsfix_yaml_node *v, int depth)
+/*
+ * The constraints `v` on `name` (as shown in messages: $X, MATCH, dim), in
+ * `what` (where/when); `param` when it names a signature parameter.
+ */
+static int load_constraint(const loader *ld, mpsfix_constraint *c, const char *what,
+			   const char *name, bool param, const mpsfix_yaml_node *v, int depth)
 {
 	mpsfix_yaml_fields f;
 	int error = 0;
@@ -325,7 +361,7 @@ static int load_constraint(const loader *ld, mpsfix_constraint *c, const char *n
 			    name);
 	if (v->nitems == 0)
 		return fail(ld, v, "no constraint on %s: give one of " CONSTRAINT_KEYS, name);
-	error = mpsfix_yaml_collect(&f, ld->doc, v, "where", constraint_names, C_COUNT, 0);
+	error = mpsfix_yaml_collect(&f, ld->doc, v, what, constraint_names, C_COUNT, 0);
 	if (error < 0)
 		return error;
 	for (size_t i = 0; i < mpsfix_yaml_npairs(v) && error == 0; i++) {
@@ -350,6 +386,11 @@ static int load_constraint(const loader *ld, mpsfix_constraint *c, const char *n
 		case C_PURE:
 			if (!mpsfix_yaml_bool(val, &c->pure))
 				error = fail(ld, val, "'pure' must be true or false");
+			else if (depth > 0 && !strcmp(what, "where"))
+				/* `where` leaves it to the fix, which sees no alternatives */
+				error = fail(ld, mpsfix_yaml_key(v, i), "'pure' in 'where' is checked when "
+					     "the fix is written, not as an alternative of 'any-of' "
+					     "(test it in a case's 'when')");
 			break;
 		case C_KIND:
 			error = load_kinds(ld, key, val, &c->kinds, &c->nkinds);
@@ -358,7 +399,7 @@ static int load_constraint(const loader *ld, mpsfix_constraint *c, const char *n
 			error = load_kinds(ld, key, val, &c->not_kinds, &c->nnot_kinds);
 			break;
 		case C_ABSENT:
-			if (!(*name >= 'a' && *name <= 'z'))
+			if (!param)
 				error = fail(ld, val, "'absent' applies to signature parameters "
 					     "(lower-case names), not to %s", name);
 			else
@@ -382,8 +423,8 @@ static int load_constraint(const loader *ld, mpsfix_constraint *c, const char *n
 			c->any_of = mpsfix_xcalloc(val->nitems, sizeof(*c->any_of));
 			for (size_t k = 0; k < val->nitems && error == 0; k++) {
 				c->nany_of = k + 1;
-				error = load_constraint(ld, &c->any_of[k], name, val->items[k],
-							depth + 1);
+				error = load_constraint(ld, &c->any_of[k], what, name, param,
+							val->items[k], depth + 1);
 			}
 			break;
 		}
@@ -427,7 +468,8 @@ static int load_constraints(const loader *ld, const char *what, const mpsfix_yam
 			return fail(ld, k, "$_ binds nothing and cannot be constrained");
 		c->metavar = mpsfix_xstrdup(name);
 		shown = mpsfix_xasprintf("%s%s", is_metavar_name(name) ? "$" : "", name);
-		error = load_constraint(ld, c, shown, mpsfix_yaml_value(v, i), 0);
+		error = load_constraint(ld, c, what, shown, mpsfix_rule_is_param(name),
+					mpsfix_yaml_value(v, i), 0);
 		free(shown);
 	}
 	return error;
@@ -471,12 +513,14 @@ static int load_target(const loader *ld, const char *what, const mpsfix_yaml_nod
 	return 0;
 }
 
-static int compile_template(const loader *ld, const mpsfix_yaml_node *tv, mpsfix_template **out)
+/* The template `tv` of key `key` (template, add-argument). */
+static int compile_template(const loader *ld, const char *key, const mpsfix_yaml_node *tv,
+			    mpsfix_template **out)
 {
 	uint32_t off = 0, line, col;
 
 	if (!mpsfix_yaml_is_string(tv))
-		return fail(ld, tv, "'template' must be a string");
+		return fail(ld, tv, "'%s' must be a string", key);
 	if (mpsfix_template_compile(out, ld->parser, tv->value, tv->len, &off) < 0) {
 		mpsfix_yaml_position(ld->doc, tv, off, &line, &col);
 		return fail_at(ld, line, col, "template does not parse: %s",
@@ -526,8 +570,7 @@ static int load_edit(loader *ld, mpsfix_fix_case *fc, edit_src *srcs, const mpsf
 	if (f->val[E_BEFORE_IMPORT]) {
 		const mpsfix_yaml_node *mv = f->val[E_BEFORE_IMPORT];
 
-		if (!mpsfix_yaml_is_string(mv) || !*mv->value || strspn(mv->value,
-		    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") != mv->len)
+		if (!is_module_name(mv))
 			return fail(ld, mv, "'before-import' names a top-level module, like torch");
 		e->module = mpsfix_xstrdup(mv->value);
 	}
@@ -541,7 +584,7 @@ static int load_edit(loader *ld, mpsfix_fix_case *fc, edit_src *srcs, const mpsf
 			return error;
 	}
 	es->tmpl = tv;
-	return compile_template(ld, tv, &e->tmpl);
+	return compile_template(ld, f->key[E_ADD_ARGUMENT] ? "add-argument" : "template", tv, &e->tmpl);
 }
 
 static int load_edits(loader *ld, mpsfix_fix_case *fc, case_src *cs, const mpsfix_yaml_node *v)
@@ -595,6 +638,10 @@ static int load_case(loader *ld, const mpsfix_yaml_fields *f, const mpsfix_yaml_
 		return fail(ld, f->key[K_WHEN], "'when' belongs to an item of 'cases'");
 	if (f->key[K_MANUAL] && !in_cases)
 		return fail(ld, f->key[K_MANUAL], "'manual' belongs to an item of 'cases'");
+	if (f->val[K_WHEN] && f->val[K_WHEN]->type == MPSFIX_YAML_MAP &&
+	    !mpsfix_yaml_npairs(f->val[K_WHEN]))
+		return fail(ld, f->val[K_WHEN], "'when' is empty: name what it checks, or leave "
+			    "it out (in the last case)");
 	if (f->val[K_WHEN] &&
 	    (error = load_constraints(ld, "when", f->val[K_WHEN], &fc->when, &fc->nwhen,
 				      &cs->when_keys)) < 0)
@@ -700,7 +747,7 @@ static void set_text(char **out, size_t *out_len, const mpsfix_yaml_node *v)
 
 static const char *const example_names[] = {"input", "output", "manual"};
 
-static int load_invalid(const loader *ld, const mpsfix_yaml_node *v)
+static int load_invalid(loader *ld, const mpsfix_yaml_node *v)
 {
 	mpsfix_rule *r = ld->rule;
 	int error;
@@ -734,8 +781,11 @@ static int load_invalid(const loader *ld, const mpsfix_yaml_node *v)
 		set_text(&ex->input, &ex->input_len, f.val[0]);
 		if (f.val[1])
 			set_text(&ex->output, &ex->output_len, f.val[1]);
-		if (f.val[2])
+		if (f.val[2]) {
 			ex->manual = mpsfix_xstrndup(f.val[2]->value, f.val[2]->len);
+			if (!ld->manual_example)
+				ld->manual_example = f.key[2];
+		}
 	}
 	return 0;
 }
@@ -762,7 +812,7 @@ static int load_valid(const loader *ld, const mpsfix_yaml_node *v)
 
 static const char *const examples_names[] = {"invalid", "valid"};
 
-static int load_examples(const loader *ld, const mpsfix_yaml_node *v)
+static int load_examples(loader *ld, const mpsfix_yaml_node *v)
 {
 	mpsfix_yaml_fields f;
 	int error;
@@ -814,6 +864,18 @@ static int load_signature(loader *ld, const mpsfix_yaml_node *v)
 
 /* --- checks across keys ------------------------------------------------------- */
 
+/* Is `name` the *args or **kwargs of some overload?  No argument is bound to it. */
+static bool var_param(const mpsfix_signature *sig, const char *name)
+{
+	for (size_t i = 0; i < sig->len; i++)
+		for (size_t k = 0; k < sig->items[i].nparams; k++)
+			if (!strcmp(sig->items[i].params[k].name, name) &&
+			    (sig->items[i].params[k].kind == MPSFIX_PARAM_VARARGS ||
+			     sig->items[i].params[k].kind == MPSFIX_PARAM_VARKW))
+				return true;
+	return false;
+}
+
 /* A metavariable the fix uses (a target when `target` names the key). */
 static int check_use(const loader *ld, uint32_t line, uint32_t col, const char *name,
 		     bool multi, const char *target)
@@ -823,13 +885,16 @@ static int check_use(const loader *ld, uint32_t line, uint32_t col, const char *
 
 	if (strcmp(name, "_") == 0)
 		return fail_at(ld, line, col, "a fix cannot use %s_, which binds nothing", mark);
-	if (*name >= 'a' && *name <= 'z') {
+	if (mpsfix_rule_is_param(name)) {
 		if (!r->signature.len)
 			return fail_at(ld, line, col, "fix names $%s: lower-case names are parameters "
 				       "of the rule's 'signature', and it has none", name);
 		if (!mpsfix_signature_has_param(&r->signature, name))
 			return fail_at(ld, line, col, "fix names $%s, which is not a parameter of the "
 				       "rule's signature", name);
+		if (var_param(&r->signature, name))
+			return fail_at(ld, line, col, "fix names $%s, a *args or **kwargs parameter: "
+				       "no argument is bound to it", name);
 		if (multi || target)
 			return fail_at(ld, line, col, "a signature parameter is used as $%s in a "
 				       "template, not as $$$%s or a replace/remove target", name, name);
@@ -883,13 +948,16 @@ static int check_constrained(const loader *ld, const mpsfix_yaml_node *key, cons
 
 	if (!strcmp(name, "MATCH"))
 		return 0;
-	if (is_param_name(name)) {
+	if (mpsfix_rule_is_param(name)) {
 		if (!r->signature.len)
 			return fail(ld, key, "'%s' names %s: lower-case names are parameters of the "
 				    "rule's 'signature', and it has none", what, name);
 		if (!mpsfix_signature_has_param(&r->signature, name))
 			return fail(ld, key, "'%s' names %s, which is not a parameter of the "
 				    "rule's signature", what, name);
+		if (var_param(&r->signature, name))
+			return fail(ld, key, "'%s' names %s, a *args or **kwargs parameter: no "
+				    "argument is bound to it", what, name);
 		return 0;
 	}
 	in_match = bound_in(r->patterns, r->npatterns, name);
@@ -912,7 +980,7 @@ static int check_case(const loader *ld, const mpsfix_fix_case *fc, const case_sr
 		const mpsfix_fix_edit *e = &fc->edits[i];
 		const edit_src *es = &cs->edits[i];
 
-		if (e->target && is_param_name(e->target)) {
+		if (e->target && mpsfix_rule_is_param(e->target)) {
 			if ((error = check_constrained(ld, es->target, e->target, "replace")) < 0)
 				return error;
 		} else if (e->target &&
@@ -950,6 +1018,9 @@ static int check_names(const loader *ld)
 	for (size_t c = 0; c < r->fix.ncases; c++)
 		if ((error = check_case(ld, &r->fix.cases[c], &ld->case_srcs[c])) < 0)
 			return error;
+	if (ld->manual_example && !r->fix.present)
+		return fail(ld, ld->manual_example, "an example with 'manual' expects a manual fix, "
+			    "but the rule has no 'fix'");
 	return 0;
 }
 
@@ -1044,13 +1115,12 @@ static int load_field(loader *ld, size_t j, const mpsfix_yaml_node *v)
 		return load_signature(ld, v);
 	case R_INSIDE:
 		ld->inside_key = v;
-		return load_patterns(ld, "inside", v, &r->inside, &r->ninside);
+		return load_inside(ld, "inside", v, &r->inside, &r->ninside);
 	case R_NOT_INSIDE:
-		return load_patterns(ld, "not-inside", v, &r->not_inside, &r->nnot_inside);
+		return load_inside(ld, "not-inside", v, &r->not_inside, &r->nnot_inside);
 	case R_AFTER_IMPORT:
 		if ((error = get_string(ld, "after-import", v, &r->after_import)) == 0 &&
-		    (!*r->after_import || strspn(r->after_import,
-		     "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") != v->len))
+		    !is_module_name(v))
 			error = fail(ld, v, "'after-import' names a top-level module, like torch");
 		return error;
 	default:

@@ -104,6 +104,13 @@ int mpsfix_rule_load_file(mpsfix_rule **out, TSParser *parser, const char *path)
 
 void mpsfix_rule_free(mpsfix_rule *r);
 
+/**
+ * True when `name` (of a `where`/`when` key, a template's $name or a
+ * replace target) names a signature parameter: [a-z_][a-z0-9_]* with a
+ * letter.  Metavariables are [A-Z_][A-Z0-9_]*; MATCH is the whole match.
+ */
+bool mpsfix_rule_is_param(const char *name);
+
 typedef struct {
 	mpsfix_rule **items;
 	size_t len, cap;

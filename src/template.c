@@ -45,6 +45,7 @@ struct mpsfix_template {
 	size_t nvars;
 	int root_prec;       /* precedence of the template's own top expression */
 	int root_var;        /* the template is exactly one metavariable: its index, else -1 */
+	bool root_splat;     /* its top expression is `*x` or `**x` */
 	bool statements;     /* several statements, or a compound one: owns whole lines */
 	mpsfix_span *strings; /* string literals of the template: no re-indenting inside */
 	size_t nstrings;
@@ -363,6 +364,7 @@ int mpsfix_template_compile(mpsfix_template **out, TSParser *parser,
 		bool multi;
 
 		t->root_prec = mpsfix_expr_precedence(e, sn.text.data);
+		t->root_splat = is(e, "list_splat") || is(e, "dictionary_splat");
 		if (is(e, "identifier") && mpsfix_metavar_ident(sn.text.data + s, end - s, &name, &nlen, &multi) &&
 		    t->nvars == 1)
 			t->root_var = 0;
@@ -566,7 +568,7 @@ int mpsfix_template_render(mpsfix_buf *out, mpsfix_spans *kept,
 	uint32_t lineno, pos = 0, indent_end;
 	emitter em = {.out = out, .newline = mpsfix_source_newline(src), .spellings = spellings};
 	int root_prec = t->root_prec;
-	bool wrap;
+	bool splat = t->root_splat, wrap;
 
 	/* validate first, so nothing is appended on error */
 	for (size_t i = 0; i < t->nvars; i++) {
@@ -594,9 +596,13 @@ int mpsfix_template_render(mpsfix_buf *out, mpsfix_spans *kept,
 		const mpsfix_binding *b = lookup(m, t->vars[t->root_var].name);
 
 		root_prec = b->multi ? PREC_PRIMARY : mpsfix_expr_precedence(b->node, src->data);
+		splat = !b->multi && (is(b->node, "list_splat") || is(b->node, "dictionary_splat"));
 	}
-	/* (finding the target's parent costs a walk from the root: only when it matters) */
-	wrap = root_prec < PREC_PRIMARY && root_prec < slot_prec(target, src->data);
+	/* (finding the target's parent costs a walk from the root: only when it matters);
+	 * an argument may be `*x`, which parentheses would make a syntax error */
+	wrap = root_prec < PREC_PRIMARY && root_prec < slot_prec(target, src->data) &&
+	       !(splat && !ts_node_is_null(ts_node_parent(target)) &&
+		 is(ts_node_parent(target), "argument_list"));
 	if (wrap)
 		mpsfix_buf_addc(out, '(');
 

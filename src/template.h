@@ -45,16 +45,16 @@ const char *mpsfix_template_metavar(const mpsfix_template *t, size_t i,
 				    bool *multi, uint32_t *offset);
 
 /**
- * The dotted names the template spells (`torch.cuda.is_available`, without
- * metavariables), in text order: the caller finds how the file spells each.
- */
-/**
  * True when metavariable uses `a` and `b` are in different branches of one
  * conditional expression of the template (`$X.f() if c else $X`): at most
  * one of them is evaluated.
  */
 bool mpsfix_template_exclusive(const mpsfix_template *t, size_t a, size_t b);
 
+/**
+ * The dotted names the template spells (`torch.cuda.is_available`, without
+ * metavariables), in text order: the caller finds how the file spells each.
+ */
 size_t mpsfix_template_qname_count(const mpsfix_template *t);
 const char *mpsfix_template_qname(const mpsfix_template *t, size_t i);
 

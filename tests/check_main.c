@@ -30,6 +30,7 @@ int main(void)
 		mpsfix_suite_ruletest,
 		mpsfix_suite_signature,
 		mpsfix_suite_fix,
+		mpsfix_suite_cond,
 		mpsfix_suite_report,
 		mpsfix_suite_cli,
 		mpsfix_suite_fixtures,

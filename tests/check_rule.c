@@ -228,6 +228,87 @@ START_TEST(test_rule_literals)
 }
 END_TEST
 
+/* The keys checked after the match: the model the loader builds. */
+START_TEST(test_rule_conditions_and_cases)
+{
+	mpsfix_rule *r = NULL;
+	const mpsfix_constraint *c;
+	const mpsfix_fix_case *fc;
+	static const char yaml[] = RULE_HEAD
+		"match: 'f($$$A)'\n"                                   /* 6 */
+		"signature: 'f(x, dim=None, enabled=True)'\n"
+		"inside: ['g($MATCH)', '$N = $MATCH']\n"
+		"not-inside: 'h($$$B)'\n"
+		"after-import: torch\n"                                /* 10 */
+		"where:\n"
+		"  dim: {absent: false, not-value: [1, x], not-kind: string}\n"
+		"  N: {with-item: false, pattern: [a, b], has: c(), not-has: [d(), e()]}\n"
+		"  MATCH:\n"
+		"    any-of:\n"                                        /* 15 */
+		"      - with-item: true\n"
+		"      - any-of: [{regex: z}]\n"
+		"fix:\n"
+		"  safety: safe\n"
+		"  cases:\n"                                           /* 20 */
+		"    - when: {enabled: {absent: true}, x: {pure: true}}\n"
+		"      add-argument: 'enabled=False'\n"
+		"    - when: {enabled: {value: true}}\n"
+		"      replace: enabled\n"
+		"      template: 'False'\n"                            /* 25 */
+		"    - manual: \"an expression\"\n";
+
+	ck_assert_msg(load(&r, yaml) == 0, "%s", mpsfix_error_last()->message);
+	ck_assert_uint_eq(r->ninside, 2);
+	ck_assert_str_eq(r->inside[1]->text, "$N = $MATCH");
+	ck_assert_uint_eq(r->nnot_inside, 1);
+	ck_assert_str_eq(r->after_import, "torch");
+	ck_assert_uint_eq(r->nconstraints, 3);
+	c = &r->constraints[0];
+	ck_assert_str_eq(c->metavar, "dim");
+	ck_assert_int_eq(c->absent, 0);
+	ck_assert_int_eq(c->with_item, -1);
+	ck_assert_uint_eq(c->nnot_values, 2);
+	ck_assert_int_eq(c->not_values[1].type, MPSFIX_LIT_STRING);
+	ck_assert_uint_eq(c->nnot_kinds, 1);
+	c = &r->constraints[1];
+	ck_assert_str_eq(c->metavar, "N");
+	ck_assert_int_eq(c->absent, -1);
+	ck_assert_int_eq(c->with_item, 0);
+	ck_assert_uint_eq(c->nis, 2);
+	ck_assert_uint_eq(c->nhas, 1);
+	ck_assert_uint_eq(c->nnot_has, 2);
+	/* a metavariable of an inside pattern gets its constraint there */
+	ck_assert_ptr_eq(r->inside[1]->metavars[mpsfix_pattern_metavar_index(r->inside[1], "N")].constraint,
+			 c);
+	c = &r->constraints[2];
+	ck_assert_str_eq(c->metavar, "MATCH");
+	ck_assert_uint_eq(c->nany_of, 2);
+	ck_assert_int_eq(c->any_of[0].with_item, 1);
+	ck_assert_uint_eq(c->any_of[1].nany_of, 1);
+	ck_assert(c->any_of[1].any_of[0].has_regex);
+	ck_assert_uint_eq(r->fix.ncases, 3);
+	fc = &r->fix.cases[0];
+	ck_assert_uint_eq(fc->nwhen, 2);
+	ck_assert_int_eq(fc->when[0].absent, 1);
+	ck_assert(fc->when[1].pure);
+	ck_assert_uint_eq(fc->nedits, 1);
+	ck_assert_int_eq(fc->edits[0].op, MPSFIX_FIX_ADD_ARGUMENT);
+	ck_assert_ptr_null(fc->edits[0].target);
+	ck_assert_uint_eq(fc->edits[0].line, 22);
+	ck_assert_uint_eq(fc->edits[0].col, 21);
+	ck_assert_uint_eq(fc->line, 21);
+	ck_assert_uint_eq(fc->col, 7);
+	fc = &r->fix.cases[1];
+	ck_assert_int_eq(fc->edits[0].op, MPSFIX_FIX_REPLACE);
+	ck_assert_str_eq(fc->edits[0].target, "enabled");
+	fc = &r->fix.cases[2];
+	ck_assert_uint_eq(fc->nwhen, 0);
+	ck_assert_uint_eq(fc->nedits, 0);
+	ck_assert_str_eq(fc->manual, "an expression");
+	mpsfix_rule_free(r);
+}
+END_TEST
+
 START_TEST(test_rule_torch_ranges)
 {
 	static const char *const good[] = {"all", "<2.4", "==2.1", ">=2.3,<2.8", "> 1.13 , <= 2"};
@@ -425,6 +506,203 @@ static const broken_case broken[] = {
 	/* examples */
 	{RULE_HEAD "match: f()\nexamples:\n  invalid:\n    - output: g()\n",
 	 "t.yml:9:7: missing required key 'input' in 'invalid'"},
+	{RULE_HEAD "match: f($X)\nfix:\n  safety: safe\n  template: g()\nexamples:\n  invalid:\n"
+		   "    - input: f(1)\n      output: g()\n      manual: \"x\"\n",
+	 "t.yml:14:7: an example with 'manual' is not fixed: it has no 'output'"},
+	{RULE_HEAD "match: f($X)\nexamples:\n  invalid:\n    - input: f(1)\n      manual: \"x\"\n",
+	 "t.yml:10:7: an example with 'manual' expects a manual fix, but the rule has no 'fix'"},
+	{RULE_HEAD "match: f($X)\nexamples:\n  invalid:\n    - input: f(1)\n      manual: \"\"\n",
+	 "t.yml:10:15: 'manual' must be a string: part of the reason the fix is not applied"},
+	{RULE_HEAD "match: f($X)\nexamples:\n  invalid:\n    - input: f(1)\n      manual: [a]\n",
+	 "t.yml:10:15: 'manual' must be a string: part of the reason the fix is not applied"},
+	/* constraint keys: types */
+	{RULE_HEAD "match: f($X)\nwhere:\n  X: {not-value: {a: 1}}\n",
+	 "t.yml:8:18: 'not-value' must be a literal or a list of literals"},
+	{RULE_HEAD "match: f($X)\nwhere:\n  X: {not-value: []}\n",
+	 "t.yml:8:18: 'not-value' must be a literal or a list of literals"},
+	{RULE_HEAD "match: f($X)\nwhere:\n  X: {not-kind: {a: 1}}\n",
+	 "t.yml:8:17: 'not-kind' must be a node kind or a list of node kinds"},
+	{RULE_HEAD "match: f($X)\nwhere:\n  X: {not-kind: [identifier, idnetifier]}\n",
+	 "t.yml:8:30: unknown node kind 'idnetifier'"},
+	{RULE_HEAD "match: f($X)\nwhere:\n  X: {not-kind: [[a]]}\n",
+	 "t.yml:8:18: 'not-kind' must be a node kind or a list of node kinds"},
+	{RULE_HEAD "match: f($X)\nwhere:\n  X: {with-item: 1}\n",
+	 "t.yml:8:18: 'with-item' must be true or false"},
+	{RULE_HEAD "match: f($X)\nwhere:\n  X: {with-item: [true]}\n",
+	 "t.yml:8:18: 'with-item' must be true or false"},
+	{RULE_HEAD "match: f($X)\nwhere:\n  X: {pattern: {a: 1}}\n",
+	 "t.yml:8:16: 'pattern' must be a pattern or a list of patterns"},
+	{RULE_HEAD "match: f($X)\nwhere:\n  X: {pattern: []}\n",
+	 "t.yml:8:16: 'pattern' must not be an empty list"},
+	{RULE_HEAD "match: f($X)\nwhere:\n  X: {pattern: 'g('}\n",
+	 "t.yml:8:17: pattern does not parse: syntax error"},
+	{RULE_HEAD "match: f($X)\nwhere:\n  X: {has: [g(), 'h(']}\n",
+	 "t.yml:8:19: pattern does not parse: syntax error"},
+	{RULE_HEAD "match: f($X)\nwhere:\n  X: {not-has: [[g()]]}\n",
+	 "t.yml:8:17: 'not-has' must be a pattern or a list of patterns"},
+	{RULE_HEAD "match: f($X)\nwhere:\n  X: {any-of: {value: 1}}\n",
+	 "t.yml:8:15: 'any-of' must be a list of constraint mappings"},
+	{RULE_HEAD "match: f($X)\nwhere:\n  X: {any-of: []}\n",
+	 "t.yml:8:15: 'any-of' must be a list of constraint mappings"},
+	{RULE_HEAD "match: f($X)\nwhere:\n  X: {any-of: [value]}\n",
+	 "t.yml:8:16: the constraints on $X must be a mapping (value, not-value, regex, not-regex, "
+	 "kind, not-kind, pure, absent, with-item, pattern, has, not-has, any-of)"},
+	{RULE_HEAD "match: f($X)\nwhere:\n  X: {any-of: [{}]}\n",
+	 "t.yml:8:16: no constraint on $X: give one of value, not-value, regex, not-regex, kind, "
+	 "not-kind, pure, absent, with-item, pattern, has, not-has, any-of"},
+	{RULE_HEAD "match: f($X)\nwhere:\n  X: {any-of: [{valeu: 1}]}\n",
+	 "t.yml:8:17: unknown key 'valeu' in 'where' (did you mean 'value'?)"},
+	{RULE_HEAD "match: f($X)\nwhere:\n  X:\n    any-of:\n      - any-of:\n          - value: x\n"
+		   "            bad: 1\n",
+	 "t.yml:12:13: unknown key 'bad' in 'where'"},
+	{RULE_HEAD "match: f($X)\nwhere:\n  X: {any-of: [{any-of: [{any-of: [{any-of: [{any-of: [{any-of: "
+		   "[{any-of: [{any-of: [{any-of: [{any-of: [{value: 1}]}]}]}]}]}]}]}]}]}]}\n",
+	 "t.yml:8:96: 'any-of' is nested too deeply"},
+	/* absent: parameters only */
+	{RULE_HEAD "match: f($$$A)\nsignature: 'f(x)'\nwhere:\n  x: {absent: maybe}\n",
+	 "t.yml:9:15: 'absent' must be true or false"},
+	{RULE_HEAD "match: f($X)\nwhere:\n  X: {absent: true}\n",
+	 "t.yml:8:15: 'absent' applies to signature parameters (lower-case names), not to $X"},
+	{RULE_HEAD "match: f($X)\nwhere:\n  MATCH: {absent: true}\n",
+	 "t.yml:8:19: 'absent' applies to signature parameters (lower-case names), not to $MATCH"},
+	{RULE_HEAD "match: f($X)\nwhere:\n  X: {any-of: [{value: 1}, {absent: true}]}\n",
+	 "t.yml:8:37: 'absent' applies to signature parameters (lower-case names), not to $X"},
+	/* pure in `where` is the fix's business: it cannot be an alternative */
+	{RULE_HEAD "match: f($X)\nwhere:\n  X: {any-of: [{kind: string}, {pure: true}]}\n",
+	 "t.yml:8:33: 'pure' in 'where' is checked when the fix is written, not as an alternative "
+	 "of 'any-of' (test it in a case's 'when')"},
+	/* a key `when` does not know is named as in `when` */
+	{RULE_HEAD "match: f($X)\nfix:\n  safety: safe\n  cases:\n    - when: {X: {valeu: 1}}\n"
+		   "      template: g()\n",
+	 "t.yml:10:18: unknown key 'valeu' in 'when' (did you mean 'value'?)"},
+	/* names in where/when: parameters of the signature, metavariables a pattern binds */
+	{RULE_HEAD "match: f($$$A)\nsignature: 'f(x)'\nwhere:\n  x: {any-of: [{absent: true}, {value: 1}]}\n"
+		   "  y: {absent: true}\n",
+	 "t.yml:10:3: 'where' names y, which is not a parameter of the rule's signature"},
+	/* *args and **kwargs parameters: nothing is bound to them */
+	{RULE_HEAD "match: f($$$A)\nsignature: 'f(x, *rest, **kw)'\nwhere:\n  rest: {absent: true}\n",
+	 "t.yml:9:3: 'where' names rest, a *args or **kwargs parameter: no argument is bound to it"},
+	{RULE_HEAD "match: f($$$A)\nsignature: ['f(x, **kw)', 'f(x, kw)']\nfix:\n  safety: safe\n"
+		   "  cases:\n    - when: {kw: {absent: false}}\n      manual: \"x\"\n",
+	 "t.yml:11:14: 'when' names kw, a *args or **kwargs parameter: no argument is bound to it"},
+	{RULE_HEAD "match: f($$$A)\nsignature: 'f(x, *rest)'\nfix:\n  safety: safe\n  template: g($x, $rest)\n",
+	 "t.yml:10:19: fix names $rest, a *args or **kwargs parameter: no argument is bound to it"},
+	{RULE_HEAD "match: f($$$A)\nsignature: 'f(x, *rest)'\nfix:\n  safety: safe\n  replace: rest\n"
+		   "  template: '0'\n",
+	 "t.yml:10:12: 'replace' names rest, a *args or **kwargs parameter: no argument is bound to it"},
+	{RULE_HEAD "match: f($X)\nwhere:\n  dim: {absent: true}\n",
+	 "t.yml:8:3: 'where' names dim: lower-case names are parameters of the rule's 'signature', "
+	 "and it has none"},
+	{RULE_HEAD "match: f($X)\ninside: g($N)\nwhere:\n  N: {value: 1}\n  M: {value: 2}\n",
+	 "t.yml:10:3: 'where' names $M, which no pattern binds"},
+	{RULE_HEAD "match: f($X)\nwhere:\n  Bad: {value: 2}\n",
+	 "t.yml:8:3: bad name 'Bad' in 'where' (metavariables are [A-Z_][A-Z0-9_]*, signature "
+	 "parameters [a-z_][a-z0-9_]*)"},
+	{RULE_HEAD "match: f($X)\nwhere:\n  _: {value: 2}\n",
+	 "t.yml:8:3: $_ binds nothing and cannot be constrained"},
+	{RULE_HEAD "match: f($MATCH)\n",
+	 "t.yml:6:8: $MATCH names the whole match: it may be used in 'inside' patterns, not in 'match'"},
+	/* the pattern of a list that uses it (it named the list) */
+	{RULE_HEAD "match:\n  - f()\n  - g($MATCH)\n",
+	 "t.yml:8:5: $MATCH names the whole match: it may be used in 'inside' patterns, not in 'match'"},
+	{RULE_HEAD "match: f($X)\ninside: ['g($MATCH)', 'h($$$MATCH)']\n",
+	 "t.yml:7:23: $MATCH stands for the match, one node: write $MATCH, not $$$MATCH"},
+	{RULE_HEAD "match: f($X)\nnot-inside: 'h($$$MATCH)'\n",
+	 "t.yml:7:13: $MATCH stands for the match, one node: write $MATCH, not $$$MATCH"},
+	/* inside, not-inside, after-import */
+	{RULE_HEAD "match: f($X)\ninside: {a: 1}\n",
+	 "t.yml:7:9: 'inside' must be a pattern or a list of patterns"},
+	{RULE_HEAD "match: f($X)\ninside: []\n", "t.yml:7:9: 'inside' must not be an empty list"},
+	{RULE_HEAD "match: f($X)\ninside: 'g('\n", "t.yml:7:10: pattern does not parse: syntax error"},
+	{RULE_HEAD "match: f($X)\nnot-inside: [g($MATCH), 'h(']\n",
+	 "t.yml:7:26: pattern does not parse: syntax error"},
+	{RULE_HEAD "match: f($X)\nnot-inside: {}\n",
+	 "t.yml:7:13: 'not-inside' must be a pattern or a list of patterns"},
+	{RULE_HEAD "match: f($X)\nafter-import: [torch]\n", "t.yml:7:15: 'after-import' must be a string"},
+	{RULE_HEAD "match: f($X)\nafter-import: torch.nn\n",
+	 "t.yml:7:15: 'after-import' names a top-level module, like torch"},
+	{RULE_HEAD "match: f($X)\nafter-import: ''\n",
+	 "t.yml:7:15: 'after-import' names a top-level module, like torch"},
+	{RULE_HEAD "match: f($X)\nafter-import: 2torch\n",
+	 "t.yml:7:15: 'after-import' names a top-level module, like torch"},
+	{RULE_HEAD "match: f($X)\nfix:\n  safety: safe\n  edits:\n    - before-import: 1os\n      template: g()\n",
+	 "t.yml:10:22: 'before-import' names a top-level module, like torch"},
+	/* cases */
+	{RULE_HEAD "match: f($X)\nfix:\n  safety: safe\n  when: {X: {value: 1}}\n  template: g()\n",
+	 "t.yml:9:3: 'when' belongs to an item of 'cases'"},
+	{RULE_HEAD "match: f($X)\nfix:\n  safety: safe\n  manual: \"no\"\n",
+	 "t.yml:9:3: 'manual' belongs to an item of 'cases'"},
+	{RULE_HEAD "match: f($X)\nfix:\n  safety: safe\n  cases:\n    - manual: \"no\"\n      template: g()\n",
+	 "t.yml:10:7: a case with 'manual' has no edits: it says why this form needs a manual fix"},
+	{RULE_HEAD "match: f($X)\nfix:\n  safety: safe\n  cases:\n    - manual: \"no\"\n"
+		   "      edits: [{remove: $X}]\n",
+	 "t.yml:10:7: a case with 'manual' has no edits: it says why this form needs a manual fix"},
+	{RULE_HEAD "match: f($X)\nfix:\n  safety: safe\n  cases:\n    - manual: \"\"\n",
+	 "t.yml:10:15: 'manual' must give the reason"},
+	{RULE_HEAD "match: f($X)\nfix:\n  safety: safe\n  cases:\n    - manual: [a]\n",
+	 "t.yml:10:15: 'manual' must be a string"},
+	{RULE_HEAD "match: f($X)\nfix:\n  safety: safe\n  cases:\n    - template: g()\n    - template: h()\n",
+	 "t.yml:10:7: only the last case may leave out 'when': the cases after this one could never be used"},
+	{RULE_HEAD "match: f($X)\nfix:\n  safety: safe\n  cases:\n    - when: {}\n      template: g()\n"
+		   "    - template: h()\n",
+	 "t.yml:10:13: 'when' is empty: name what it checks, or leave it out (in the last case)"},
+	{RULE_HEAD "match: f($X)\nfix:\n  safety: safe\n  cases: []\n",
+	 "t.yml:9:10: 'cases' must be a list of cases, each with an optional 'when' and the edits or 'manual'"},
+	{RULE_HEAD "match: f($X)\nfix:\n  safety: safe\n  cases: {when: {}}\n",
+	 "t.yml:9:10: 'cases' must be a list of cases, each with an optional 'when' and the edits or 'manual'"},
+	{RULE_HEAD "match: f($X)\nfix:\n  safety: safe\n  cases:\n    - g()\n",
+	 "t.yml:10:7: each case must be a mapping (when, manual, edits, replace, template, remove, "
+	 "before-import, add-argument)"},
+	{RULE_HEAD "match: f($X)\nfix:\n  safety: safe\n  cases:\n    - when: {X: {value: 1}}\n",
+	 "t.yml:10:7: a case needs a 'template', a 'remove', an 'add-argument', 'edits' or 'manual'"},
+	{RULE_HEAD "match: f($X)\nfix:\n  safety: safe\n  cases:\n    - when: {X: {value: 1}}\n"
+		   "      templat: g()\n",
+	 "t.yml:11:7: unknown key 'templat' in 'cases' (did you mean 'template'?)"},
+	{RULE_HEAD "match: f($X)\nfix:\n  safety: safe\n  template: g()\n  cases:\n    - template: h()\n",
+	 "t.yml:9:3: 'template' cannot be combined with 'cases' (put it in a case)"},
+	{RULE_HEAD "match: f($X)\nfix:\n  safety: safe\n  cases:\n    - when: [X]\n      template: g()\n",
+	 "t.yml:10:13: 'when' must be a mapping from metavariable or parameter names to constraints"},
+	{RULE_HEAD "match: f($X)\nfix:\n  safety: safe\n  cases:\n    - when: {Y: {value: 1}}\n"
+		   "      template: g()\n",
+	 "t.yml:10:14: 'when' names $Y, which no pattern binds"},
+	/* `when` sees the match, not the metavariables of inside patterns */
+	{RULE_HEAD "match: f($X)\ninside: g($N, $MATCH)\nfix:\n  safety: safe\n  cases:\n"
+		   "    - when: {N: {value: 1}}\n      template: g()\n",
+	 "t.yml:11:14: 'when' names $N, which no pattern binds"},
+	{RULE_HEAD "match: f($X)\nfix:\n  safety: safe\n  cases:\n    - when: {dim: {absent: true}}\n"
+		   "      template: g()\n",
+	 "t.yml:10:14: 'when' names dim: lower-case names are parameters of the rule's 'signature', "
+	 "and it has none"},
+	{RULE_HEAD "match: f($$$A)\nsignature: 'f(x)'\nfix:\n  safety: safe\n  cases:\n"
+		   "    - when: {dim: {absent: true}}\n      template: g()\n",
+	 "t.yml:11:14: 'when' names dim, which is not a parameter of the rule's signature"},
+	{RULE_HEAD "match: f($X)\nfix:\n  safety: safe\n  cases:\n    - when: {X: {absent: true}}\n"
+		   "      template: g()\n",
+	 "t.yml:10:26: 'absent' applies to signature parameters (lower-case names), not to $X"},
+	/* add-argument is an edit of its own */
+	{RULE_HEAD "match: f($X)\nfix:\n  safety: safe\n  add-argument: e=0\n  template: g()\n",
+	 "t.yml:10:3: 'add-argument' is its own edit: it cannot be combined with 'template'"},
+	{RULE_HEAD "match: f($X)\nfix:\n  safety: safe\n  add-argument: e=0\n  remove: $X\n",
+	 "t.yml:10:3: 'add-argument' is its own edit: it cannot be combined with 'remove'"},
+	{RULE_HEAD "match: f($X)\nfix:\n  safety: safe\n  edits:\n    - add-argument: e=0\n      replace: $X\n",
+	 "t.yml:11:7: 'add-argument' is its own edit: it cannot be combined with 'replace'"},
+	{RULE_HEAD "match: f($X)\nfix:\n  safety: safe\n  edits:\n    - add-argument: e=0\n"
+		   "      before-import: torch\n",
+	 "t.yml:11:7: 'add-argument' is its own edit: it cannot be combined with 'before-import'"},
+	{RULE_HEAD "match: f($X)\nfix:\n  safety: safe\n  add-argument: [e]\n",
+	 "t.yml:9:17: 'add-argument' must be a string"},
+	{RULE_HEAD "match: f($X)\nfix:\n  safety: safe\n  add-argument: 'e=('\n",
+	 "t.yml:9:18: template does not parse: syntax error"},
+	{RULE_HEAD "match: f($X)\nfix:\n  safety: safe\n  add-argument: 'e=$Y'\n",
+	 "t.yml:9:20: fix names $Y, which pattern 1 does not bind"},
+	/* replace: a parameter; remove: a metavariable only */
+	{RULE_HEAD "match: f($X)\nfix:\n  safety: safe\n  remove: dim\n",
+	 "t.yml:9:11: 'remove' must name a metavariable, like $X"},
+	{RULE_HEAD "match: f($X)\nfix:\n  safety: safe\n  replace: dim\n  template: '0'\n",
+	 "t.yml:9:12: 'replace' names dim: lower-case names are parameters of the rule's 'signature', "
+	 "and it has none"},
+	{RULE_HEAD "match: f($$$A)\nsignature: 'f(x)'\nfix:\n  safety: safe\n  replace: dim\n  template: '0'\n",
+	 "t.yml:10:12: 'replace' names dim, which is not a parameter of the rule's signature"},
 };
 
 START_TEST(test_rule_broken)
@@ -779,6 +1057,7 @@ Suite *mpsfix_suite_rule(void)
 	tcase_add_test(tc, test_rule_defaults);
 	tcase_add_test(tc, test_rule_match_list);
 	tcase_add_test(tc, test_rule_literals);
+	tcase_add_test(tc, test_rule_conditions_and_cases);
 	tcase_add_test(tc, test_rule_torch_ranges);
 	tcase_add_test(tc, test_rule_severity_name);
 	tcase_add_loop_test(tc, test_rule_broken, 0, (int)MPSFIX_ARRAY_SIZE(broken));

@@ -80,6 +80,47 @@ START_TEST(test_ruletest_wrong_output_and_false_match_fail)
 }
 END_TEST
 
+/* An invalid example may expect a manual fix: the reason must contain its text. */
+START_TEST(test_ruletest_manual_examples)
+{
+	static const char yaml[] =
+		"id: wrap\n"
+		"code: MPS902\n"
+		"severity: info\n"
+		"message: wrap f\n"
+		"torch: all\n"
+		"match: 'f($X)'\n"
+		"fix:\n"
+		"  safety: safe\n"
+		"  cases:\n"
+		"    - when: {X: {kind: string}}\n"
+		"      manual: \"a string argument\"\n"
+		"    - template: 'g($X)'\n"
+		"examples:\n"
+		"  invalid:\n"
+		"    - input: f('s')\n"          /* 15: passes */
+		"      manual: \"string argument\"\n"
+		"    - input: f('s')\n"          /* 17: another reason */
+		"      manual: \"an integer\"\n"
+		"    - input: f(1)\n"            /* 19: fixed, not manual */
+		"      manual: \"a string\"\n"
+		"    - input: h(1)\n"            /* 21: no match at all */
+		"      manual: \"a string\"\n";
+	mpsfix_ruletest_counts c;
+	char *text = run_rule(yaml, &c);
+
+	ck_assert_uint_eq(c.passed, 1);
+	ck_assert_uint_eq(c.failed, 3);
+	ck_assert_ptr_nonnull(strstr(text, "FAIL t.yml:17: invalid example 2: expected a manual fix "
+				 "(\"an integer\"), got \"a string argument\"\n"));
+	ck_assert_ptr_nonnull(strstr(text, "FAIL t.yml:19: invalid example 3: expected a manual fix "
+				 "(\"a string\"), got a fix\n"));
+	ck_assert_ptr_nonnull(strstr(text, "FAIL t.yml:21: invalid example 4: MPS902 did not match\n"));
+	ck_assert_ptr_null(strstr(text, "t.yml:15"));
+	free(text);
+}
+END_TEST
+
 Suite *mpsfix_suite_ruletest(void)
 {
 	Suite *s = suite_create("ruletest");
@@ -87,6 +128,7 @@ Suite *mpsfix_suite_ruletest(void)
 
 	tcase_add_test(tc, test_ruletest_passing_examples);
 	tcase_add_test(tc, test_ruletest_wrong_output_and_false_match_fail);
+	tcase_add_test(tc, test_ruletest_manual_examples);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -88,5 +88,25 @@ else
 	fail "groff is installed" "groff not found (Debian: apt-get install groff-base)"
 fi
 
+# every complete rule (an example that starts with `id: SLUG`) in mpsfix-rules.5
+# loads and passes its own examples under `mpsfix test`
+awk -v dir="$tmp" '
+	/^\.EX/ { on = 1; n++; file = dir "/example-" n ".yml"; first = 1; next }
+	/^\.EE/ { on = 0; if (keep) close(file); keep = 0; next }
+	on && first { first = 0; keep = ($0 ~ /^id: [a-z0-9\\-]+$/) }
+	on && keep { print > file }' man/mpsfix-rules.5
+nrules=0
+for f in "$tmp"/example-*.yml; do
+	[ -f "$f" ] || continue
+	nrules=$((nrules + 1))
+	sed -i -e 's/\\-/-/g' -e 's/\\(aq/'"'"'/g' -e 's/\\(dq/"/g' -e 's/\\(ga/`/g' \
+		-e 's/\\f[BIRP]//g' -e 's/\\e/\\/g' "$f"
+	id=$(sed -n 's/^id: //p' "$f")
+	if out=$("$bin" test "$f" 2>&1); then ok "the rule $id of man/mpsfix-rules.5 passes mpsfix test"
+	else fail "the rule $id of man/mpsfix-rules.5 passes mpsfix test" "$out"; fi
+done
+if [ "$nrules" -ge 3 ]; then ok "man/mpsfix-rules.5 has $nrules complete example rules"
+else fail "man/mpsfix-rules.5 has complete example rules" "found $nrules, expected 3 or more"; fi
+
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

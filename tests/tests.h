@@ -28,6 +28,7 @@ Suite *mpsfix_suite_torchver(void);
 Suite *mpsfix_suite_pins(void);
 Suite *mpsfix_suite_target(void);
 Suite *mpsfix_suite_rulelist(void);
+Suite *mpsfix_suite_cond(void);
 
 /** The repository's top folder (MPSFIX_TOP, default "."). */
 const char *mpsfix_test_top(void);
