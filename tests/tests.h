@@ -25,6 +25,7 @@ Suite *mpsfix_suite_fix(void);
 Suite *mpsfix_suite_report(void);
 Suite *mpsfix_suite_names(void);
 Suite *mpsfix_suite_series(void);
+Suite *mpsfix_suite_commit(void);
 
 /** The repository's top folder (MPSFIX_TOP, default "."). */
 const char *mpsfix_test_top(void);
