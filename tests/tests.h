@@ -26,6 +26,7 @@ Suite *mpsfix_suite_report(void);
 Suite *mpsfix_suite_names(void);
 Suite *mpsfix_suite_series(void);
 Suite *mpsfix_suite_commit(void);
+Suite *mpsfix_suite_review(void);
 
 /** The repository's top folder (MPSFIX_TOP, default "."). */
 const char *mpsfix_test_top(void);
