@@ -94,6 +94,10 @@ check: $(O)/check_all $(O)/mpsfix
 	sh tests/cli.sh $(O)/mpsfix
 	@echo "== command line for CI and review"
 	sh tests/cli_lint.sh $(O)/mpsfix
+	@echo "== git: commit, patch"
+	sh tests/git_cli.sh $(O)/mpsfix
+	@echo "== review on a terminal (tmux)"
+	sh tests/review_tmux.sh $(O)/mpsfix
 	@echo "== option table, --help and man pages"
 	sh tests/man.sh $(O)/mpsfix
 
@@ -141,7 +145,7 @@ endif
 
 # --- set-up -------------------------------------------------------------------
 DEBIAN_PACKAGES = build-essential pkg-config libtree-sitter-dev libgit2-dev libyaml-dev \
-	libjansson-dev check git ca-certificates openssl groff-base
+	libjansson-dev check git ca-certificates openssl groff-base tmux
 # npm only when missing: a Node.js that bundles npm conflicts with Debian's npm
 NPM_PACKAGE = $(if $(shell command -v npm 2>/dev/null),,npm)
 
