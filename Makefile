@@ -96,6 +96,10 @@ check: $(O)/check_all $(O)/mpsfix
 	sh tests/cli_lint.sh $(O)/mpsfix
 	@echo "== torch targeting, rules and explain"
 	sh tests/target.sh $(O)/mpsfix
+	@echo "== git: commit, patch"
+	sh tests/git_cli.sh $(O)/mpsfix
+	@echo "== review on a terminal (tmux)"
+	sh tests/review_tmux.sh $(O)/mpsfix
 	@echo "== option table, --help and man pages"
 	sh tests/man.sh $(O)/mpsfix
 	@$(MAKE) --no-print-directory semantics
@@ -157,7 +161,7 @@ endif
 
 # --- set-up -------------------------------------------------------------------
 DEBIAN_PACKAGES = build-essential pkg-config libtree-sitter-dev libgit2-dev libyaml-dev \
-	libjansson-dev check git ca-certificates openssl groff-base python3-torch
+	libjansson-dev check git ca-certificates openssl groff-base python3-torch tmux
 # npm only when missing: a Node.js that bundles npm conflicts with Debian's npm
 NPM_PACKAGE = $(if $(shell command -v npm 2>/dev/null),,npm)
 

@@ -32,6 +32,12 @@ enum {
 	OPT_SINCE,
 	OPT_STAGED,
 	OPT_TARGET_TORCH,
+	OPT_SQUASH,
+	OPT_BRANCH,
+	OPT_ALLOW_DIRTY,
+	OPT_STDOUT,
+	OPT_OUTPUT_DIRECTORY,
+	OPT_COMMIT,
 };
 
 /* One entry per line: tests/man.sh reads the names from here. */
@@ -60,12 +66,19 @@ static const struct option long_options[] = {
 	{"config", required_argument, NULL, OPT_CONFIG},
 	{"isolated", no_argument, NULL, OPT_ISOLATED},
 	{"target-torch", required_argument, NULL, OPT_TARGET_TORCH},
+	{"squash", no_argument, NULL, OPT_SQUASH},
+	{"signoff", no_argument, NULL, 's'},
+	{"branch", required_argument, NULL, OPT_BRANCH},
+	{"allow-dirty", no_argument, NULL, OPT_ALLOW_DIRTY},
+	{"stdout", no_argument, NULL, OPT_STDOUT},
+	{"output-directory", required_argument, NULL, OPT_OUTPUT_DIRECTORY},
+	{"commit", no_argument, NULL, OPT_COMMIT},
 	{"help", no_argument, NULL, 'h'},
 	{"version", no_argument, NULL, 'V'},
 	{NULL, 0, NULL, 0},
 };
 
-static const char short_options[] = "+:qhVo:";
+static const char short_options[] = "+:qhVo:s";
 
 static const struct {
 	const char *name;
@@ -77,6 +90,9 @@ static const struct {
 	{"test", MPSFIX_CMD_TEST},
 	{"rules", MPSFIX_CMD_RULES},
 	{"explain", MPSFIX_CMD_EXPLAIN},
+	{"commit", MPSFIX_CMD_COMMIT},
+	{"patch", MPSFIX_CMD_PATCH},
+	{"review", MPSFIX_CMD_REVIEW},
 };
 
 /* The values --format accepts (report.h names the same ones). */
@@ -112,6 +128,12 @@ void mpsfix_cli_usage(FILE *f)
 	      "  rules                       list the rules: fix, torch range, whether\n"
 	      "                              each runs here (--format json: an array)\n"
 	      "  explain CODE|ID             describe one rule, with its note\n"
+	      "  commit [PATH...]            commit the fixes, one commit per rule, on\n"
+	      "                              the current branch (git work tree)\n"
+	      "  patch [PATH...]             write those commits as git format-patch\n"
+	      "                              files for git am; change nothing\n"
+	      "  review [PATH...]            ask about each fix on the terminal, then\n"
+	      "                              write the accepted ones (or commit them)\n"
 	      "\n"
 	      "In a git work tree, tracked and untracked-but-not-ignored *.py and *.pyi\n"
 	      "files are read; elsewhere folders are walked (hidden folders, __pycache__,\n"
@@ -153,6 +175,17 @@ void mpsfix_cli_usage(FILE *f)
 	      "  --config FILE               read this configuration, not .mpsfix.yml\n"
 	      "  --isolated                  read no configuration file\n"
 	      "  --target-torch SPEC         the torch versions to target (>=2.1,<2.6)\n"
+	      "\n"
+	      "Commits and patches (commit, patch, review --commit):\n"
+	      "  --squash                    one commit for all the rules\n"
+	      "  -s, --signoff               add a Signed-off-by trailer\n"
+	      "  --branch NAME               commit on a new branch NAME from HEAD;\n"
+	      "                              leave HEAD, index and work tree alone\n"
+	      "  --allow-dirty               commit even if the files have uncommitted\n"
+	      "                              changes (they stay uncommitted)\n"
+	      "  --stdout                    patch: write one mbox to standard output\n"
+	      "  --output-directory DIR      patch: write the patch files into DIR\n"
+	      "  --commit                    review: commit the accepted fixes per rule\n"
 	      "\n"
 	      "Other:\n"
 	      "  -h, --help                  show this help\n"
@@ -234,6 +267,44 @@ static int add_path(mpsfix_opts *opts, char *arg)
 				return mpsfix_error_set(MPSFIX_ERROR,
 							"standard input ('-') is given twice");
 	opts->paths[opts->npaths++] = arg;
+	return 0;
+}
+
+/* The options of commit, patch and review are refused by the other commands. */
+static int check_git_options(const mpsfix_opts *o)
+{
+	mpsfix_command c = o->command;
+	bool commits = c == MPSFIX_CMD_COMMIT || c == MPSFIX_CMD_PATCH ||
+		       (c == MPSFIX_CMD_REVIEW && o->review_commit);
+	bool to_branch = c == MPSFIX_CMD_COMMIT || (c == MPSFIX_CMD_REVIEW && o->review_commit);
+	const char *bad = NULL, *where = NULL;
+
+	if (o->review_commit && c != MPSFIX_CMD_REVIEW) {
+		bad = "--commit";
+		where = "review";
+	} else if ((o->squash || o->signoff) && !commits) {
+		bad = o->squash ? "--squash" : "--signoff";
+		where = "commit, patch and review --commit";
+	} else if ((o->branch || o->allow_dirty) && !to_branch) {
+		bad = o->branch ? "--branch" : "--allow-dirty";
+		where = "commit and review --commit";
+	} else if ((o->to_stdout || o->output_directory) && c != MPSFIX_CMD_PATCH) {
+		bad = o->to_stdout ? "--stdout" : "--output-directory";
+		where = "patch";
+	}
+	else if ((c == MPSFIX_CMD_COMMIT || c == MPSFIX_CMD_PATCH || c == MPSFIX_CMD_REVIEW) &&
+		 (o->format || o->output || o->statistics)) {
+		bad = o->format ? "--format" : o->output ? "--output" : "--statistics";
+		where = "the reports of check, diff and fix";
+	}
+	if (bad)
+		return mpsfix_error_set(MPSFIX_ERROR, "option '%s' is for %s, not %s", bad, where,
+					mpsfix_command_name(c));
+	if (o->to_stdout && o->output_directory)
+		return mpsfix_error_set(MPSFIX_ERROR,
+					"options '--stdout' and '--output-directory' cannot be used together");
+	if (o->branch && !*o->branch)
+		return mpsfix_error_set(MPSFIX_ERROR, "option '--branch' needs a branch name");
 	return 0;
 }
 
@@ -373,6 +444,27 @@ int mpsfix_cli_parse(mpsfix_opts *opts, int argc, char **argv)
 		case OPT_TARGET_TORCH:
 			opts->target_torch = optarg;
 			break;
+		case OPT_SQUASH:
+			opts->squash = true;
+			break;
+		case 's':
+			opts->signoff = true;
+			break;
+		case OPT_BRANCH:
+			opts->branch = optarg;
+			break;
+		case OPT_ALLOW_DIRTY:
+			opts->allow_dirty = true;
+			break;
+		case OPT_STDOUT:
+			opts->to_stdout = true;
+			break;
+		case OPT_OUTPUT_DIRECTORY:
+			opts->output_directory = optarg;
+			break;
+		case OPT_COMMIT:
+			opts->review_commit = true;
+			break;
 		case 'h':
 			opts->help = true;
 			break;
@@ -392,13 +484,21 @@ int mpsfix_cli_parse(mpsfix_opts *opts, int argc, char **argv)
 					 "options '--config' and '--isolated' cannot be used together");
 		goto done;
 	}
-	if (!opts->help && !opts->version && opts->command == MPSFIX_CMD_NONE)
+	if (!opts->help && !opts->version && opts->command == MPSFIX_CMD_NONE) {
 		error = mpsfix_error_set(MPSFIX_ERROR, "no command given (try 'mpsfix --help')");
-	else if (opts->command == MPSFIX_CMD_EXPLAIN && opts->npaths != 1 && !opts->help)
+		goto done;
+	}
+	if (opts->command == MPSFIX_CMD_EXPLAIN && opts->npaths != 1 && !opts->help) {
 		error = mpsfix_error_set(MPSFIX_ERROR, "explain takes one rule code or id, "
 					 "like 'mpsfix explain MPS001'");
-	else if (opts->command == MPSFIX_CMD_RULES && opts->npaths && !opts->help)
+		goto done;
+	}
+	if (opts->command == MPSFIX_CMD_RULES && opts->npaths && !opts->help) {
 		error = mpsfix_error_set(MPSFIX_ERROR, "rules takes no operand ('%s')", opts->paths[0]);
+		goto done;
+	}
+	if (!opts->help && !opts->version)
+		error = check_git_options(opts);
 done:
 	return error;
 }

@@ -22,7 +22,10 @@ typedef enum {
 	MPSFIX_CMD_FIX,
 	MPSFIX_CMD_TEST,
 	MPSFIX_CMD_RULES,
-	MPSFIX_CMD_EXPLAIN
+	MPSFIX_CMD_EXPLAIN,
+	MPSFIX_CMD_COMMIT,
+	MPSFIX_CMD_PATCH,
+	MPSFIX_CMD_REVIEW
 } mpsfix_command;
 
 typedef enum {
@@ -62,6 +65,14 @@ typedef struct {
 	const char *since;            /* --since REF */
 	bool staged;                  /* --staged */
 	const char *target_torch;     /* --target-torch SPEC */
+	/* commit, patch, review */
+	bool squash;                  /* --squash: one commit for every rule */
+	bool signoff;                 /* -s, --signoff */
+	const char *branch;           /* --branch NAME */
+	bool allow_dirty;             /* --allow-dirty */
+	bool to_stdout;               /* --stdout (patch) */
+	const char *output_directory; /* --output-directory DIR (patch) */
+	bool review_commit;           /* --commit (review) */
 	char **paths;                 /* operands after the command (borrowed); for
 					 explain, the one rule code or id */
 	size_t npaths;

@@ -10,6 +10,10 @@
 #include <sys/stat.h>
 
 #include <git2.h>
+#include <git2/sys/mempack.h>
+#include <git2/sys/odb_backend.h>
+
+#include "source.h"
 
 /* Turn the last libgit2 error into an mpsfix error. */
 static int git_fail(int code, const char *what)
@@ -526,5 +530,824 @@ done:
 	git_object_free(obj);
 	git_repository_free(repo);
 	free(name);
+	return error;
+}
+
+/* ---- recording fixes: commits, branches, patch e-mails ------------------------ */
+
+struct mpsfix_git_repo {
+	git_repository *repo;
+	char *top;               /* real path of the work tree, ending in '/' */
+	char *refname;           /* the branch HEAD names ("refs/heads/main"), NULL when detached */
+	git_oid head;            /* HEAD's commit, unless unborn */
+	git_signature *sig;      /* the identity, once asked for */
+	mpsfix_git_head info;
+};
+
+static int parse_id(git_oid *out, const char *hex)
+{
+	if (!hex || strlen(hex) != GIT_OID_HEXSZ || git_oid_fromstr(out, hex) < 0) {
+		git_error_clear();
+		return mpsfix_error_set(MPSFIX_ERROR, "'%s' is not a commit id", hex ? hex : "(null)");
+	}
+	return 0;
+}
+
+int mpsfix_git_repo_open(mpsfix_git_repo **out, const char *dir, bool in_memory)
+{
+	mpsfix_git_repo *r = mpsfix_xcalloc(1, sizeof(*r));
+	git_reference *head = NULL;
+	git_odb *odb = NULL;
+	git_odb_backend *mempack = NULL;
+	char *real = NULL, *rel = NULL;
+	int rc, error = 0;
+
+	*out = NULL;
+	if ((real = realpath(dir, NULL)) == NULL) {
+		error = mpsfix_error_set(MPSFIX_ERROR, "%s: %s", dir, strerror(errno));
+		goto done;
+	}
+	if ((error = open_worktree(&r->repo, &rel, real)) < 0)
+		goto done;
+	if (!r->repo) {
+		error = mpsfix_error_set(MPSFIX_ERROR, "%s: not in a git work tree", dir);
+		goto done;
+	}
+	if ((r->top = realpath(git_repository_workdir(r->repo), NULL)) == NULL) {
+		error = mpsfix_error_set(MPSFIX_ERROR, "%s: %s", git_repository_workdir(r->repo),
+					 strerror(errno));
+		goto done;
+	}
+	if (strcmp(r->top, "/") != 0) {
+		char *slashed = mpsfix_xasprintf("%s/", r->top);
+
+		free(r->top);
+		r->top = slashed;
+	}
+	if (in_memory) {
+		/* objects are written to the backend of highest priority that writes: memory */
+		if ((rc = git_repository_odb(&odb, r->repo)) < 0 || (rc = git_mempack_new(&mempack)) < 0) {
+			error = git_fail(rc, "cannot keep objects in memory");
+			goto done;
+		}
+		if ((rc = git_odb_add_backend(odb, mempack, 1000)) < 0) {
+			mempack->free(mempack); /* the odb owns it only once added */
+			error = git_fail(rc, "cannot keep objects in memory");
+			goto done;
+		}
+	}
+	/* HEAD: a branch (perhaps without a commit yet) or a detached commit */
+	if ((rc = git_reference_lookup(&head, r->repo, "HEAD")) < 0) {
+		error = git_fail(rc, "cannot read HEAD");
+		goto done;
+	}
+	if (git_reference_type(head) == GIT_REFERENCE_SYMBOLIC) {
+		const char *target = git_reference_symbolic_target(head);
+
+		r->refname = mpsfix_xstrdup(target);
+		r->info.branch = r->refname + (strncmp(target, "refs/heads/", 11) == 0 ? 11 : 0);
+	}
+	rc = git_reference_name_to_id(&r->head, r->repo, "HEAD");
+	if (rc == GIT_ENOTFOUND) {
+		git_error_clear();
+		r->info.unborn = true;
+	} else if (rc < 0) {
+		error = git_fail(rc, "cannot resolve HEAD");
+		goto done;
+	} else {
+		git_oid_tostr(r->info.head, sizeof(r->info.head), &r->head);
+	}
+	r->info.top = r->top;
+done:
+	git_reference_free(head);
+	git_odb_free(odb);
+	free(real);
+	free(rel);
+	if (error < 0)
+		mpsfix_git_repo_free(r);
+	else
+		*out = r;
+	return error;
+}
+
+void mpsfix_git_repo_free(mpsfix_git_repo *r)
+{
+	if (!r)
+		return;
+	git_signature_free(r->sig);
+	git_repository_free(r->repo);
+	free(r->top);
+	free(r->refname);
+	free(r);
+}
+
+const mpsfix_git_head *mpsfix_git_repo_head(const mpsfix_git_repo *r)
+{
+	return &r->info;
+}
+
+/* The tree of commit `id`. */
+static int commit_tree(git_tree **out, git_commit **commit_out, git_repository *repo, const git_oid *id)
+{
+	git_commit *c = NULL;
+	int rc;
+
+	*out = NULL;
+	if ((rc = git_commit_lookup(&c, repo, id)) < 0 || (rc = git_commit_tree(out, c)) < 0) {
+		char hex[GIT_OID_HEXSZ + 1];
+
+		git_commit_free(c);
+		git_oid_tostr(hex, sizeof(hex), id);
+		return git_fail(rc, hex);
+	}
+	if (commit_out)
+		*commit_out = c;
+	else
+		git_commit_free(c);
+	return 0;
+}
+
+/* Is `prefix` a submodule (a commit entry) in HEAD's tree or in the index? */
+static bool is_submodule(git_tree *tree, git_index *index, const char *prefix)
+{
+	git_tree_entry *e = NULL;
+	const git_index_entry *ie;
+	bool sub = false;
+
+	if (tree && git_tree_entry_bypath(&e, tree, prefix) == 0)
+		sub = git_tree_entry_filemode(e) == GIT_FILEMODE_COMMIT;
+	git_tree_entry_free(e);
+	if (!sub && index && (ie = git_index_get_bypath(index, prefix, 0)) != NULL)
+		sub = ie->mode == GIT_FILEMODE_COMMIT;
+	git_error_clear();
+	return sub;
+}
+
+int mpsfix_git_repo_name(char **out, char **submodule, const mpsfix_git_repo *r, const char *path)
+{
+	const char *slash = strrchr(path, '/'), *base;
+	char *folder, *real = NULL, *name = NULL;
+	git_tree *tree = NULL;
+	git_index *index = NULL;
+	size_t n = strlen(r->top);
+	int rc, error = 0;
+
+	*out = NULL;
+	if (submodule)
+		*submodule = NULL;
+	folder = slash ? mpsfix_xstrndup(path, slash == path ? 1 : (size_t)(slash - path)) : mpsfix_xstrdup(".");
+	base = slash ? slash + 1 : path;
+	if (!*base || !strcmp(base, ".") || !strcmp(base, "..")) {
+		error = mpsfix_error_set(MPSFIX_ERROR, "%s: not a file name", path);
+		goto done;
+	}
+	if ((real = realpath(folder, NULL)) == NULL) {
+		error = mpsfix_error_set(MPSFIX_ERROR, "%s: %s", path, strerror(errno));
+		goto done;
+	}
+	name = strcmp(real, "/") ? mpsfix_xasprintf("%s/%s", real, base) : mpsfix_xasprintf("/%s", base);
+	if (strncmp(name, r->top, n) != 0)
+		goto done; /* outside the work tree */
+	memmove(name, name + n, strlen(name + n) + 1);
+	if (!strncmp(name, ".git", 4) && (name[4] == '/' || !name[4]))
+		goto done;
+	if (submodule) {
+		if (!r->info.unborn && (error = commit_tree(&tree, NULL, r->repo, &r->head)) < 0)
+			goto done;
+		if ((rc = git_repository_index(&index, r->repo)) < 0) {
+			error = git_fail(rc, path);
+			goto done;
+		}
+		for (char *s = strchr(name, '/'); s; s = strchr(s + 1, '/')) {
+			*s = '\0';
+			if (is_submodule(tree, index, name))
+				*submodule = mpsfix_xstrdup(name);
+			*s = '/';
+			if (*submodule)
+				break;
+		}
+	}
+	*out = name;
+	name = NULL;
+done:
+	git_tree_free(tree);
+	git_index_free(index);
+	free(folder);
+	free(real);
+	free(name);
+	return error;
+}
+
+typedef ARRAY(char *) string_list;
+
+static int collect_submodule(const char *root, const git_tree_entry *e, void *payload)
+{
+	string_list *l = payload;
+
+	if (git_tree_entry_filemode(e) == GIT_FILEMODE_COMMIT)
+		ARRAY_PUSH(l, mpsfix_xasprintf("%s%s", root, git_tree_entry_name(e)));
+	return 0;
+}
+
+int mpsfix_git_repo_submodules(char ***out, size_t *n, mpsfix_git_repo *r)
+{
+	string_list l = {0};
+	git_tree *tree = NULL;
+	int rc, error = 0;
+
+	*out = NULL;
+	*n = 0;
+	if (r->info.unborn)
+		return 0;
+	if ((error = commit_tree(&tree, NULL, r->repo, &r->head)) < 0)
+		return error;
+	if ((rc = git_tree_walk(tree, GIT_TREEWALK_PRE, collect_submodule, &l)) < 0) {
+		error = git_fail(rc, "cannot read HEAD's tree");
+		for (size_t i = 0; i < l.len; i++)
+			free(l.items[i]);
+		free(l.items);
+	} else {
+		if (l.len > 1)
+			qsort(l.items, l.len, sizeof(*l.items), cmp_str);
+		*out = l.items;
+		*n = l.len;
+	}
+	git_tree_free(tree);
+	return error;
+}
+
+int mpsfix_git_repo_read(mpsfix_buf *out, bool *executable, mpsfix_git_repo *r, const char *name)
+{
+	git_tree *tree = NULL;
+	git_tree_entry *e = NULL;
+	git_blob *blob = NULL;
+	int rc, error = 0;
+
+	if (r->info.unborn)
+		return mpsfix_error_set(MPSFIX_ENOMATCH, "%s: not committed yet", name);
+	if ((error = commit_tree(&tree, NULL, r->repo, &r->head)) < 0)
+		goto done;
+	if ((rc = git_tree_entry_bypath(&e, tree, name)) == GIT_ENOTFOUND) {
+		git_error_clear();
+		error = mpsfix_error_set(MPSFIX_ENOMATCH, "%s: not committed yet", name);
+		goto done;
+	} else if (rc < 0) {
+		error = git_fail(rc, name);
+		goto done;
+	}
+	switch (git_tree_entry_filemode(e)) {
+	case GIT_FILEMODE_BLOB:
+	case GIT_FILEMODE_BLOB_EXECUTABLE:
+		break;
+	case GIT_FILEMODE_LINK:
+		error = mpsfix_error_set(MPSFIX_ESKIP, "%s: a symbolic link in git: skipped", name);
+		goto done;
+	default:
+		error = mpsfix_error_set(MPSFIX_ESKIP, "%s: not a file in git: skipped", name);
+		goto done;
+	}
+	if (executable)
+		*executable = git_tree_entry_filemode(e) == GIT_FILEMODE_BLOB_EXECUTABLE;
+	if ((rc = git_blob_lookup(&blob, r->repo, git_tree_entry_id(e))) < 0) {
+		error = git_fail(rc, name);
+		goto done;
+	}
+	mpsfix_buf_add(out, git_blob_rawcontent(blob), (size_t)git_blob_rawsize(blob));
+done:
+	git_blob_free(blob);
+	git_tree_entry_free(e);
+	git_tree_free(tree);
+	return error;
+}
+
+int mpsfix_git_repo_status(bool *staged, bool *unstaged, mpsfix_git_repo *r, const char *name)
+{
+	unsigned flags = 0;
+	int rc = git_status_file(&flags, r->repo, name);
+
+	*staged = *unstaged = false;
+	if (rc == GIT_ENOTFOUND) {
+		git_error_clear();
+		return 0;
+	}
+	if (rc < 0)
+		return git_fail(rc, name);
+	*staged = flags & (GIT_STATUS_INDEX_NEW | GIT_STATUS_INDEX_MODIFIED | GIT_STATUS_INDEX_DELETED |
+			   GIT_STATUS_INDEX_RENAMED | GIT_STATUS_INDEX_TYPECHANGE | GIT_STATUS_CONFLICTED);
+	*unstaged = flags & (GIT_STATUS_WT_NEW | GIT_STATUS_WT_MODIFIED | GIT_STATUS_WT_DELETED |
+			     GIT_STATUS_WT_RENAMED | GIT_STATUS_WT_TYPECHANGE | GIT_STATUS_CONFLICTED);
+	return 0;
+}
+
+static int identity(mpsfix_git_repo *r)
+{
+	int rc;
+
+	if (r->sig)
+		return 0;
+	if ((rc = git_signature_default(&r->sig, r->repo)) < 0) {
+		const git_error *e = git_error_last();
+		int error = mpsfix_error_set(MPSFIX_ERROR, "no identity to commit with (%s): set it with "
+					     "git config user.name \"Your Name\" and "
+					     "git config user.email you@example.com",
+					     e && e->message ? e->message : "user.name or user.email is not set");
+
+		git_error_clear();
+		r->sig = NULL;
+		return error;
+	}
+	return 0;
+}
+
+int mpsfix_git_repo_identity(char **out, mpsfix_git_repo *r)
+{
+	int error;
+
+	*out = NULL;
+	if ((error = identity(r)) < 0)
+		return error;
+	*out = mpsfix_xasprintf("%s <%s>", r->sig->name, r->sig->email);
+	return 0;
+}
+
+int mpsfix_git_commit_write(char out[41], mpsfix_git_repo *r, const char *parent,
+			    const mpsfix_git_change *changes, size_t n, const char *message)
+{
+	git_commit *pc = NULL;
+	git_tree *ptree = NULL, *tree = NULL;
+	git_tree_entry *e = NULL;
+	git_tree_update *updates = mpsfix_xcalloc(n ? n : 1, sizeof(*updates));
+	git_oid pid, tree_id, id;
+	const git_commit *parents[1];
+	int rc, error = 0;
+
+	out[0] = '\0';
+	if ((error = identity(r)) < 0)
+		goto done;
+	if (parent) {
+		if ((error = parse_id(&pid, parent)) < 0)
+			goto done;
+	} else if (r->info.unborn) {
+		error = mpsfix_error_set(MPSFIX_ERROR, "HEAD has no commit yet");
+		goto done;
+	} else {
+		git_oid_cpy(&pid, &r->head);
+	}
+	if ((error = commit_tree(&ptree, &pc, r->repo, &pid)) < 0)
+		goto done;
+	for (size_t i = 0; i < n; i++) {
+		git_filemode_t mode;
+
+		if ((rc = git_tree_entry_bypath(&e, ptree, changes[i].name)) < 0) {
+			error = git_fail(rc, changes[i].name);
+			goto done;
+		}
+		mode = git_tree_entry_filemode(e);
+		git_tree_entry_free(e);
+		e = NULL;
+		if (mode != GIT_FILEMODE_BLOB && mode != GIT_FILEMODE_BLOB_EXECUTABLE) {
+			error = mpsfix_error_set(MPSFIX_ERROR, "%s: not a regular file in git", changes[i].name);
+			goto done;
+		}
+		if ((rc = git_blob_create_from_buffer(&updates[i].id, r->repo, changes[i].data,
+						      changes[i].len)) < 0) {
+			error = git_fail(rc, changes[i].name);
+			goto done;
+		}
+		updates[i].action = GIT_TREE_UPDATE_UPSERT;
+		updates[i].filemode = mode;
+		updates[i].path = changes[i].name;
+	}
+	if ((rc = git_tree_create_updated(&tree_id, r->repo, ptree, n, updates)) < 0 ||
+	    (rc = git_tree_lookup(&tree, r->repo, &tree_id)) < 0) {
+		error = git_fail(rc, "cannot write a tree");
+		goto done;
+	}
+	parents[0] = pc;
+	if ((rc = git_commit_create(&id, r->repo, NULL, r->sig, r->sig, NULL, message, tree, 1,
+				    parents)) < 0) {
+		error = git_fail(rc, "cannot write a commit");
+		goto done;
+	}
+	git_oid_tostr(out, GIT_OID_HEXSZ + 1, &id);
+done:
+	git_tree_entry_free(e);
+	git_tree_free(tree);
+	git_tree_free(ptree);
+	git_commit_free(pc);
+	free(updates);
+	return error;
+}
+
+int mpsfix_git_branch_check(mpsfix_git_repo *r, const char *name)
+{
+	git_reference *ref = NULL;
+	int valid = 0, rc;
+
+	if (git_branch_name_is_valid(&valid, name) < 0 || !valid) {
+		git_error_clear();
+		return mpsfix_error_set(MPSFIX_ERROR, "'%s' is not a valid branch name", name);
+	}
+	rc = git_branch_lookup(&ref, r->repo, name, GIT_BRANCH_LOCAL);
+	git_reference_free(ref);
+	if (rc == 0)
+		return mpsfix_error_set(MPSFIX_ERROR, "a branch named '%s' already exists", name);
+	if (rc != GIT_ENOTFOUND)
+		return git_fail(rc, name);
+	git_error_clear();
+	return 0;
+}
+
+int mpsfix_git_branch_create(mpsfix_git_repo *r, const char *name, const char *id)
+{
+	git_commit *c = NULL;
+	git_reference *ref = NULL;
+	git_oid oid;
+	int rc, error;
+
+	if ((error = mpsfix_git_branch_check(r, name)) < 0 || (error = parse_id(&oid, id)) < 0)
+		return error;
+	if ((rc = git_commit_lookup(&c, r->repo, &oid)) < 0 ||
+	    (rc = git_branch_create(&ref, r->repo, name, c, 0)) < 0)
+		error = git_fail(rc, name);
+	git_reference_free(ref);
+	git_commit_free(c);
+	return error;
+}
+
+/* ---- bringing the index and the work tree along ----------------------------------- */
+
+/* What becomes of one changed file that the user changed too. */
+typedef struct {
+	const mpsfix_git_change *fix;
+	bool index_entry;         /* the index has the file: its entry gets `index_text` */
+	mpsfix_buf index_text;    /* the staged content with the fix merged in */
+	bool worktree;            /* the work tree has the file: it gets `worktree_text` */
+	mpsfix_buf worktree_text; /* the work tree content with the fix merged in (work tree form) */
+} kept_change;
+
+/* Merge `fix` (made on `base`) into `ours`: 1 when it merges cleanly (into out), 0 on a conflict. */
+static int merge_text(mpsfix_buf *out, const char *name, const char *base, size_t base_len,
+		      const char *ours, size_t ours_len, const char *fix, size_t fix_len)
+{
+	git_merge_file_input a, o, t;
+	git_merge_file_options opts;
+	git_merge_file_result res;
+	int rc, clean;
+
+	if (ours_len == base_len && memcmp(ours, base, base_len) == 0) {
+		mpsfix_buf_add(out, fix, fix_len);
+		return 1;
+	}
+	memset(&res, 0, sizeof(res));
+	if ((rc = git_merge_file_input_init(&a, GIT_MERGE_FILE_INPUT_VERSION)) < 0 ||
+	    (rc = git_merge_file_input_init(&o, GIT_MERGE_FILE_INPUT_VERSION)) < 0 ||
+	    (rc = git_merge_file_input_init(&t, GIT_MERGE_FILE_INPUT_VERSION)) < 0 ||
+	    (rc = git_merge_file_options_init(&opts, GIT_MERGE_FILE_OPTIONS_VERSION)) < 0)
+		return git_fail(rc, name);
+	a.ptr = base;
+	a.size = base_len;
+	a.path = name;
+	o.ptr = ours;
+	o.size = ours_len;
+	o.path = name;
+	t.ptr = fix;
+	t.size = fix_len;
+	t.path = name;
+	if ((rc = git_merge_file(&res, &a, &o, &t, &opts)) < 0)
+		return git_fail(rc, name);
+	clean = res.automergeable != 0;
+	if (clean)
+		mpsfix_buf_add(out, res.ptr, res.len);
+	git_merge_file_result_free(&res);
+	return clean;
+}
+
+/* Convert `data` for file `name` between the repository's and the work tree's form. */
+static int filter_text(mpsfix_buf *out, git_repository *repo, const char *name, git_filter_mode_t mode,
+		       const char *data, size_t len)
+{
+	git_filter_list *fl = NULL;
+	git_buf b = GIT_BUF_INIT;
+	int rc;
+
+	if ((rc = git_filter_list_load(&fl, repo, NULL, name, mode, GIT_FILTER_DEFAULT)) < 0)
+		return git_fail(rc, name);
+	if (!fl) {
+		mpsfix_buf_add(out, data, len);
+		return 0;
+	}
+	rc = git_filter_list_apply_to_buffer(&b, fl, data, len);
+	git_filter_list_free(fl);
+	if (rc < 0) {
+		git_buf_dispose(&b);
+		return git_fail(rc, name);
+	}
+	mpsfix_buf_add(out, b.ptr, b.size);
+	git_buf_dispose(&b);
+	return 0;
+}
+
+/* Read work tree file `name` into `out`; *present is false when it is not a regular file there. */
+static int read_worktree(mpsfix_buf *out, bool *present, const mpsfix_git_repo *r, const char *name)
+{
+	char *path = mpsfix_xasprintf("%s%s", r->top, name);
+	char chunk[65536];
+	struct stat st;
+	FILE *f = NULL;
+	size_t got;
+	int error = 0;
+
+	*present = false;
+	if (lstat(path, &st) < 0 || !S_ISREG(st.st_mode))
+		goto done;
+	*present = true;
+	if ((f = fopen(path, "rb")) == NULL) {
+		error = mpsfix_error_set(MPSFIX_ERROR, "%s: %s", path, strerror(errno));
+		goto done;
+	}
+	while ((got = fread(chunk, 1, sizeof(chunk), f)) > 0)
+		mpsfix_buf_add(out, chunk, got);
+	if (ferror(f))
+		error = mpsfix_error_set(MPSFIX_ERROR, "%s: %s", path, strerror(errno));
+done:
+	if (f)
+		fclose(f);
+	free(path);
+	return error;
+}
+
+/* Plan how the user's change of `k->fix->name` is kept: 0, or MPSFIX_ECONFLICT. */
+static int plan_kept(kept_change *k, mpsfix_git_repo *r, git_tree *head_tree, git_index *index)
+{
+	const char *name = k->fix->name;
+	git_tree_entry *e = NULL;
+	git_blob *base = NULL, *staged = NULL;
+	const git_index_entry *ie;
+	mpsfix_buf wt = MPSFIX_BUF_INIT, wt_odb = MPSFIX_BUF_INIT, merged = MPSFIX_BUF_INIT;
+	const char *base_data;
+	size_t base_len;
+	bool present;
+	int rc, clean, error = 0;
+
+	if ((rc = git_tree_entry_bypath(&e, head_tree, name)) < 0 ||
+	    (rc = git_blob_lookup(&base, r->repo, git_tree_entry_id(e))) < 0) {
+		error = git_fail(rc, name);
+		goto done;
+	}
+	base_data = git_blob_rawcontent(base);
+	base_len = (size_t)git_blob_rawsize(base);
+
+	/* the index: its entry gets the fix (merged into a staged change) */
+	if ((ie = git_index_get_bypath(index, name, 0)) != NULL) {
+		if (ie->mode != GIT_FILEMODE_BLOB && ie->mode != GIT_FILEMODE_BLOB_EXECUTABLE) {
+			error = mpsfix_error_set(MPSFIX_ECONFLICT, "%s: staged as another kind of file", name);
+			goto done;
+		}
+		if ((rc = git_blob_lookup(&staged, r->repo, &ie->id)) < 0) {
+			error = git_fail(rc, name);
+			goto done;
+		}
+		k->index_entry = true;
+		if ((clean = merge_text(&k->index_text, name, base_data, base_len,
+					git_blob_rawcontent(staged), (size_t)git_blob_rawsize(staged),
+					k->fix->data, k->fix->len)) < 0) {
+			error = clean;
+			goto done;
+		}
+		if (!clean) {
+			error = mpsfix_error_set(MPSFIX_ECONFLICT, "%s: the staged change touches the lines "
+						 "the fix changes", name);
+			goto done;
+		}
+	} else if (git_index_get_bypath(index, name, 1) || git_index_get_bypath(index, name, 2)) {
+		error = mpsfix_error_set(MPSFIX_ECONFLICT, "%s: has merge conflicts", name);
+		goto done;
+	}
+	git_error_clear();
+
+	/* the work tree: its file gets the fix merged in, in the work tree's form */
+	if ((error = read_worktree(&wt, &present, r, name)) < 0)
+		goto done;
+	if (!present)
+		goto done;
+	if ((error = filter_text(&wt_odb, r->repo, name, GIT_FILTER_TO_ODB, wt.data ? wt.data : "", wt.len)) < 0)
+		goto done;
+	if ((clean = merge_text(&merged, name, base_data, base_len, wt_odb.data ? wt_odb.data : "",
+				wt_odb.len, k->fix->data, k->fix->len)) < 0) {
+		error = clean;
+		goto done;
+	}
+	if (!clean) {
+		error = mpsfix_error_set(MPSFIX_ECONFLICT, "%s: the uncommitted change touches the "
+					 "lines the fix changes", name);
+		goto done;
+	}
+	k->worktree = true;
+	error = filter_text(&k->worktree_text, r->repo, name, GIT_FILTER_TO_WORKTREE,
+			    merged.data ? merged.data : "", merged.len);
+done:
+	mpsfix_buf_release(&wt);
+	mpsfix_buf_release(&wt_odb);
+	mpsfix_buf_release(&merged);
+	git_blob_free(staged);
+	git_blob_free(base);
+	git_tree_entry_free(e);
+	return error;
+}
+
+/* Write the planned index entries and work tree files of the kept changes. */
+static int write_kept(mpsfix_git_repo *r, kept_change *kept, size_t n)
+{
+	git_index *index = NULL;
+	int rc, error = 0;
+
+	if ((rc = git_repository_index(&index, r->repo)) < 0 || (rc = git_index_read(index, 1)) < 0) {
+		error = git_fail(rc, "cannot read the index");
+		goto done;
+	}
+	for (size_t i = 0; i < n; i++) {
+		kept_change *k = &kept[i];
+		const git_index_entry *ie;
+		git_index_entry entry;
+
+		if (k->worktree) {
+			char *path = mpsfix_xasprintf("%s%s", r->top, k->fix->name);
+			struct stat st;
+			bool have = stat(path, &st) == 0;
+
+			error = mpsfix_source_write_atomic(path, k->worktree_text.data ? k->worktree_text.data : "",
+							   k->worktree_text.len, have, have ? (unsigned)st.st_mode : 0);
+			free(path);
+			if (error < 0)
+				goto done;
+		}
+		if (!k->index_entry || (ie = git_index_get_bypath(index, k->fix->name, 0)) == NULL)
+			continue;
+		entry = *ie;
+		if ((rc = git_blob_create_from_buffer(&entry.id, r->repo, k->index_text.data ? k->index_text.data : "",
+						      k->index_text.len)) < 0) {
+			error = git_fail(rc, k->fix->name);
+			goto done;
+		}
+		/* no stat data: git compares the content next time instead of trusting it */
+		memset(&entry.ctime, 0, sizeof(entry.ctime));
+		memset(&entry.mtime, 0, sizeof(entry.mtime));
+		entry.dev = entry.ino = entry.uid = entry.gid = 0;
+		entry.file_size = 0;
+		if ((rc = git_index_add(index, &entry)) < 0) {
+			error = git_fail(rc, k->fix->name);
+			goto done;
+		}
+	}
+	if ((rc = git_index_write(index)) < 0)
+		error = git_fail(rc, "cannot write the index");
+done:
+	git_index_free(index);
+	return error;
+}
+
+int mpsfix_git_advance(mpsfix_git_repo *r, const char *id, const mpsfix_git_change *final, size_t n)
+{
+	git_tree *head_tree = NULL;
+	git_commit *target = NULL;
+	git_tree *target_tree = NULL;
+	git_index *index = NULL;
+	git_reference *moved = NULL;
+	kept_change *kept = mpsfix_xcalloc(n ? n : 1, sizeof(*kept));
+	char **clean = mpsfix_xcalloc(n ? n : 1, sizeof(*clean));
+	mpsfix_buf conflicts = MPSFIX_BUF_INIT;
+	size_t nkept = 0, nclean = 0;
+	git_oid oid;
+	int rc, error = 0;
+
+	if (r->info.unborn || !r->refname) {
+		error = mpsfix_error_set(MPSFIX_ERROR, r->info.unborn ? "HEAD has no commit yet"
+							: "HEAD is detached: no branch to move");
+		goto done;
+	}
+	if ((error = commit_tree(&head_tree, NULL, r->repo, &r->head)) < 0)
+		goto done;
+	if ((rc = git_repository_index(&index, r->repo)) < 0) {
+		error = git_fail(rc, "cannot read the index");
+		goto done;
+	}
+	/* first every check, then every write */
+	for (size_t i = 0; i < n; i++) {
+		bool staged, unstaged;
+
+		if ((error = mpsfix_git_repo_status(&staged, &unstaged, r, final[i].name)) < 0)
+			goto done;
+		if (!staged && !unstaged) {
+			clean[nclean++] = (char *)final[i].name;
+			continue;
+		}
+		kept[nkept].fix = &final[i];
+		error = plan_kept(&kept[nkept++], r, head_tree, index);
+		if (error == MPSFIX_ECONFLICT) {
+			mpsfix_buf_printf(&conflicts, "%s%s", conflicts.len ? "; " : "", mpsfix_error_last()->message);
+			error = 0;
+		} else if (error < 0) {
+			goto done;
+		}
+	}
+	if (conflicts.len) {
+		error = mpsfix_error_set(MPSFIX_ERROR, "cannot keep your uncommitted changes on top of the "
+					 "fixes: %s (commit or stash them first)", conflicts.data);
+		goto done;
+	}
+	if (!id)
+		goto done;
+
+	if ((error = parse_id(&oid, id)) < 0 || (error = commit_tree(&target_tree, &target, r->repo, &oid)) < 0)
+		goto done;
+	/* the branch moves only from where it was */
+	{
+		const char *summary = git_commit_summary(target);
+		char *log = mpsfix_xasprintf("mpsfix commit: %s", summary ? summary : "");
+
+		rc = git_reference_create_matching(&moved, r->repo, r->refname, &oid, 1, &r->head, log);
+		free(log);
+		if (rc < 0) {
+			error = git_fail(rc, r->refname);
+			goto done;
+		}
+	}
+	/* unchanged files: checked out from the new commit */
+	if (nclean) {
+		git_checkout_options co;
+
+		if ((rc = git_checkout_options_init(&co, GIT_CHECKOUT_OPTIONS_VERSION)) < 0) {
+			error = git_fail(rc, "checkout");
+			goto done;
+		}
+		co.checkout_strategy = GIT_CHECKOUT_SAFE | GIT_CHECKOUT_DISABLE_PATHSPEC_MATCH;
+		co.paths.strings = clean;
+		co.paths.count = nclean;
+		co.baseline = head_tree;
+		if ((rc = git_checkout_tree(r->repo, (git_object *)target_tree, &co)) < 0) {
+			error = git_fail(rc, "the commits are made, but the work tree was not updated");
+			goto done;
+		}
+	}
+	/* changed files: the fix merged into the user's change */
+	if (nkept && (error = write_kept(r, kept, nkept)) < 0)
+		goto done;
+	git_oid_cpy(&r->head, &oid);
+	git_oid_tostr(r->info.head, sizeof(r->info.head), &oid);
+done:
+	for (size_t i = 0; i < nkept; i++) {
+		mpsfix_buf_release(&kept[i].index_text);
+		mpsfix_buf_release(&kept[i].worktree_text);
+	}
+	free(kept);
+	free(clean);
+	mpsfix_buf_release(&conflicts);
+	git_reference_free(moved);
+	git_index_free(index);
+	git_tree_free(target_tree);
+	git_commit_free(target);
+	git_tree_free(head_tree);
+	return error;
+}
+
+int mpsfix_git_email(mpsfix_buf *out, mpsfix_git_repo *r, const char *id, size_t idx, size_t total)
+{
+	git_commit *c = NULL, *parent = NULL;
+	git_tree *tree = NULL, *ptree = NULL;
+	git_diff *diff = NULL;
+	git_buf mail = GIT_BUF_INIT;
+	git_email_create_options opts;
+	git_oid oid;
+	int rc, error;
+
+	/* GIT_EMAIL_CREATE_OPTIONS_INIT, field by field (libgit2 1.5 has no _init function) */
+	memset(&opts, 0, sizeof(opts));
+	opts.version = GIT_EMAIL_CREATE_OPTIONS_VERSION;
+	if ((rc = git_diff_options_init(&opts.diff_opts, GIT_DIFF_OPTIONS_VERSION)) < 0 ||
+	    (rc = git_diff_find_options_init(&opts.diff_find_opts, GIT_DIFF_FIND_OPTIONS_VERSION)) < 0)
+		return git_fail(rc, id);
+	opts.diff_opts.flags = GIT_DIFF_SHOW_BINARY;
+	if ((error = parse_id(&oid, id)) < 0 || (error = commit_tree(&tree, &c, r->repo, &oid)) < 0)
+		goto done;
+	if ((rc = git_commit_parent(&parent, c, 0)) < 0 || (rc = git_commit_tree(&ptree, parent)) < 0) {
+		error = git_fail(rc, id);
+		goto done;
+	}
+	opts.flags = GIT_EMAIL_CREATE_NO_RENAMES;
+	if ((rc = git_diff_tree_to_tree(&diff, r->repo, ptree, tree, &opts.diff_opts)) < 0 ||
+	    (rc = git_email_create_from_diff(&mail, diff, idx, total, &oid, git_commit_summary(c),
+					     git_commit_body(c), git_commit_author(c), &opts)) < 0) {
+		error = git_fail(rc, id);
+		goto done;
+	}
+	mpsfix_buf_add(out, mail.ptr, mail.size);
+done:
+	git_buf_dispose(&mail);
+	git_diff_free(diff);
+	git_tree_free(ptree);
+	git_tree_free(tree);
+	git_commit_free(parent);
+	git_commit_free(c);
 	return error;
 }

@@ -84,4 +84,115 @@ typedef struct {
 int mpsfix_git_changed_lines(mpsfix_line_range **out, size_t *n, const char *path,
 			     const char *ref, bool staged);
 
+/* ---- recording fixes: commits, branches, patch e-mails ----------------------- */
+
+/** A repository opened to record fixes as commits (see commit.h). */
+typedef struct mpsfix_git_repo mpsfix_git_repo;
+
+/**
+ * Open the repository whose work tree holds the folder `dir` (a linked
+ * worktree is its own work tree, with its own HEAD and index).  With
+ * `in_memory`, the objects written later (blobs, trees, commits) are kept in
+ * memory, never in the repository, and are gone with mpsfix_git_repo_free()
+ * (mpsfix patch).  A folder in no work tree, or in a bare repository, is an
+ * error.
+ */
+int mpsfix_git_repo_open(mpsfix_git_repo **out, const char *dir, bool in_memory);
+void mpsfix_git_repo_free(mpsfix_git_repo *r);
+
+/** Where HEAD is when the repository was opened (borrowed from the repository). */
+typedef struct {
+	const char *top;     /* the work tree: real path, ending in '/' */
+	const char *branch;  /* the current branch ("main"); NULL when HEAD is detached */
+	bool unborn;         /* the branch has no commit yet */
+	char head[41];       /* HEAD's commit id in hex; "" when unborn */
+} mpsfix_git_head;
+
+const mpsfix_git_head *mpsfix_git_repo_head(const mpsfix_git_repo *r);
+
+/**
+ * The name of the file `path` in r's work tree, relative to its top
+ * ("pkg/a.py"), in *out (newly allocated); *out is NULL when the file is not
+ * in the work tree.  The folder part of `path` is resolved like realpath (a
+ * symlinked file is the link).  When the file lies inside a submodule of
+ * HEAD or of the index, *submodule is the submodule's path (newly
+ * allocated), else NULL.
+ */
+int mpsfix_git_repo_name(char **out, char **submodule, const mpsfix_git_repo *r, const char *path);
+
+/**
+ * The submodules of HEAD's tree: their paths relative to the top of the
+ * work tree, sorted (each string and *out are the caller's to free).
+ */
+int mpsfix_git_repo_submodules(char ***out, size_t *n, mpsfix_git_repo *r);
+
+/**
+ * The content of file `name` in HEAD's tree, appended to `out`; *executable
+ * (when not NULL) tells its mode.  MPSFIX_ENOMATCH when HEAD has no such
+ * file (or no commit); MPSFIX_ESKIP, with a message, when it is not a
+ * regular file there (a symbolic link, a submodule, a folder).
+ */
+int mpsfix_git_repo_read(mpsfix_buf *out, bool *executable, mpsfix_git_repo *r, const char *name);
+
+/**
+ * The user's uncommitted changes of file `name`: *staged when the index
+ * differs from HEAD, *unstaged when the work tree differs from the index (a
+ * deleted or conflicted file counts as both).
+ */
+int mpsfix_git_repo_status(bool *staged, bool *unstaged, mpsfix_git_repo *r, const char *name);
+
+/**
+ * The identity commits are made with, from the repository's configuration
+ * (user.name, user.email), as "Name <email>" (newly allocated).  Author and
+ * committer of every commit written through `r`, with the time of the first
+ * call.  When it is not configured: an error saying how to set it.
+ */
+int mpsfix_git_repo_identity(char **out, mpsfix_git_repo *r);
+
+/** A file's content in a new commit. */
+typedef struct {
+	const char *name;  /* relative to the top of the work tree */
+	const char *data;
+	size_t len;
+} mpsfix_git_change;
+
+/**
+ * Write a commit on top of `parent` (a commit id in hex, or NULL for HEAD):
+ * the parent's tree with the files of `changes` given new content (each
+ * must be a regular file of that tree; its mode is kept), the identity as
+ * author and committer, and `message`.  Its id goes to `out` (hex).  No ref
+ * moves and no file changes.
+ */
+int mpsfix_git_commit_write(char out[41], mpsfix_git_repo *r, const char *parent,
+			    const mpsfix_git_change *changes, size_t n, const char *message);
+
+/** Can `name` be created as a new branch (a valid name that no branch has)? */
+int mpsfix_git_branch_check(mpsfix_git_repo *r, const char *name);
+
+/** Create branch `name` at commit `id`; HEAD, the index and the work tree are untouched. */
+int mpsfix_git_branch_create(mpsfix_git_repo *r, const char *name, const char *id);
+
+/**
+ * Move the current branch from HEAD's commit (as opened) to commit `id`
+ * and bring the index and work tree of the files of `final` along (`final`
+ * holds each file's content in `id`).  A file the user has not changed is
+ * checked out from `id`.  A file the user changed keeps the change: the
+ * index entry and the work tree file each get the fix merged into what they
+ * hold (a three-way merge from HEAD's content, through the repository's
+ * filters), so the change stays uncommitted and the fix is not undone by it.
+ * When a change and a fix touch the same lines nothing is written: an error
+ * names the files.  The branch moves only if it still points where HEAD
+ * was.  With `id` NULL nothing is written at all: only the check that every
+ * change can be kept.
+ */
+int mpsfix_git_advance(mpsfix_git_repo *r, const char *id, const mpsfix_git_change *final, size_t n);
+
+/**
+ * Append to `out` commit `id` as `git format-patch` writes it: an mbox
+ * message ("From <id> Mon Sep 17 00:00:00 2001", From, Date, Subject with
+ * "[PATCH idx/total]" or "[PATCH]" when total is 1, the body, "---", a
+ * diffstat, the diff against its first parent) that `git am` applies.
+ */
+int mpsfix_git_email(mpsfix_buf *out, mpsfix_git_repo *r, const char *id, size_t idx, size_t total);
+
 #endif

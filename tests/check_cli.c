@@ -295,6 +295,70 @@ START_TEST(test_cli_rules_and_explain)
 }
 END_TEST
 
+START_TEST(test_cli_git_commands)
+{
+	char *commit[] = {"mpsfix", "commit", "--squash", "-s", "--branch", "mps", "--allow-dirty", "a.py", NULL};
+	char *patch[] = {"mpsfix", "patch", "--signoff", "--output-directory=out", "src", NULL};
+	char *patch_stdout[] = {"mpsfix", "patch", "--stdout", NULL};
+	char *review[] = {"mpsfix", "review", "--commit", "--branch=b", "--squash", NULL};
+	mpsfix_opts o;
+
+	ck_assert_int_eq(parse(&o, commit), 0);
+	ck_assert_int_eq(o.command, MPSFIX_CMD_COMMIT);
+	ck_assert(o.squash && o.signoff && o.allow_dirty && !o.to_stdout && !o.review_commit);
+	ck_assert_str_eq(o.branch, "mps");
+	ck_assert_uint_eq(o.npaths, 1);
+	ck_assert_str_eq(mpsfix_command_name(o.command), "commit");
+	mpsfix_opts_release(&o);
+	ck_assert_int_eq(parse(&o, patch), 0);
+	ck_assert_int_eq(o.command, MPSFIX_CMD_PATCH);
+	ck_assert(o.signoff && !o.squash);
+	ck_assert_str_eq(o.output_directory, "out");
+	mpsfix_opts_release(&o);
+	ck_assert_int_eq(parse(&o, patch_stdout), 0);
+	ck_assert(o.to_stdout);
+	mpsfix_opts_release(&o);
+	ck_assert_int_eq(parse(&o, review), 0);
+	ck_assert_int_eq(o.command, MPSFIX_CMD_REVIEW);
+	ck_assert(o.review_commit && o.squash);
+	ck_assert_str_eq(o.branch, "b");
+	mpsfix_opts_release(&o);
+}
+END_TEST
+
+START_TEST(test_cli_git_option_misuse)
+{
+	static const struct {
+		const char *argv[6];
+		const char *message;
+	} cases[] = {
+		{{"mpsfix", "commit", "--stdout"}, "option '--stdout' is for patch, not commit"},
+		{{"mpsfix", "fix", "--output-directory", "d"}, "option '--output-directory' is for patch, not fix"},
+		{{"mpsfix", "fix", "--commit"}, "option '--commit' is for review, not fix"},
+		{{"mpsfix", "check", "--squash"}, "option '--squash' is for commit, patch and review --commit, not check"},
+		{{"mpsfix", "review", "-s"}, "option '--signoff' is for commit, patch and review --commit, not review"},
+		{{"mpsfix", "patch", "--branch", "x"}, "option '--branch' is for commit and review --commit, not patch"},
+		{{"mpsfix", "review", "--allow-dirty"}, "option '--allow-dirty' is for commit and review --commit, not review"},
+		{{"mpsfix", "patch", "--stdout", "--output-directory", "d"},
+		 "options '--stdout' and '--output-directory' cannot be used together"},
+		{{"mpsfix", "commit", "-o", "f"}, "option '--output' is for the reports of check, diff and fix, not commit"},
+		{{"mpsfix", "review", "--format", "json"}, "option '--format' is for the reports of check, diff and fix, not review"},
+		{{"mpsfix", "commit", "--branch="}, "option '--branch' needs a branch name"},
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		mpsfix_opts o;
+		char *argv[6] = {0};
+
+		for (size_t k = 0; k < 6 && cases[i].argv[k]; k++)
+			argv[k] = (char *)cases[i].argv[k];
+		ck_assert_int_eq(parse(&o, argv), MPSFIX_ERROR);
+		ck_assert_str_eq(mpsfix_error_last()->message, cases[i].message);
+		mpsfix_opts_release(&o);
+	}
+}
+END_TEST
+
 Suite *mpsfix_suite_cli(void)
 {
 	Suite *s = suite_create("cli");
@@ -312,6 +376,8 @@ Suite *mpsfix_suite_cli(void)
 	tcase_add_test(tc, test_cli_value_errors);
 	tcase_add_test(tc, test_cli_allowed_combinations);
 	tcase_add_test(tc, test_cli_rules_and_explain);
+	tcase_add_test(tc, test_cli_git_commands);
+	tcase_add_test(tc, test_cli_git_option_misuse);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -573,6 +573,135 @@ START_TEST(test_git_changed_lines_no_commit)
 }
 END_TEST
 
+START_TEST(test_git_repo_head)
+{
+	mpsfix_git_repo *r = NULL;
+	const mpsfix_git_head *h;
+	char *top = mpsfix_xasprintf("%s/repo/", tmpdir), *sub = mpsfix_xasprintf("%s/repo/sub", tmpdir);
+
+	new_repo("repo");
+	put("repo/sub/a.py", "a = 1\n");
+	/* no commit yet */
+	ck_assert_int_eq(mpsfix_git_repo_open(&r, sub, false), 0);
+	h = mpsfix_git_repo_head(r);
+	ck_assert(h->unborn);
+	ck_assert_str_eq(h->branch, "main");
+	ck_assert_str_eq(h->head, "");
+	ck_assert_str_eq(h->top, top);
+	mpsfix_git_repo_free(r);
+	/* on a branch */
+	sh("cd repo && git add . && git commit -qm one && git checkout -q -b topic");
+	ck_assert_int_eq(mpsfix_git_repo_open(&r, sub, false), 0);
+	h = mpsfix_git_repo_head(r);
+	ck_assert(!h->unborn);
+	ck_assert_str_eq(h->branch, "topic");
+	ck_assert_uint_eq(strlen(h->head), 40);
+	mpsfix_git_repo_free(r);
+	/* detached */
+	sh("cd repo && git checkout -q --detach");
+	ck_assert_int_eq(mpsfix_git_repo_open(&r, sub, false), 0);
+	ck_assert_ptr_null(mpsfix_git_repo_head(r)->branch);
+	mpsfix_git_repo_free(r);
+	/* not a work tree */
+	ck_assert_int_eq(mpsfix_git_repo_open(&r, tmpdir, false), MPSFIX_ERROR);
+	ck_assert_ptr_null(r);
+	free(top);
+	free(sub);
+}
+END_TEST
+
+START_TEST(test_git_repo_read_status)
+{
+	mpsfix_git_repo *r = NULL;
+	mpsfix_buf b = MPSFIX_BUF_INIT;
+	char *dir = mpsfix_xasprintf("%s/repo", tmpdir), *name = NULL, *subm = NULL;
+	bool exec = false, staged, unstaged;
+
+	new_repo("repo");
+	put("repo/x.py", "v1\n");
+	put("repo/tool.py", "#!/usr/bin/env python\n");
+	put("repo/clean.py", "c\n");
+	sh("cd repo && chmod +x tool.py && ln -s x.py l.py && git add . && git commit -qm one");
+	put("repo/x.py", "v2 staged\n");
+	sh("cd repo && git add x.py");
+	put("repo/x.py", "v3 in the work tree\n");
+	ck_assert_int_eq(mpsfix_git_repo_open(&r, dir, false), 0);
+
+	/* HEAD's content, whatever the index and the work tree hold */
+	ck_assert_int_eq(mpsfix_git_repo_read(&b, &exec, r, "x.py"), 0);
+	ck_assert_uint_eq(b.len, 3);
+	ck_assert_mem_eq(b.data, "v1\n", 3);
+	ck_assert(!exec);
+	mpsfix_buf_clear(&b);
+	ck_assert_int_eq(mpsfix_git_repo_read(&b, &exec, r, "tool.py"), 0);
+	ck_assert(exec);
+	ck_assert_int_eq(mpsfix_git_repo_read(&b, NULL, r, "l.py"), MPSFIX_ESKIP);
+	ck_assert_int_eq(mpsfix_git_repo_read(&b, NULL, r, "none.py"), MPSFIX_ENOMATCH);
+
+	ck_assert_int_eq(mpsfix_git_repo_status(&staged, &unstaged, r, "x.py"), 0);
+	ck_assert(staged && unstaged);
+	ck_assert_int_eq(mpsfix_git_repo_status(&staged, &unstaged, r, "clean.py"), 0);
+	ck_assert(!staged && !unstaged);
+	put("repo/clean.py", "changed\n");
+	ck_assert_int_eq(mpsfix_git_repo_status(&staged, &unstaged, r, "clean.py"), 0);
+	ck_assert(!staged && unstaged);
+
+	/* names: from anywhere, through the folder's real path */
+	ck_assert_int_eq(chdir(dir), 0);
+	ck_assert_int_eq(mpsfix_git_repo_name(&name, &subm, r, "./x.py"), 0);
+	ck_assert_str_eq(name, "x.py");
+	ck_assert_ptr_null(subm);
+	free(name);
+	ck_assert_int_eq(mpsfix_git_repo_name(&name, NULL, r, "../elsewhere.py"), 0);
+	ck_assert_ptr_null(name);
+	ck_assert_int_eq(mpsfix_git_repo_name(&name, NULL, r, ".git/config"), 0);
+	ck_assert_ptr_null(name);
+	mpsfix_git_repo_free(r);
+	mpsfix_buf_release(&b);
+	free(dir);
+}
+END_TEST
+
+START_TEST(test_git_commit_in_memory)
+{
+	mpsfix_git_repo *r = NULL;
+	mpsfix_git_change c = {"x.py", "fixed\n", 6};
+	mpsfix_buf mail = MPSFIX_BUF_INIT;
+	char *dir = mpsfix_xasprintf("%s/repo", tmpdir), id[41], id2[41], *cmd;
+
+	new_repo("repo");
+	put("repo/x.py", "v1\n");
+	sh("cd repo && git add . && git commit -qm one");
+	ck_assert_int_eq(mpsfix_git_repo_open(&r, dir, true), 0);
+	ck_assert_int_eq(mpsfix_git_commit_write(id, r, NULL, &c, 1, "subject line\n\nbody\n"), 0);
+	/* the commit can be read back through the repository, and is nowhere on disk */
+	ck_assert_int_eq(mpsfix_git_email(&mail, r, id, 1, 1), 0);
+	mpsfix_buf_adds(&mail, "");
+	ck_assert_ptr_nonnull(strstr(mail.data, "\nSubject: [PATCH] subject line\n\nbody\n---\n x.py | 2 +-\n"));
+	ck_assert_ptr_nonnull(strstr(mail.data, "\n-v1\n+fixed\n"));
+	cmd = mpsfix_xasprintf("cd '%s' && git cat-file -e %s 2>/dev/null", dir, id);
+	ck_assert_int_ne(system(cmd), 0);
+	free(cmd);
+	/* a commit on top of that one */
+	c.data = "fixed twice\n";
+	c.len = strlen(c.data);
+	ck_assert_int_eq(mpsfix_git_commit_write(id2, r, id, &c, 1, "second\n"), 0);
+	mpsfix_buf_clear(&mail);
+	ck_assert_int_eq(mpsfix_git_email(&mail, r, id2, 2, 2), 0);
+	mpsfix_buf_adds(&mail, "");
+	ck_assert_ptr_nonnull(strstr(mail.data, "\nSubject: [PATCH 2/2] second\n"));
+	ck_assert_ptr_nonnull(strstr(mail.data, "\n-fixed\n+fixed twice\n"));
+	/* a file the parent lacks, a bad id */
+	c.name = "new.py";
+	ck_assert_int_eq(mpsfix_git_commit_write(id2, r, NULL, &c, 1, "x\n"), MPSFIX_ERROR);
+	ck_assert_int_eq(mpsfix_git_commit_write(id2, r, "nonsense", &c, 1, "x\n"), MPSFIX_ERROR);
+	ck_assert_str_eq(mpsfix_error_last()->message, "'nonsense' is not a commit id");
+	mpsfix_git_repo_free(r);
+	mpsfix_buf_release(&mail);
+	free(dir);
+}
+END_TEST
+
 Suite *mpsfix_suite_git(void)
 {
 	Suite *s = suite_create("git");
@@ -595,6 +724,9 @@ Suite *mpsfix_suite_git(void)
 	tcase_add_test(tc, test_git_read_staged);
 	tcase_add_test(tc, test_git_changed_lines);
 	tcase_add_test(tc, test_git_changed_lines_no_commit);
+	tcase_add_test(tc, test_git_repo_head);
+	tcase_add_test(tc, test_git_repo_read_status);
+	tcase_add_test(tc, test_git_commit_in_memory);
 	suite_add_tcase(s, tc);
 	return s;
 }

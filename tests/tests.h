@@ -29,6 +29,9 @@ Suite *mpsfix_suite_pins(void);
 Suite *mpsfix_suite_target(void);
 Suite *mpsfix_suite_rulelist(void);
 Suite *mpsfix_suite_cond(void);
+Suite *mpsfix_suite_series(void);
+Suite *mpsfix_suite_commit(void);
+Suite *mpsfix_suite_review(void);
 
 /** The repository's top folder (MPSFIX_TOP, default "."). */
 const char *mpsfix_test_top(void);

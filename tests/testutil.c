@@ -1,8 +1,13 @@
+#define _XOPEN_SOURCE 700 /* nftw */
 #include "testutil.h"
 
+#include <ftw.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 
 #include "parse.h"
 
@@ -277,4 +282,92 @@ void tu_git_restore(void)
 		free(saved_git_env[i]);
 		saved_git_env[i] = NULL;
 	}
+}
+
+static int run_shell(mpsfix_buf *out, const char *dir, const char *fmt, va_list ap)
+{
+	mpsfix_buf cmd = MPSFIX_BUF_INIT;
+	FILE *p;
+	char chunk[4096];
+	size_t n;
+	int status;
+
+	mpsfix_buf_printf(&cmd, "cd '%s' && { ", dir);
+	mpsfix_buf_vprintf(&cmd, fmt, ap);
+	mpsfix_buf_adds(&cmd, "\n}");
+	if ((p = popen(cmd.data, "r")) == NULL) {
+		mpsfix_buf_release(&cmd);
+		return -1;
+	}
+	while ((n = fread(chunk, 1, sizeof(chunk), p)) > 0)
+		if (out)
+			mpsfix_buf_add(out, chunk, n);
+	status = pclose(p);
+	mpsfix_buf_release(&cmd);
+	return status == -1 ? -1 : WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+}
+
+int tu_sh(const char *dir, const char *fmt, ...)
+{
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = run_shell(NULL, dir, fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+char *tu_sh_out(const char *dir, const char *fmt, ...)
+{
+	mpsfix_buf out = MPSFIX_BUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	run_shell(&out, dir, fmt, ap);
+	va_end(ap);
+	mpsfix_buf_adds(&out, "");
+	if (out.len && out.data[out.len - 1] == '\n')
+		out.data[--out.len] = '\0';
+	return mpsfix_buf_detach(&out, NULL);
+}
+
+void tu_put(const char *dir, const char *rel, const char *text)
+{
+	char *path = mpsfix_xasprintf("%s/%s", dir, rel);
+	FILE *f;
+
+	for (char *slash = strchr(path + strlen(dir) + 1, '/'); slash; slash = strchr(slash + 1, '/')) {
+		*slash = '\0';
+		mkdir(path, 0755);
+		*slash = '/';
+	}
+	if ((f = fopen(path, "wb")) == NULL || fwrite(text, 1, strlen(text), f) != strlen(text) ||
+	    fclose(f) != 0)
+		abort();
+	free(path);
+}
+
+static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
+void tu_rm_rf(const char *dir)
+{
+	nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+mpsfix_rule *tu_yaml_rule(const char *yaml)
+{
+	mpsfix_rule *r = NULL;
+
+	if (mpsfix_rule_load_buffer(&r, tu_parser(), "t.yml", yaml, strlen(yaml)) < 0) {
+		fprintf(stderr, "tu_yaml_rule: %s\n", mpsfix_error_last()->message);
+		abort();
+	}
+	return r;
 }

@@ -51,4 +51,19 @@ char *tu_fix_yaml(const char *yaml, const char *code);
 void tu_git_isolate(const char *home);
 void tu_git_restore(void);
 
+/** Run the shell command `fmt` in folder `dir`; its exit status (-1 if it could not run). */
+int tu_sh(const char *dir, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/** The standard output of the shell command `fmt` run in `dir`, without its last newline (malloc'd). */
+char *tu_sh_out(const char *dir, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/** Write `text` to `dir`/`rel`, creating the folders on the way. */
+void tu_put(const char *dir, const char *rel, const char *text);
+
+/** Remove `dir` and everything under it (symbolic links are not followed). */
+void tu_rm_rf(const char *dir);
+
+/** Load a rule from YAML text (aborts the test on error); free with mpsfix_rule_free. */
+mpsfix_rule *tu_yaml_rule(const char *yaml);
+
 #endif

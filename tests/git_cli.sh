@@ -1,0 +1,268 @@
+#!/bin/sh
+# End-to-end tests of mpsfix commit and mpsfix patch on copies of the demo
+# project, each in a repository of its own: one commit per rule, --squash,
+# --signoff, --branch (HEAD, index and work tree byte for byte as before),
+# the dirty-tree refusal and --allow-dirty (the user's change stays
+# uncommitted), patches that `git am` applies to the same tree, linked
+# worktrees, detached HEAD, a repository without commits, submodules, and
+# `git fsck` after each.  The tests use the git command; mpsfix does not.
+# Prints 'N passed, N failed'.
+# usage: sh tests/git_cli.sh [path/to/mpsfix]
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+bin=${1:-$top/build/mpsfix}
+case $bin in /*) ;; *) bin=$top/$bin ;; esac
+cd "$top" || exit 2
+
+. "$top/tests/lib.sh"
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/mpsfix-git.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT INT TERM
+
+# nothing of the user's may leak in: git configuration, hooks' variables, format, color
+mkdir -p "$tmp/home"
+: >"$tmp/gitconfig"
+HOME=$tmp/home GIT_CONFIG_GLOBAL=$tmp/gitconfig GIT_CONFIG_NOSYSTEM=1
+export HOME GIT_CONFIG_GLOBAL GIT_CONFIG_NOSYSTEM
+unset MPSFIX_FORMAT NO_COLOR GIT_DIR GIT_WORK_TREE GIT_INDEX_FILE GIT_AUTHOR_NAME GIT_AUTHOR_EMAIL \
+	GIT_COMMITTER_NAME GIT_COMMITTER_EMAIL 2>/dev/null
+git config --global init.defaultBranch main
+git config --global protocol.file.allow always
+
+# mkrepo DIR: the demo project committed on main, with an identity
+mkrepo() {
+	mkdir -p "$1"
+	cp fixtures/demo/*.py fixtures/demo/README.md "$1/"
+	(cd "$1" && git init -q && git config user.name 'Ada Lovelace' &&
+		git config user.email ada@example.com && git add . && git commit -qm 'demo project')
+}
+
+# what must not change: HEAD, the branch, the index file, the staged entries, the files
+state() { # dir
+	(cd "$1" && git rev-parse HEAD && git symbolic-ref -q HEAD; sha1sum .git/index;
+		git ls-files -s; sha1sum *.py; git status --porcelain)
+}
+
+expect_same() { # name file1 file2
+	if cmp -s "$2" "$3"; then ok "$1"; else fail "$1" "$(diff "$2" "$3" | head -20)"; fi
+}
+expect_eq() { # name got want
+	if [ "$2" = "$3" ]; then ok "$1"; else fail "$1" "got:  $2" "want: $3"; fi
+}
+expect_fsck() { # name dir: no error, no missing or broken object
+	f=$(cd "$2" && git fsck --strict 2>&1)
+	fr=$?
+	bad=$(printf '%s\n' "$f" | grep -v '^dangling ' | grep -v '^$')
+	if [ "$fr" = 0 ] && [ -z "$bad" ]; then ok "$1"; else fail "$1" "git fsck: $fr" "$f"; fi
+}
+
+# the tree `mpsfix fix` makes of the demo (the reference for every commit test)
+mkrepo "$tmp/ref"
+(cd "$tmp/ref" && "$bin" fix -q --unsafe-fixes >/dev/null 2>&1; git add -A && git write-tree) >"$tmp/ref.tree"
+fixed_tree=$(cat "$tmp/ref.tree")
+
+# --- 1. one commit per rule ---------------------------------------------------------
+mkrepo "$tmp/c1"
+base=$(cd "$tmp/c1" && git rev-parse HEAD)
+run_in "$tmp/c1" "$bin" commit --unsafe-fixes --target-torch 2.1
+expect_rc "commit: exit 0 (nothing left)" 0
+expect_out "commit: prints each commit as git does" "[main "
+expect_err "commit: summary" "4 files scanned, 3 commits (4 fixes), 0 findings left"
+subjects=$(cd "$tmp/c1" && git log --format=%s "$base..HEAD" | tac)
+expect_eq "commit: one commit per rule, in code order" "$subjects" \
+"mpsfix: MPS006 to-mps-non-blocking: non_blocking=True copies to MPS can corrupt data (2 sites)
+mpsfix: MPS101 dataloader-pin-memory: pin_memory=True does nothing on MPS; pin only when CUDA is available (1 site)
+mpsfix: MPS104 device-selection-skips-mps: device selection never tries MPS: on a Mac this runs on the CPU (1 site)"
+files=$(cd "$tmp/c1" && for c in $(git rev-list --reverse "$base..HEAD"); do git diff-tree --no-commit-id --name-only -r "$c"; done | tr '\n' ' ')
+expect_eq "commit: each commit changes its rule's files" "$files" "train.py data.py device.py "
+trailers=$(cd "$tmp/c1" && git log -1 --format=%B HEAD~2 | git interpret-trailers --parse)
+expect_eq "commit: trailers" "$trailers" "Mpsfix-Rule: MPS006
+Mpsfix-Target-Torch: 2.1"
+body=$(cd "$tmp/c1" && git log -1 --format=%b HEAD~1)
+case $body in *"See https://github.com/pytorch/pytorch/pull/131858"*"Files:"*"    data.py (1 site)"*) ok "commit: body with the rule, its source and the files" ;;
+	*) fail "commit: body with the rule, its source and the files" "$body" ;; esac
+who=$(cd "$tmp/c1" && git log -1 --format='%an <%ae> / %cn <%ce>')
+expect_eq "commit: author and committer from the configuration" "$who" "Ada Lovelace <ada@example.com> / Ada Lovelace <ada@example.com>"
+expect_eq "commit: the tree is what mpsfix fix makes" "$(cd "$tmp/c1" && git rev-parse HEAD^{tree})" "$fixed_tree"
+expect_eq "commit: work tree and index follow (nothing to commit)" "$(cd "$tmp/c1" && git status --porcelain)" ""
+expect_fsck "commit: git fsck clean" "$tmp/c1"
+run_in "$tmp/c1" "$bin" commit --unsafe-fixes
+expect_rc "commit again: exit 0" 0
+expect_err "commit again: nothing to commit" "nothing to commit: no fix to make"
+expect_eq "commit again: no new commit" "$(cd "$tmp/c1" && git rev-list --count "$base..HEAD")" "3"
+
+# --- 2. --squash, --signoff, findings left -----------------------------------------
+mkrepo "$tmp/c2"
+run_in "$tmp/c2" "$bin" commit --squash -s
+expect_rc "squash: exit 1 (the unsafe fix is left)" 1
+expect_err "squash: says what is left" "1 finding left; target torch: every MPS-capable version; 1 more fixable with --unsafe-fixes"
+expect_eq "squash: one commit" "$(cd "$tmp/c2" && git log --format=%s -1)" "mpsfix: fix MPS006, MPS101 (3 sites)"
+expect_eq "squash: trailers" "$(cd "$tmp/c2" && git log -1 --format=%B | git interpret-trailers --parse)" \
+"Mpsfix-Rule: MPS006
+Mpsfix-Rule: MPS101
+Mpsfix-Target-Torch: all
+Signed-off-by: Ada Lovelace <ada@example.com>"
+mkrepo "$tmp/c2b"
+run_in "$tmp/c2b" "$bin" commit --squash --unsafe-fixes
+expect_eq "squash: the same tree as one commit per rule" "$(cd "$tmp/c2b" && git rev-parse HEAD^{tree})" "$fixed_tree"
+expect_fsck "squash: git fsck clean" "$tmp/c2"
+
+# --- 3. --branch: HEAD, index and work tree untouched ---------------------------------
+mkrepo "$tmp/c3"
+(cd "$tmp/c3" && echo '# my unstaged line' >>train.py && echo '# staged' >>model.py && git add model.py)
+state "$tmp/c3" >"$tmp/c3.before"
+run_in "$tmp/c3" "$bin" commit --unsafe-fixes --branch mps-fixes
+expect_rc "branch: exit 0" 0
+expect_out "branch: the commits name the new branch" "[mps-fixes "
+expect_err "branch: says HEAD is as it was" "the commits are on branch mps-fixes; HEAD, the index and the work tree are as they were"
+state "$tmp/c3" >"$tmp/c3.after"
+expect_same "branch: HEAD, index and work tree byte for byte as before" "$tmp/c3.before" "$tmp/c3.after"
+expect_eq "branch: three commits on the branch" "$(cd "$tmp/c3" && git rev-list --count main..mps-fixes)" "3"
+expect_eq "branch: made from HEAD, not from the work tree" "$(cd "$tmp/c3" && git rev-parse mps-fixes^{tree})" "$fixed_tree"
+run_in "$tmp/c3" "$bin" commit --branch mps-fixes
+expect_rc "branch: an existing branch is refused" 2
+expect_err "branch: ... and named" "a branch named 'mps-fixes' already exists"
+run_in "$tmp/c3" "$bin" commit --branch 'no..dots'
+expect_err "branch: an invalid name is refused" "'no..dots' is not a valid branch name"
+expect_fsck "branch: git fsck clean" "$tmp/c3"
+
+# --- 4. uncommitted changes: refused, or kept with --allow-dirty -------------------------
+mkrepo "$tmp/c4"
+(cd "$tmp/c4" && printf '# mine, at the top\n' | cat - train.py >t && mv t train.py &&
+	echo '# staged, at the end' >>data.py && git add data.py && echo '# not fixed' >>model.py)
+state "$tmp/c4" >"$tmp/c4.before"
+run_in "$tmp/c4" "$bin" commit
+expect_rc "dirty: refused with exit 2" 2
+expect_err "dirty: names the files and what is uncommitted" "data.py (staged changes), train.py (unstaged changes)"
+expect_err "dirty: says what to do" "--allow-dirty"
+case $err in *model.py*) fail "dirty: a file without fixes is not named" "$err" ;; *) ok "dirty: a file without fixes is not named" ;; esac
+state "$tmp/c4" >"$tmp/c4.after"
+expect_same "dirty: nothing changed" "$tmp/c4.before" "$tmp/c4.after"
+run_in "$tmp/c4" "$bin" commit --allow-dirty
+expect_rc "allow-dirty: exit 1 (the unsafe fix is left)" 1
+expect_eq "allow-dirty: the commits hold only the fixes" \
+	"$(cd "$tmp/c4" && git show HEAD:train.py | grep -c 'mine'; git show HEAD:data.py | grep -c staged)" "0
+0"
+expect_eq "allow-dirty: the changes stay uncommitted where they were" "$(cd "$tmp/c4" && git status --porcelain)" \
+"M  data.py
+ M model.py
+ M train.py"
+expect_eq "allow-dirty: the unstaged change is the only difference in the work tree" \
+	"$(cd "$tmp/c4" && git diff train.py | grep '^[-+][^-+]')" "+# mine, at the top"
+expect_eq "allow-dirty: the staged change is the only difference in the index" \
+	"$(cd "$tmp/c4" && git diff --cached | grep '^[-+][^-+]')" "+# staged, at the end"
+expect_eq "allow-dirty: the work tree has the fix" "$(cd "$tmp/c4" && grep -c 'non_blocking=True' train.py)" "2"
+expect_fsck "allow-dirty: git fsck clean" "$tmp/c4"
+mkrepo "$tmp/c4b"
+(cd "$tmp/c4b" && sed -i 's/images = images.to("mps", non_blocking=True)/images = images.to("mps", non_blocking=True).float()/' train.py)
+state "$tmp/c4b" >"$tmp/c4b.before"
+run_in "$tmp/c4b" "$bin" commit --allow-dirty
+expect_rc "allow-dirty: a change on the fixed lines is refused" 2
+expect_err "allow-dirty: ... naming the file" "train.py: the uncommitted change touches the lines the fix changes"
+state "$tmp/c4b" >"$tmp/c4b.after"
+expect_same "allow-dirty: ... and nothing changed" "$tmp/c4b.before" "$tmp/c4b.after"
+
+# --- 5. patch: git am gives the tree commit gives --------------------------------------
+mkrepo "$tmp/p1"
+(cd "$tmp/p1" && find .git -type f | sort | xargs sha1sum) >"$tmp/p1.before"
+run_in "$tmp/p1" "$bin" patch --unsafe-fixes --output-directory "$tmp/patches"
+expect_rc "patch: exit 0" 0
+expect_eq "patch: prints the files, named as git format-patch names them" "$out" \
+"$tmp/patches/0001-mpsfix-MPS006-to-mps-non-blocking-non_blocking-True-.patch
+$tmp/patches/0002-mpsfix-MPS101-dataloader-pin-memory-pin_memory-True-.patch
+$tmp/patches/0003-mpsfix-MPS104-device-selection-skips-mps-device-sele.patch"
+(cd "$tmp/p1" && find .git -type f | sort | xargs sha1sum) >"$tmp/p1.after"
+expect_same "patch: nothing written to the repository (objects, refs, index)" "$tmp/p1.before" "$tmp/p1.after"
+expect_eq "patch: the work tree untouched" "$(cd "$tmp/p1" && git status --porcelain)" ""
+git clone -q "$tmp/p1" "$tmp/p1am"
+(cd "$tmp/p1am" && git config user.name Reviewer && git config user.email r@example.com)
+run_in "$tmp/p1am" git am "$tmp"/patches/*.patch
+expect_rc "patch: git am applies the series" 0
+expect_eq "patch: git am gives the tree of mpsfix commit" "$(cd "$tmp/p1am" && git rev-parse HEAD^{tree})" "$fixed_tree"
+expect_eq "patch: git am keeps the author and the messages" \
+	"$(cd "$tmp/p1am" && git log --format='%an|%s' -3 | tac)" \
+"Ada Lovelace|mpsfix: MPS006 to-mps-non-blocking: non_blocking=True copies to MPS can corrupt data (2 sites)
+Ada Lovelace|mpsfix: MPS101 dataloader-pin-memory: pin_memory=True does nothing on MPS; pin only when CUDA is available (1 site)
+Ada Lovelace|mpsfix: MPS104 device-selection-skips-mps: device selection never tries MPS: on a Mac this runs on the CPU (1 site)"
+expect_eq "patch: the trailers survive git am" \
+	"$(cd "$tmp/p1am" && git log -1 --format=%B | git interpret-trailers --parse)" "Mpsfix-Rule: MPS104
+Mpsfix-Target-Torch: all"
+expect_fsck "patch: git fsck clean after git am" "$tmp/p1am"
+run_in "$tmp/p1" "$bin" patch --unsafe-fixes --stdout --squash
+expect_rc "patch --stdout: exit 0" 0
+case $out in "From "*"Subject: [PATCH] mpsfix: fix MPS006, MPS101, MPS104 (4 sites)"*) ok "patch --stdout: one mbox" ;;
+	*) fail "patch --stdout: one mbox" "$out" ;; esac
+git clone -q "$tmp/p1" "$tmp/p1am2"
+(cd "$tmp/p1am2" && git config user.name R && git config user.email r@example.com && git am -q) <"$tmp/out"
+expect_eq "patch --stdout: git am reads it from standard input" "$(cd "$tmp/p1am2" && git rev-parse HEAD^{tree})" "$fixed_tree"
+(cd "$tmp/p1" && git checkout -q --detach)
+run_in "$tmp/p1" "$bin" patch --stdout
+expect_rc "patch: a detached HEAD is fine" 1
+
+# --- 6. linked worktree, detached HEAD, no commit, submodule, no identity --------------
+mkrepo "$tmp/w1"
+(cd "$tmp/w1" && git worktree add -q -b side "$tmp/w1-side" 2>/dev/null)
+run_in "$tmp/w1-side" "$bin" commit --unsafe-fixes
+expect_rc "worktree: exit 0" 0
+expect_out "worktree: commits on the worktree's branch" "[side "
+expect_eq "worktree: the other branch stays" "$(cd "$tmp/w1" && git log --format=%s -1 main)" "demo project"
+expect_eq "worktree: its tree" "$(cd "$tmp/w1-side" && git rev-parse HEAD^{tree}; git status --porcelain)" "$fixed_tree"
+expect_eq "worktree: the main work tree untouched" "$(cd "$tmp/w1" && git status --porcelain; grep -c non_blocking=True train.py)" "4"
+expect_fsck "worktree: git fsck clean" "$tmp/w1"
+
+mkrepo "$tmp/d1"
+(cd "$tmp/d1" && git checkout -q --detach)
+run_in "$tmp/d1" "$bin" commit
+expect_rc "detached: refused" 2
+expect_err "detached: says why and what to do" "HEAD is detached"
+expect_err "detached: ... --branch" "give --branch NAME"
+run_in "$tmp/d1" "$bin" commit --branch from-detached
+expect_rc "detached: --branch works (findings left)" 1
+expect_eq "detached: HEAD stays detached where it was" "$(cd "$tmp/d1" && git rev-parse HEAD; git symbolic-ref -q HEAD || echo detached)" \
+	"$(cd "$tmp/d1" && git rev-parse main)
+detached"
+
+mkdir -p "$tmp/e1" && cp fixtures/demo/train.py "$tmp/e1/"
+(cd "$tmp/e1" && git init -q && git config user.name A && git config user.email a@example.com && git add train.py)
+run_in "$tmp/e1" "$bin" commit
+expect_rc "no commit yet: refused" 2
+expect_err "no commit yet: says why" "has no commit yet: mpsfix records its fixes on top of a commit and never commits your files for you"
+run_in "$tmp/e1" "$bin" patch
+expect_rc "no commit yet: patch refused too" 2
+expect_eq "no commit yet: nothing written" "$(cd "$tmp/e1" && git rev-parse -q --verify HEAD; git status --porcelain)" "A  train.py"
+
+mkrepo "$tmp/sub-src"
+mkrepo "$tmp/s1"
+(cd "$tmp/s1" && git submodule add -q "$tmp/sub-src" vendor/demo 2>/dev/null && git commit -qm 'add submodule')
+run_in "$tmp/s1" "$bin" commit --unsafe-fixes
+expect_rc "submodule: exit 0" 0
+expect_err "submodule: a note that its files are skipped" "note: vendor/demo: a submodule: its files are skipped"
+expect_eq "submodule: only the superproject's files" "$(cd "$tmp/s1" && git rev-list --count HEAD~3..HEAD; git -C vendor/demo status --porcelain; git -C vendor/demo rev-list --count HEAD)" "3
+1"
+run_in "$tmp/s1" "$bin" commit vendor/demo/train.py
+expect_err "submodule: a file in it, named, is skipped with a note" "vendor/demo/train.py: inside submodule 'vendor/demo': skipped"
+expect_fsck "submodule: git fsck clean" "$tmp/s1"
+
+mkrepo "$tmp/n1"
+(cd "$tmp/n1" && git config --unset user.name && git config --unset user.email)
+run_in "$tmp/n1" "$bin" commit
+expect_rc "no identity: refused" 2
+expect_err "no identity: says how to set it" "git config user.name"
+
+mkdir -p "$tmp/plain" && cp fixtures/demo/train.py "$tmp/plain/"
+run_in "$tmp/plain" "$bin" commit
+expect_rc "not a work tree: refused" 2
+expect_err "not a work tree: says so" "not in a git work tree"
+
+# --- 7. what the commands refuse ---------------------------------------------------------
+run_in "$tmp/c1" "$bin" review
+expect_rc "review: refused without a terminal" 2
+expect_err "review: ... politely" "review asks about each fix on a terminal, and standard input is not one"
+run_in "$tmp/c1" "$bin" commit --staged
+expect_err "commit --staged: refused" "--staged reads files from the index"
+run_in "$tmp/c1" "$bin" commit -
+expect_err "commit -: refused" "standard input ('-') cannot be used"
+run_in "$tmp/c1" "$bin" commit --stdout
+expect_err "commit --stdout: refused" "option '--stdout' is for patch, not commit"
+
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]
