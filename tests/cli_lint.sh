@@ -15,17 +15,9 @@ cd "$top" || exit 2
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/mpsfix-lint.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT INT TERM
 
-# nothing of the user's may leak in: git config, format, color
-mkdir -p "$tmp/home"
-: >"$tmp/gitconfig"
-HOME=$tmp/home GIT_CONFIG_GLOBAL=$tmp/gitconfig GIT_CONFIG_NOSYSTEM=1
-export HOME GIT_CONFIG_GLOBAL GIT_CONFIG_NOSYSTEM
-unset MPSFIX_FORMAT NO_COLOR GIT_DIR GIT_WORK_TREE GIT_INDEX_FILE 2>/dev/null
+isolate
 g() { git -c user.name=t -c user.email=t@t -c init.defaultBranch=main "$@"; }
 
-expect_no_out() { # name substring
-	case $out in *"$2"*) fail "$1" "stdout has: $2" "stdout: $out" ;; *) ok "$1" ;; esac
-}
 expect_empty_out() { # name
 	if [ -z "$out" ]; then ok "$1"; else fail "$1" "stdout not empty: $out"; fi
 }

@@ -18,12 +18,7 @@ cd "$top" || exit 2
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/mpsfix-git.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT INT TERM
 
-# nothing of the user's may leak in: git configuration, hooks' variables, format, color
-mkdir -p "$tmp/home"
-: >"$tmp/gitconfig"
-HOME=$tmp/home GIT_CONFIG_GLOBAL=$tmp/gitconfig GIT_CONFIG_NOSYSTEM=1
-export HOME GIT_CONFIG_GLOBAL GIT_CONFIG_NOSYSTEM
-unset MPSFIX_FORMAT NO_COLOR GIT_DIR GIT_WORK_TREE GIT_INDEX_FILE GIT_AUTHOR_NAME GIT_AUTHOR_EMAIL \
+isolate
 	GIT_COMMITTER_NAME GIT_COMMITTER_EMAIL 2>/dev/null
 git config --global init.defaultBranch main
 git config --global protocol.file.allow always

@@ -35,3 +35,21 @@ expect_err() { # name substring
 expect_out() { # name substring
 	case $out in *"$2"*) ok "$1" ;; *) fail "$1" "stdout lacks: $2" "stdout: $out" ;; esac
 }
+
+expect_no_out() { # name substring
+	case $out in *"$2"*) fail "$1" "stdout has: $2" "stdout: $out" ;; *) ok "$1" ;; esac
+}
+expect_no_err() { # name substring
+	case $err in *"$2"*) fail "$1" "stderr has: $2" "stderr: $err" ;; *) ok "$1" ;; esac
+}
+
+# isolate: nothing of the user's may leak into a test (git configuration and
+# identity, hooks' variables, report format, color, an enclosing tmux); uses $tmp
+isolate() {
+	mkdir -p "$tmp/home"
+	: >"$tmp/gitconfig"
+	HOME=$tmp/home GIT_CONFIG_GLOBAL=$tmp/gitconfig GIT_CONFIG_NOSYSTEM=1
+	export HOME GIT_CONFIG_GLOBAL GIT_CONFIG_NOSYSTEM
+	unset MPSFIX_FORMAT NO_COLOR GIT_DIR GIT_WORK_TREE GIT_INDEX_FILE GIT_AUTHOR_NAME \
+		GIT_AUTHOR_EMAIL GIT_COMMITTER_NAME GIT_COMMITTER_EMAIL TMUX 2>/dev/null
+}

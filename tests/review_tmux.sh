@@ -30,11 +30,7 @@ trap 'stop_all; rm -rf "$tmp"' EXIT INT TERM
 # the pane stays when its program ends, so its last screen can be read
 printf 'set-option -g remain-on-exit on\n' >"$tmp/tmux.conf"
 
-mkdir -p "$tmp/home"
-: >"$tmp/gitconfig"
-HOME=$tmp/home GIT_CONFIG_GLOBAL=$tmp/gitconfig GIT_CONFIG_NOSYSTEM=1
-export HOME GIT_CONFIG_GLOBAL GIT_CONFIG_NOSYSTEM
-unset MPSFIX_FORMAT NO_COLOR GIT_DIR GIT_WORK_TREE GIT_INDEX_FILE TMUX 2>/dev/null
+isolate
 git config --global init.defaultBranch main
 
 mkrepo() {

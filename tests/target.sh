@@ -14,18 +14,8 @@ cd "$top" || exit 2
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/mpsfix-target.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT INT TERM
 
-mkdir -p "$tmp/home"
-: >"$tmp/gitconfig"
-HOME=$tmp/home GIT_CONFIG_GLOBAL=$tmp/gitconfig GIT_CONFIG_NOSYSTEM=1
-export HOME GIT_CONFIG_GLOBAL GIT_CONFIG_NOSYSTEM
-unset MPSFIX_FORMAT NO_COLOR GIT_DIR GIT_WORK_TREE GIT_INDEX_FILE 2>/dev/null
+isolate
 
-expect_no_out() { # name substring
-	case $out in *"$2"*) fail "$1" "stdout has: $2" "stdout: $out" ;; *) ok "$1" ;; esac
-}
-expect_no_err() { # name substring
-	case $err in *"$2"*) fail "$1" "stderr has: $2" "stderr: $err" ;; *) ok "$1" ;; esac
-}
 # the summary line (the last line of standard error)
 expect_summary() { # name text
 	last=$(printf '%s\n' "$err" | tail -n 1)
