@@ -367,7 +367,12 @@ static void process_file(run_state *st, const char *path, const char *root)
 		goto fail;
 	if (write_back && !is_stdin && leaves_root(path, root)) {
 		fprintf(stderr, "mpsfix: %s: not fixed: a symbolic link to a file outside %s\n", path, root);
-		write_back = false;
+		write_back = eo.fix = false; /* its findings stay, as check reports them */
+	} else if (write_back && !is_stdin && mpsfix_source_check_writable(&src, path) < 0) {
+		print_error(mpsfix_error_last()->message);
+		if (mpsfix_error_last()->code != MPSFIX_ESKIP)
+			goto fail;
+		write_back = eo.fix = false;
 	}
 	rel = st->config.dir ? relative_to(is_stdin ? display : path, st->config.dir) : NULL;
 	st->cur_rel = rel;
@@ -429,8 +434,7 @@ static void process_file(run_state *st, const char *path, const char *root)
 		/* the fixed text goes to standard output, the report to standard error */
 		fwrite(res.text, 1, res.text_len, stdout);
 	} else if (write_back && res.changed &&
-		   (error = mpsfix_source_write_atomic(path, res.text, res.text_len,
-						       src.have_mode, src.mode)) < 0) {
+		   (error = mpsfix_source_write_back(&src, path, res.text, res.text_len)) < 0) {
 		goto fail;
 	}
 	if (res.changed)
@@ -600,6 +604,47 @@ static int settle(run_state *st)
 	return 0;
 }
 
+static int cmp_path(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void on_stale_temp(void *payload, const char *path)
+{
+	(void)payload;
+	fprintf(stderr, "mpsfix: %s: removed, a temporary file left by an interrupted run\n", path);
+}
+
+/* fix: first remove the temporary files a killed run left next to the files to fix. */
+static void remove_stale_temps(run_state *st, const mpsfix_paths *files)
+{
+	mpsfix_paths dirs = MPSFIX_PATHS_INIT;
+
+	for (size_t i = 0; i < files->len; i++) {
+		char *real = strcmp(files->items[i], "-") ? realpath(files->items[i], NULL) : NULL;
+		char *slash = real ? strrchr(real, '/') : NULL;
+
+		if (slash) {
+			slash[slash == real] = '\0'; /* the folder the temporary file goes to */
+			mpsfix_grow((void **)&dirs.items, &dirs.cap, dirs.len + 1, sizeof(char *));
+			dirs.items[dirs.len++] = real;
+		} else {
+			free(real);
+		}
+	}
+	if (dirs.len > 1)
+		qsort(dirs.items, dirs.len, sizeof(char *), cmp_path);
+	for (size_t i = 0; i < dirs.len; i++) {
+		if (i && !strcmp(dirs.items[i], dirs.items[i - 1]))
+			continue;
+		if (mpsfix_source_remove_stale_temps(dirs.items[i], on_stale_temp, st) < 0) {
+			print_error(mpsfix_error_last()->message);
+			st->io_error = true;
+		}
+	}
+	mpsfix_paths_release(&dirs);
+}
+
 static int run_files(run_state *st)
 {
 	const mpsfix_opts *opts = st->opts;
@@ -665,6 +710,8 @@ static int run_files(run_state *st)
 		status = MPSFIX_EXIT_ERROR;
 		goto done;
 	}
+	if (opts->command == MPSFIX_CMD_FIX)
+		remove_stale_temps(st, &files);
 	for (size_t i = 0; i < files.len && !interrupted; i++) {
 		progress(st, i, files.len, started, &shown);
 		process_file(st, files.items[i], folder_of(files.items[i], args, nargs));
