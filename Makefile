@@ -79,13 +79,18 @@ $(O)/mpsfix: $(O)/src/main.o $(O)/libmpsfix.a $(GRAMMAR_LIB)
 $(O)/check_all: $(TEST_OBJS) $(O)/libmpsfix.a $(GRAMMAR_LIB)
 	$(CC) $(CFLAGS) $(LDFLAGS) $^ $(CHECK_LIBS) $(LDLIBS) -o $@
 
+# tests/adversarial.sh: a library that changes a file while mpsfix works on it
+$(O)/tests/preload_change.so: tests/preload_change.c
+	@mkdir -p $(@D)
+	$(CC) $(filter-out -fsanitize=% -fno-sanitize-recover=%,$(CFLAGS)) $(WARNINGS) -fPIC -shared $< -o $@ -ldl
+
 -include $(wildcard $(O)/src/*.d $(O)/tests/*.d)
 
 # --- tests --------------------------------------------------------------------
 unit-tests: $(O)/check_all $(O)/mpsfix
 	MPSFIX_TOP=$(CURDIR) $(O)/check_all
 
-check: $(O)/check_all $(O)/mpsfix
+check: $(O)/check_all $(O)/mpsfix $(O)/tests/preload_change.so
 	@echo "== unit and fixture tests (Check)"
 	MPSFIX_TOP=$(CURDIR) $(O)/check_all
 	@echo "== rule examples (mpsfix test)"
@@ -96,6 +101,8 @@ check: $(O)/check_all $(O)/mpsfix
 	sh tests/cli_lint.sh $(O)/mpsfix
 	@echo "== option table, --help and man pages"
 	sh tests/man.sh $(O)/mpsfix
+	@echo "== adversarial input"
+	sh tests/adversarial.sh $(O)/mpsfix $(O)/tests/preload_change.so
 
 sanitize:
 	$(MAKE) O=build-san SANITIZE=address,undefined CFLAGS='-O1 -g' check

@@ -283,12 +283,27 @@ static int read_stdin(mpsfix_buf *out)
 	while ((n = fread(chunk, 1, sizeof(chunk), stdin)) > 0) {
 		mpsfix_buf_add(out, chunk, n);
 		if (out->len > MPSFIX_SOURCE_MAX)
-			return mpsfix_error_set(MPSFIX_ESKIP, "-: standard input is larger than %u MiB",
-						MPSFIX_SOURCE_MAX >> 20);
+			return mpsfix_error_set(MPSFIX_ESKIP, "-: skipped: standard input too large "
+						"(more than %u bytes)", MPSFIX_SOURCE_MAX);
 	}
 	if (ferror(stdin))
 		return mpsfix_error_set(MPSFIX_ERROR, "-: cannot read standard input: %s", strerror(errno));
 	return 0;
+}
+
+/*
+ * fix -: text that is not fixed still goes to standard output, unchanged
+ * (with the rest of standard input when reading it stopped early), so that
+ * `mpsfix fix - <a.py >b.py` never loses it.
+ */
+static void pass_through(const char *data, size_t len, bool rest_of_stdin)
+{
+	char chunk[65536];
+	size_t n;
+
+	fwrite(data, 1, len, stdout);
+	while (rest_of_stdin && (n = fread(chunk, 1, sizeof(chunk), stdin)) > 0)
+		fwrite(chunk, 1, n, stdout);
 }
 
 /* The bytes of `path` as this run sees them: the file, standard input, or the index. */
@@ -298,8 +313,12 @@ static int load_source(run_state *st, mpsfix_source *src, const char *path, cons
 	int error;
 
 	if (!strcmp(path, "-")) {
-		if ((error = read_stdin(&b)) == 0)
+		bool all_read = (error = read_stdin(&b)) == 0;
+
+		if (all_read)
 			error = mpsfix_source_from_buffer(src, display, b.data ? b.data : "", b.len);
+		if (error == MPSFIX_ESKIP && st->opts->command == MPSFIX_CMD_FIX)
+			pass_through(b.data ? b.data : "", b.len, !all_read);
 	} else if (st->opts->staged) {
 		error = mpsfix_git_read_staged(&b, path);
 		if (error == MPSFIX_ENOMATCH)
@@ -395,6 +414,8 @@ static void process_file(run_state *st, const char *path, const char *root)
 	if (error == MPSFIX_ESKIP) {
 		print_error(mpsfix_error_last()->message);
 		st->skipped++;
+		if (is_stdin && opts->command == MPSFIX_CMD_FIX)
+			pass_through(src.data, src.len, false);
 		goto done;
 	}
 	if (error < 0)
