@@ -18,6 +18,9 @@ override CFLAGS += -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -pthread
 override CPPFLAGS += $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
 LDLIBS   += $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null) -pthread
 CHECK_LIBS = $(shell $(PKG_CONFIG) --libs check 2>/dev/null)
+# tests/kill.sh in make check: runs killed, copies of the fixture inputs in its tree
+KILL_RUNS ?= 15
+KILL_COPIES ?= 10
 
 ifdef SANITIZE
 override CFLAGS += -fsanitize=$(SANITIZE) -fno-sanitize-recover=all -fno-omit-frame-pointer
@@ -103,6 +106,8 @@ check: $(O)/check_all $(O)/mpsfix $(O)/tests/preload_change.so
 	sh tests/man.sh $(O)/mpsfix
 	@echo "== adversarial input"
 	sh tests/adversarial.sh $(O)/mpsfix $(O)/tests/preload_change.so
+	@echo "== fix killed with SIGKILL at random moments ($(KILL_RUNS) runs)"
+	sh tests/kill.sh $(O)/mpsfix $(KILL_RUNS) $(KILL_COPIES)
 
 sanitize:
 	$(MAKE) O=build-san SANITIZE=address,undefined CFLAGS='-O1 -g' check
