@@ -35,7 +35,7 @@ TEST_OBJS = $(TEST_SRCS:tests/%.c=$(O)/tests/%.o)
 GRAMMAR_LIB = $(O)/libtree-sitter-python.a
 
 .PHONY: all check demo install uninstall sanitize deps clean distclean grammar unit-tests \
-	fuzz fuzz-targets replay-targets
+	fuzz fuzz-targets replay-targets valgrind
 .DELETE_ON_ERROR:
 
 # A fresh machine lacks the libraries: `make demo`/`make check` install them
@@ -157,6 +157,10 @@ check: $(O)/check_all $(O)/mpsfix $(O)/tests/preload_change.so replay-targets
 sanitize:
 	$(MAKE) O=build-san SANITIZE=address,undefined CFLAGS='-O1 -g' check
 
+# memcheck (valgrind) over the Check suites, the fuzz replays and the command line
+valgrind: $(O)/check_all $(O)/mpsfix replay-targets
+	sh tests/valgrind.sh $(O)
+
 demo: $(O)/mpsfix
 	@echo "\$$ mpsfix diff fixtures/demo"
 	@$(O)/mpsfix diff fixtures/demo; status=$$?; \
@@ -179,7 +183,7 @@ uninstall:
 else
 ifeq ($(filter deps clean distclean,$(MAKECMDGOALS)),)
 .DEFAULT_GOAL := all
-all check demo install sanitize unit-tests grammar fuzz: fresh-machine
+all check demo install sanitize unit-tests grammar fuzz valgrind: fresh-machine
 	@:
 fresh-machine:
 	@if [ -n "$(MPSFIX_DEPS_TRIED)" ]; then \

@@ -57,16 +57,18 @@ for t in "$@"; do
 	[ -d "tests/fuzz/regressions/$t" ] && regressions="tests/fuzz/regressions/$t"
 	log=$fuzz/$t.log
 	echo "== fuzz-$t for $seconds s"
+	started=$(date +%s)
 	"$fuzz/fuzz-$t" -max_total_time="$seconds" -print_final_stats=1 -timeout=30 \
 		-rss_limit_mb=4096 -max_len=65536 -dict="$dict" \
 		-artifact_prefix="$fuzz/crashes/$t-" \
 		"$fuzz/corpus/$t" "$fuzz/seeds/$t" $regressions >"$log" 2>&1
 	rc=$?
+	elapsed=$(($(date +%s) - started))
 	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
 	speed=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -n 1)
 	corpus=$(find "$fuzz/corpus/$t" -type f | wc -l | tr -d ' ')
 	crashes=$(find "$fuzz/crashes" -name "$t-*" -type f | wc -l | tr -d ' ')
-	line="fuzz-$t: ${execs:-?} executions in $seconds s (${speed:-?}/s), corpus $corpus inputs, $crashes crash files"
+	line="fuzz-$t: ${execs:-?} executions in $elapsed s (${speed:-?}/s), corpus $corpus inputs, $crashes crash files"
 	if [ "$rc" != 0 ]; then
 		status=1
 		line="$line; FAILED (exit $rc), see $log"
