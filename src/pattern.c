@@ -902,6 +902,7 @@ int mpsfix_regex_check(const char *re, size_t *at)
 			g->last = 1;
 			i++;
 		}
+		g = &stack.items[stack.len - 1]; /* '(' may have moved the stack */
 		if (g->size > MPSFIX_REGEX_MAX_SIZE) {
 			*at = start;
 			error = mpsfix_error_set(MPSFIX_ERROR, "the regex is too large to match in "

@@ -159,6 +159,8 @@ START_TEST(test_pattern_regex_bounds)
 	regex_ok("(a{100}){100}");          /* 10,000: the limit */
 	regex_ok("x{");                     /* a literal brace: regcomp decides */
 	regex_ok("(a|aa)*c");               /* polynomial; the text bound keeps it short */
+	regex_ok("((((((((((((((((a))))))))))))))))"); /* deeper than the first stack */
+	regex_refused("((((((((((((((((a{100}){101}))))))))))))))", 23, "too large");
 
 	regex_refused("(a*)*\\1b", 5, "backreferences (\\1) are not allowed");
 	regex_refused("(.)\\9", 3, "backreferences (\\9)");
