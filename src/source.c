@@ -693,6 +693,8 @@ int mpsfix_source_remove_stale_temps(const char *dir,
 	struct dirent *e;
 	int error = 0;
 
+	if (!d && errno == EACCES)
+		return 0; /* a folder we may write but not list: nothing to be seen */
 	if (!d)
 		return mpsfix_error_set(MPSFIX_ERROR, "%s: cannot look for temporary files left "
 					"by an interrupted run: %s", dir, strerror(errno));

@@ -128,7 +128,8 @@ bool mpsfix_source_is_temp_name(const char *name);
  * is using any more (a run killed between creating and renaming one): regular
  * files named as mpsfix_source_is_temp_name() says, owned by us, whose lock
  * is free.  `removed` (when not NULL) is called with the path of each one
- * removed.  MPSFIX_ERROR if the folder cannot be read.
+ * removed.  A folder without read permission has nothing removed (0); any
+ * other failure to read it is MPSFIX_ERROR.
  */
 int mpsfix_source_remove_stale_temps(const char *dir,
 				     void (*removed)(void *payload, const char *path),

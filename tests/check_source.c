@@ -701,6 +701,11 @@ START_TEST(test_source_remove_stale_temps)
 	ck_assert_int_eq(removed, 2);
 	ck_assert_int_eq(access(busy, F_OK), -1);
 
+	if (geteuid() != 0) { /* root lists any folder */
+		ck_assert_int_eq(chmod(tmpdir, 0300), 0);
+		ck_assert_int_eq(mpsfix_source_remove_stale_temps(tmpdir, NULL, NULL), 0);
+		ck_assert_int_eq(chmod(tmpdir, 0700), 0);
+	}
 	char *missing = tpath("nowhere");
 	ck_assert_int_eq(mpsfix_source_remove_stale_temps(missing, NULL, NULL), MPSFIX_ERROR);
 	ck_assert_ptr_nonnull(strstr(mpsfix_error_last()->message, "No such file"));

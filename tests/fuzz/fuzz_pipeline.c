@@ -4,7 +4,9 @@
  * - the output parses with no more errors than the input;
  * - a second pass over the output changes nothing;
  * - every byte outside the edits the findings report (as `check` reports
- *   them, before fixing) is unchanged and in order.
+ *   them, before fixing) is unchanged and in order;
+ * - the results are those a fresh parser and matcher give (nothing carries
+ *   over from one input to the next, as nothing may from file to file).
  * The rules come from $MPSFIX_RULES_DIR, else the source tree's rules/.
  */
 #include <stdio.h>
@@ -140,17 +142,64 @@ static void check_outside_edits(const mpsfix_result *reported, const char *in, s
 	free(spans.items);
 }
 
-/* The engine on `src`: 0, or 1 when the file is skipped (too deep, too slow). */
-static int run(mpsfix_result *res, const mpsfix_source *src, bool fix)
+/* What `res` found, one line a finding (malloc'd). */
+static char *describe(const mpsfix_result *res)
+{
+	mpsfix_buf b = MPSFIX_BUF_INIT;
+
+	for (size_t i = 0; i < res->len; i++) {
+		const mpsfix_finding *f = &res->items[i];
+
+		mpsfix_buf_printf(&b, "%s [%u, %u) fix %d (%s), %zu edits:", f->rule->code, f->start,
+				  f->end, (int)f->fix, f->reason ? f->reason : "-", f->nedits);
+		for (size_t k = 0; k < f->nedits; k++)
+			mpsfix_buf_printf(&b, " [%u, %u)", f->edits[k].start, f->edits[k].end);
+		mpsfix_buf_addc(&b, '\n');
+	}
+	for (size_t i = 0; i < res->nwarnings; i++)
+		mpsfix_buf_printf(&b, "warning: %s\n", res->warnings[i]);
+	return mpsfix_buf_detach(&b, NULL);
+}
+
+/* The engine on `src` with context `c`: 0, or 1 when the file is skipped (too deep, too slow). */
+static int run_in(mpsfix_ctx *c, mpsfix_result *res, const mpsfix_source *src, bool fix)
 {
 	mpsfix_engine_opts opts = {.fix = fix, .unsafe_fixes = true, .suppress = true};
-	int error = mpsfix_engine_run(res, &ctx, ix, src, &opts);
+	int error = mpsfix_engine_run(res, c, ix, src, &opts);
 
 	if (error == MPSFIX_ESKIP)
 		return 1;
 	if (error < 0)
 		fuzz_fail("the engine failed: %s", mpsfix_error_last()->message);
 	return 0;
+}
+
+/*
+ * With the context every input shares (as the files of one run share it),
+ * checking that the result is the one a fresh context gives: nothing an
+ * earlier file left in the parser or matcher may change a later file's result.
+ */
+static int run(mpsfix_result *res, const mpsfix_source *src, bool fix)
+{
+	mpsfix_ctx fresh;
+	mpsfix_result alone = MPSFIX_RESULT_INIT;
+	int skipped = run_in(&ctx, res, src, fix), skipped_alone;
+	char *a, *b;
+
+	if (mpsfix_ctx_init(&fresh) < 0)
+		fuzz_fail("no parser: %s", mpsfix_error_last()->message);
+	skipped_alone = run_in(&fresh, &alone, src, fix);
+	a = skipped ? mpsfix_xstrdup("skipped") : describe(res);
+	b = skipped_alone ? mpsfix_xstrdup("skipped") : describe(&alone);
+	if (strcmp(a, b) != 0 || (!skipped && fix && (res->text_len != alone.text_len ||
+						       memcmp(res->text, alone.text, res->text_len))))
+		fuzz_fail("the result depends on what ran before (%s mode):\n%s--- with a fresh "
+			  "parser and matcher:\n%s", fix ? "fix" : "check", a, b);
+	free(a);
+	free(b);
+	mpsfix_result_release(&alone);
+	mpsfix_ctx_release(&fresh);
+	return skipped;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
