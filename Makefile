@@ -18,6 +18,9 @@ override CFLAGS += -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -pthread
 override CPPFLAGS += $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
 LDLIBS   += $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null) -pthread
 CHECK_LIBS = $(shell $(PKG_CONFIG) --libs check 2>/dev/null)
+# tests/kill.sh in make check: runs killed, copies of the fixture inputs in its tree
+KILL_RUNS ?= 15
+KILL_COPIES ?= 10
 
 ifdef SANITIZE
 override CFLAGS += -fsanitize=$(SANITIZE) -fno-sanitize-recover=all -fno-omit-frame-pointer
@@ -31,7 +34,8 @@ TEST_SRCS = $(sort $(wildcard tests/check_*.c)) tests/testutil.c
 TEST_OBJS = $(TEST_SRCS:tests/%.c=$(O)/tests/%.o)
 GRAMMAR_LIB = $(O)/libtree-sitter-python.a
 
-.PHONY: all check demo install uninstall sanitize deps clean distclean grammar unit-tests semantics
+.PHONY: all check demo install uninstall sanitize deps clean distclean grammar unit-tests semantics \
+	fuzz fuzz-targets replay-targets valgrind
 .DELETE_ON_ERROR:
 
 # A fresh machine lacks the libraries: `make demo`/`make check` install them
@@ -79,13 +83,60 @@ $(O)/mpsfix: $(O)/src/main.o $(O)/libmpsfix.a $(GRAMMAR_LIB)
 $(O)/check_all: $(TEST_OBJS) $(O)/libmpsfix.a $(GRAMMAR_LIB)
 	$(CC) $(CFLAGS) $(LDFLAGS) $^ $(CHECK_LIBS) $(LDLIBS) -o $@
 
--include $(wildcard $(O)/src/*.d $(O)/tests/*.d)
+# tests/adversarial.sh: a library that changes a file while mpsfix works on it
+$(O)/tests/preload_change.so: tests/preload_change.c
+	@mkdir -p $(@D)
+	$(CC) $(filter-out -fsanitize=% -fno-sanitize-recover=%,$(CFLAGS)) $(WARNINGS) -fPIC -shared $< -o $@ -ldl
+
+# --- fuzz targets (tests/fuzz/) -------------------------------------------------
+# Each target is linked twice: with replay.c, a main() that runs the inputs it
+# is given once (make check replays the seeds and regressions with $(CC)), and,
+# in the fuzz build (clang, FUZZING=1), with libFuzzer.
+FUZZ_TARGETS = rule pattern pipeline
+FUZZ_SECONDS ?= 10
+FUZZ_O ?= build-fuzz
+FUZZ_CC ?= clang
+
+$(O)/fuzz/%.o: tests/fuzz/%.c | $(GRAMMAR)/.verified
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(WARNINGS) $(CPPFLAGS) -Isrc -DMPSFIX_FUZZ_RULES='"$(CURDIR)/rules"' \
+		-MMD -MP -c $< -o $@
+
+$(O)/fuzz/replay-%: $(O)/fuzz/fuzz_%.o $(O)/fuzz/fuzz_common.o $(O)/fuzz/replay.o \
+		$(O)/libmpsfix.a $(GRAMMAR_LIB)
+	$(CC) $(CFLAGS) $(LDFLAGS) $^ $(LDLIBS) -o $@
+
+ifdef FUZZING
+$(O)/fuzz/fuzz-%: $(O)/fuzz/fuzz_%.o $(O)/fuzz/fuzz_common.o $(O)/libmpsfix.a $(GRAMMAR_LIB)
+	$(CC) $(CFLAGS) $(LDFLAGS) -fsanitize=fuzzer $^ $(LDLIBS) -o $@
+endif
+
+# kept between builds (make would delete them as intermediate files)
+.SECONDARY: $(FUZZ_TARGETS:%=$(O)/fuzz/fuzz_%.o) $(O)/fuzz/fuzz_common.o $(O)/fuzz/replay.o
+
+fuzz-targets: $(FUZZ_TARGETS:%=$(O)/fuzz/fuzz-%)
+replay-targets: $(FUZZ_TARGETS:%=$(O)/fuzz/replay-%)
+
+# make fuzz FUZZ_SECONDS=N: each target for N seconds, ASan and UBSan on
+fuzz:
+	$(MAKE) O=$(FUZZ_O) CC=$(FUZZ_CC) SANITIZE=address,undefined FUZZING=1 \
+		CFLAGS='-O1 -g -fsanitize=fuzzer-no-link' fuzz-targets
+	sh tests/fuzz/run.sh $(FUZZ_O) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
+# the inputs each replay-TARGET runs in make check: the seeds and the regressions
+REPLAY_rule = rules fixtures/bad-rules $(wildcard fixtures/engine/*/rule.yml) tests/fuzz/corpus/rule \
+	$(wildcard tests/fuzz/regressions/rule)
+REPLAY_pattern = tests/fuzz/corpus/pattern $(wildcard tests/fuzz/regressions/pattern)
+REPLAY_pipeline = fixtures/rules fixtures/engine fixtures/bad fixtures/bad-fixed fixtures/demo \
+	fixtures/cli/project tests/fuzz/corpus/pipeline $(wildcard tests/fuzz/regressions/pipeline)
+
+-include $(wildcard $(O)/src/*.d $(O)/tests/*.d $(O)/fuzz/*.d)
 
 # --- tests --------------------------------------------------------------------
 unit-tests: $(O)/check_all $(O)/mpsfix
 	MPSFIX_TOP=$(CURDIR) $(O)/check_all
 
-check: $(O)/check_all $(O)/mpsfix
+check: $(O)/check_all $(O)/mpsfix $(O)/tests/preload_change.so replay-targets
 	@echo "== unit and fixture tests (Check)"
 	MPSFIX_TOP=$(CURDIR) $(O)/check_all
 	@echo "== rule examples (mpsfix test)"
@@ -102,6 +153,12 @@ check: $(O)/check_all $(O)/mpsfix
 	sh tests/review_tmux.sh $(O)/mpsfix
 	@echo "== option table, --help and man pages"
 	sh tests/man.sh $(O)/mpsfix
+	@echo "== fuzz targets on their seeds and regressions"
+	$(foreach t,$(FUZZ_TARGETS),$(O)/fuzz/replay-$(t) $(REPLAY_$(t)) &&) true
+	@echo "== adversarial input"
+	sh tests/adversarial.sh $(O)/mpsfix $(O)/tests/preload_change.so
+	@echo "== fix killed with SIGKILL at random moments ($(KILL_RUNS) runs)"
+	sh tests/kill.sh $(O)/mpsfix $(KILL_RUNS) $(KILL_COPIES)
 	@$(MAKE) --no-print-directory semantics
 
 # The semantic tests run fixed scripts under Debian's torch (python3-torch, for
@@ -119,6 +176,10 @@ semantics: $(O)/mpsfix
 
 sanitize:
 	$(MAKE) O=build-san SANITIZE=address,undefined CFLAGS='-O1 -g' check
+
+# memcheck (valgrind) over the Check suites, the fuzz replays and the command line
+valgrind: $(O)/check_all $(O)/mpsfix replay-targets
+	sh tests/valgrind.sh $(O)
 
 demo: $(O)/mpsfix
 	@echo "\$$ mpsfix diff fixtures/demo"
@@ -142,7 +203,7 @@ uninstall:
 else
 ifeq ($(filter deps clean distclean,$(MAKECMDGOALS)),)
 .DEFAULT_GOAL := all
-all check demo install sanitize unit-tests grammar semantics: fresh-machine
+all check demo install sanitize unit-tests grammar semantics fuzz valgrind: fresh-machine
 	@:
 fresh-machine:
 	@if [ -n "$(MPSFIX_DEPS_TRIED)" ]; then \
@@ -173,7 +234,7 @@ deps:
 	fi
 
 clean:
-	rm -rf $(O) build-san
+	rm -rf $(O) build-san $(FUZZ_O)
 
 distclean: clean
 	rm -rf $(GRAMMAR) grammars/cache

@@ -101,10 +101,14 @@ static enum kind classify(const char *path, const char *name, unsigned char d_ty
 	} else if (d_type != DT_LNK) {
 		return K_OTHER;
 	}
-	/* a symlink: taken when it is a Python file's, never followed into a folder */
-	if (!is_python(name) || stat(path, &st) < 0)
+	/* a symlink: taken when it has a Python file's name, never followed into a
+	 * folder; a loop or a link to nothing is taken too, so that reading it
+	 * says what it is (as for a FIFO) */
+	if (!is_python(name))
 		return K_OTHER;
-	return S_ISREG(st.st_mode) ? K_FILE : K_OTHER;
+	if (stat(path, &st) < 0)
+		return errno == ELOOP || errno == ENOENT ? K_FILE : K_OTHER;
+	return S_ISDIR(st.st_mode) ? K_OTHER : K_FILE;
 }
 
 /* Append every Python file under `root` to `out` (unsorted). */

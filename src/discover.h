@@ -20,7 +20,9 @@ typedef struct {
  * - a file (or anything not a folder) is taken as given, whatever its name;
  *   a symlink given as an argument is followed when it leads to a folder;
  * - a folder is walked without following symlinked folders, collecting
- *   `*.py` and `*.pyi` (symlinks to regular files included) and skipping
+ *   `*.py` and `*.pyi` (symlinks so named included, unless they lead to a
+ *   folder: a symlink loop or a link to nothing is listed, for the reader
+ *   to report, as FIFOs so named are) and skipping
  *   folders named `.*`, `__pycache__`, `node_modules`, `venv`,
  *   `site-packages`; the files of one folder argument come sorted (strcmp).
  * Paths are `dir/name` with no doubled slash.  Argument order is kept and a

@@ -411,6 +411,110 @@ static void list_unused(pass *ps, mpsfix_result *out)
 		out->unused = mpsfix_suppressions_unused(sup, &out->nunused);
 }
 
+/* ---- syntax errors that a fix moves ------------------------------------------- */
+
+typedef ARRAY(mpsfix_span) span_list;
+
+static mpsfix_walk_action collect_error(TSNode n, void *payload)
+{
+	if (ts_node_is_missing(n) || ts_node_symbol(n) == (TSSymbol)-1 /* ERROR */) {
+		ARRAY_PUSH((span_list *)payload, ((mpsfix_span){ts_node_start_byte(n), ts_node_end_byte(n)}));
+		return MPSFIX_WALK_SKIP;
+	}
+	return ts_node_has_error(n) ? MPSFIX_WALK_DESCEND : MPSFIX_WALK_SKIP;
+}
+
+static int compare_spans(const void *a, const void *b)
+{
+	const mpsfix_span *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->end < y->end ? -1 : x->end > y->end;
+}
+
+/*
+ * tree-sitter's error recovery is not local: a fix can change how code far
+ * from it parses around a syntax error, and so whether a match there is
+ * "inside a syntax error".  A later pass would then fix code the first
+ * parse called broken, which no finding reported.  This says whether the
+ * ERROR and MISSING nodes away from the applied edits differ between the
+ * text before (`old`) and after them (`now`).
+ */
+typedef struct {
+	uint32_t start, end; /* in the text before */
+	int64_t at;          /* where its text starts in the text after */
+	size_t len;
+} placed_edit;
+
+static int compare_placed(const void *a, const void *b)
+{
+	const placed_edit *x = a, *y = b;
+
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+static bool errors_moved(TSNode old, TSNode now, const mpsfix_edits *edits)
+{
+	span_list before = {0}, after = {0};
+	ARRAY(placed_edit) applied = {0};
+	size_t kept = 0, nkept = 0, k = 0;
+	int64_t delta = 0;
+	bool moved;
+
+	if (!ts_node_has_error(old) && !ts_node_has_error(now))
+		return false;
+	/* both come in document order, never nested (an ERROR's inside is skipped) */
+	mpsfix_walk(old, collect_error, &before);
+	mpsfix_walk(now, collect_error, &after);
+	for (size_t i = 0; i < edits->len; i++)
+		if (edits->items[i].applied)
+			ARRAY_PUSH(&applied, ((placed_edit){edits->items[i].start, edits->items[i].end, 0,
+							    edits->items[i].len}));
+	if (applied.len > 1)
+		qsort(applied.items, applied.len, sizeof(*applied.items), compare_placed);
+	for (size_t i = 0; i < applied.len; i++) { /* applied edits never overlap */
+		applied.items[i].at = (int64_t)applied.items[i].start + delta;
+		delta += (int64_t)applied.items[i].len - (int64_t)(applied.items[i].end - applied.items[i].start);
+	}
+	/* the old spans that touch no edit, moved to where they are in the new text */
+	delta = 0;
+	for (size_t i = 0; i < before.len; i++) {
+		mpsfix_span sp = before.items[i];
+		bool touched = false;
+
+		while (k < applied.len && applied.items[k].end < sp.start) {
+			delta = applied.items[k].at + (int64_t)applied.items[k].len - applied.items[k].end;
+			k++;
+		}
+		for (size_t j = k; j < applied.len && applied.items[j].start <= sp.end && !touched; j++)
+			touched = sp.start <= applied.items[j].end;
+		if (!touched)
+			before.items[kept++] = (mpsfix_span){(uint32_t)(sp.start + delta),
+							     (uint32_t)(sp.end + delta)};
+	}
+	/* the new spans that touch no edit's new text */
+	k = 0;
+	for (size_t i = 0; i < after.len; i++) {
+		mpsfix_span sp = after.items[i];
+		bool touched = false;
+
+		while (k < applied.len && applied.items[k].at + (int64_t)applied.items[k].len < sp.start)
+			k++;
+		for (size_t j = k; j < applied.len && applied.items[j].at <= (int64_t)sp.end && !touched; j++)
+			touched = (int64_t)sp.start <= applied.items[j].at + (int64_t)applied.items[j].len;
+		if (!touched)
+			after.items[nkept++] = sp;
+	}
+	moved = kept != nkept;
+	for (size_t i = 0; i < kept && !moved; i++)
+		moved = compare_spans(&before.items[i], &after.items[i]) != 0;
+	free(before.items);
+	free(after.items);
+	free(applied.items);
+	return moved;
+}
+
 /*
  * Parse one version of a file.  tree-sitter's error recovery can take very
  * long on pathological input: allow 10 s plus 2 s per MB, then skip the file.
@@ -430,7 +534,7 @@ int mpsfix_engine_run(mpsfix_result *out, mpsfix_ctx *ctx, const mpsfix_index *i
 	TSTree *tree = NULL, *next_tree = NULL;
 	uint32_t base_errors;
 	const mpsfix_source *now = src;
-	bool revert = false;
+	const char *revert = NULL; /* why the fixes are not kept */
 	pass ps = {.ctx = ctx, .ix = ix, .opts = opts};
 	int error;
 
@@ -474,7 +578,13 @@ int mpsfix_engine_run(mpsfix_result *out, mpsfix_ctx *ctx, const mpsfix_index *i
 			add_warning(out, mpsfix_xasprintf("%s: fixes not applied: the fixed code would not parse "
 							  "(%u syntax errors instead of %u)",
 							  src->path, errors, base_errors));
-			revert = true;
+			revert = "the fixed file would not parse";
+			break;
+		}
+		if (errors_moved(ts_tree_root_node(tree), ts_tree_root_node(next_tree), &edits)) {
+			add_warning(out, mpsfix_xasprintf("%s: fixes not applied: they would change how the code "
+							  "around the file's syntax errors parses", src->path));
+			revert = "the fix would change how the code around a syntax error parses";
 			break;
 		}
 		out->passes++;
@@ -511,7 +621,7 @@ int mpsfix_engine_run(mpsfix_result *out, mpsfix_ctx *ctx, const mpsfix_index *i
 		for (size_t i = 0; i < out->len; i++)
 			if (out->items[i].fix == MPSFIX_FIX_AVAILABLE) {
 				out->items[i].fix = MPSFIX_FIX_MANUAL;
-				out->items[i].reason = mpsfix_xstrdup("the fixed file would not parse");
+				out->items[i].reason = mpsfix_xstrdup(revert);
 			}
 	}
 	list_unused(&ps, out);

@@ -613,6 +613,107 @@ static int by_start(const void *a, const void *b)
 	return x->start < y->start ? -1 : x->start > y->start ? 1 : 0;
 }
 
+/*
+ * CPython refuses a call that repeats a keyword argument ("keyword argument
+ * repeated"), but tree-sitter parses it without an error.  A fix there could
+ * match again after it is applied (the other `non_blocking=True`) and edit
+ * code no finding reported: such code counts as a syntax error.
+ */
+typedef struct {
+	const char *src;
+	TSSymbol argument_list, keyword_argument;
+	TSNode repeated;     /* the second keyword of a repeated name */
+	ARRAY(TSNode) names; /* scratch: the keyword names of one call */
+} keyword_scan;
+
+static int compare_names(const void *a, const void *b, const char *src)
+{
+	const TSNode *x = a, *y = b;
+	uint32_t xs = ts_node_start_byte(*x), xl = ts_node_end_byte(*x) - xs;
+	uint32_t ys = ts_node_start_byte(*y), yl = ts_node_end_byte(*y) - ys;
+	int c = memcmp(src + xs, src + ys, xl < yl ? xl : yl);
+
+	if (c || xl != yl)
+		return c ? c : xl < yl ? -1 : 1;
+	return xs < ys ? -1 : xs > ys;
+}
+
+/* Sort by name, then position: a merge sort (qsort has no context argument in C11). */
+static void sort_names(TSNode *v, size_t n, const char *src)
+{
+	TSNode *tmp;
+
+	if (n < 2)
+		return;
+	tmp = mpsfix_xmalloc(n * sizeof(*tmp));
+	for (size_t width = 1; width < n; width *= 2) {
+		for (size_t lo = 0; lo < n; lo += 2 * width) {
+			size_t mid = lo + width < n ? lo + width : n;
+			size_t hi = lo + 2 * width < n ? lo + 2 * width : n;
+			size_t i = lo, j = mid, k = lo;
+
+			while (i < mid && j < hi)
+				tmp[k++] = compare_names(&v[i], &v[j], src) <= 0 ? v[i++] : v[j++];
+			while (i < mid)
+				tmp[k++] = v[i++];
+			while (j < hi)
+				tmp[k++] = v[j++];
+		}
+		memcpy(v, tmp, n * sizeof(*v));
+	}
+	free(tmp);
+}
+
+static mpsfix_walk_action find_repeated_keyword(TSNode n, void *payload)
+{
+	keyword_scan *ks = payload;
+	uint32_t count;
+
+	if (ts_node_symbol(n) != ks->argument_list)
+		return MPSFIX_WALK_DESCEND;
+	ks->names.len = 0;
+	count = ts_node_named_child_count(n);
+	for (uint32_t i = 0; i < count; i++) {
+		TSNode arg = ts_node_named_child(n, i);
+		TSNode name = ts_node_child_by_field_name(arg, "name", 4);
+
+		if (ts_node_symbol(arg) == ks->keyword_argument && !ts_node_is_null(name))
+			ARRAY_PUSH(&ks->names, name);
+	}
+	sort_names(ks->names.items, ks->names.len, ks->src);
+	for (size_t i = 1; i < ks->names.len; i++) {
+		TSNode a = ks->names.items[i - 1], b = ks->names.items[i];
+
+		if (ts_node_end_byte(a) - ts_node_start_byte(a) == ts_node_end_byte(b) - ts_node_start_byte(b) &&
+		    memcmp(ks->src + ts_node_start_byte(a), ks->src + ts_node_start_byte(b),
+			   ts_node_end_byte(a) - ts_node_start_byte(a)) == 0) {
+			ks->repeated = b;
+			return MPSFIX_WALK_STOP;
+		}
+	}
+	return MPSFIX_WALK_DESCEND;
+}
+
+/* "keyword argument 'x' repeated" when a call of `node` repeats one (malloc'd), or NULL. */
+static char *repeated_keyword(TSNode node, const char *src)
+{
+	keyword_scan ks = {
+		.src = src,
+		.argument_list = mpsfix_symbol("argument_list"),
+		.keyword_argument = mpsfix_symbol("keyword_argument"),
+	};
+	char *reason = NULL;
+
+	if (!mpsfix_walk(node, find_repeated_keyword, &ks)) {
+		uint32_t s = ts_node_start_byte(ks.repeated), e = ts_node_end_byte(ks.repeated);
+
+		reason = mpsfix_xasprintf("inside a syntax error (keyword argument '%.*s' repeated)",
+					  (int)(e - s), src + s);
+	}
+	free(ks.names.items);
+	return reason;
+}
+
 char *mpsfix_fix_render(mpsfix_fix_ctx *fc, const mpsfix_rule *r, const mpsfix_match *m,
 			mpsfix_edits *edits, uint32_t group)
 {
@@ -628,6 +729,8 @@ char *mpsfix_fix_render(mpsfix_fix_ctx *fc, const mpsfix_rule *r, const mpsfix_m
 	if (ts_node_has_error(fc->root) &&
 	    (ts_node_has_error(m->node) || mpsfix_node_in_error(m->node)))
 		return mpsfix_xstrdup("inside a syntax error");
+	if ((reason = repeated_keyword(m->node, fc->src->data)) != NULL)
+		return reason;
 	if (r->signature.len && !m->param_names) {
 		/* the arguments, by parameter name, for the templates */
 		if ((reason = mpsfix_signature_bind(&cb, &r->signature, m->node, fc->src->data)) != NULL)

@@ -289,12 +289,27 @@ static int read_stdin(mpsfix_buf *out)
 	while ((n = fread(chunk, 1, sizeof(chunk), stdin)) > 0) {
 		mpsfix_buf_add(out, chunk, n);
 		if (out->len > MPSFIX_SOURCE_MAX)
-			return mpsfix_error_set(MPSFIX_ESKIP, "-: standard input is larger than %u MiB",
-						MPSFIX_SOURCE_MAX >> 20);
+			return mpsfix_error_set(MPSFIX_ESKIP, "-: skipped: standard input too large "
+						"(more than %u bytes)", MPSFIX_SOURCE_MAX);
 	}
 	if (ferror(stdin))
 		return mpsfix_error_set(MPSFIX_ERROR, "-: cannot read standard input: %s", strerror(errno));
 	return 0;
+}
+
+/*
+ * fix -: text that is not fixed still goes to standard output, unchanged
+ * (with the rest of standard input when reading it stopped early), so that
+ * `mpsfix fix - <a.py >b.py` never loses it.
+ */
+static void pass_through(const char *data, size_t len, bool rest_of_stdin)
+{
+	char chunk[65536];
+	size_t n;
+
+	fwrite(data, 1, len, stdout);
+	while (rest_of_stdin && (n = fread(chunk, 1, sizeof(chunk), stdin)) > 0)
+		fwrite(chunk, 1, n, stdout);
 }
 
 /* The bytes of `path` as this run sees them: the file, standard input, or the index. */
@@ -304,8 +319,12 @@ static int load_source(run_state *st, mpsfix_source *src, const char *path, cons
 	int error;
 
 	if (!strcmp(path, "-")) {
-		if ((error = read_stdin(&b)) == 0)
+		bool all_read = (error = read_stdin(&b)) == 0;
+
+		if (all_read)
 			error = mpsfix_source_from_buffer(src, display, b.data ? b.data : "", b.len);
+		if (error == MPSFIX_ESKIP && st->opts->command == MPSFIX_CMD_FIX)
+			pass_through(b.data ? b.data : "", b.len, !all_read);
 	} else if (st->opts->staged) {
 		error = mpsfix_git_read_staged(&b, path);
 		if (error == MPSFIX_ENOMATCH)
@@ -373,7 +392,12 @@ static void process_file(run_state *st, const char *path, const char *root)
 		goto fail;
 	if (write_back && !is_stdin && leaves_root(path, root)) {
 		fprintf(stderr, "mpsfix: %s: not fixed: a symbolic link to a file outside %s\n", path, root);
-		write_back = false;
+		write_back = eo.fix = false; /* its findings stay, as check reports them */
+	} else if (write_back && !is_stdin && mpsfix_source_check_writable(&src, path) < 0) {
+		print_error(mpsfix_error_last()->message);
+		if (mpsfix_error_last()->code != MPSFIX_ESKIP)
+			goto fail;
+		write_back = eo.fix = false;
 	}
 	rel = st->config.dir ? relative_to(is_stdin ? display : path, st->config.dir) : NULL;
 	st->cur_rel = rel;
@@ -396,6 +420,8 @@ static void process_file(run_state *st, const char *path, const char *root)
 	if (error == MPSFIX_ESKIP) {
 		print_error(mpsfix_error_last()->message);
 		st->skipped++;
+		if (is_stdin && opts->command == MPSFIX_CMD_FIX)
+			pass_through(src.data, src.len, false);
 		goto done;
 	}
 	if (error < 0)
@@ -435,8 +461,7 @@ static void process_file(run_state *st, const char *path, const char *root)
 		/* the fixed text goes to standard output, the report to standard error */
 		fwrite(res.text, 1, res.text_len, stdout);
 	} else if (write_back && res.changed &&
-		   (error = mpsfix_source_write_atomic(path, res.text, res.text_len,
-						       src.have_mode, src.mode)) < 0) {
+		   (error = mpsfix_source_write_back(&src, path, res.text, res.text_len)) < 0) {
 		goto fail;
 	}
 	if (res.changed)
@@ -631,6 +656,47 @@ static int settle(run_state *st)
 		if (!strcmp(opts->paths[i], "-") && ++dashes > 1)
 			return mpsfix_error_set(MPSFIX_ERROR, "'-' (standard input) is given twice");
 	return 0;
+}
+
+static int cmp_path(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void on_stale_temp(void *payload, const char *path)
+{
+	(void)payload;
+	fprintf(stderr, "mpsfix: %s: removed, a temporary file left by an interrupted run\n", path);
+}
+
+/* fix: first remove the temporary files a killed run left next to the files to fix. */
+static void remove_stale_temps(run_state *st, const mpsfix_paths *files)
+{
+	mpsfix_paths dirs = MPSFIX_PATHS_INIT;
+
+	for (size_t i = 0; i < files->len; i++) {
+		char *real = strcmp(files->items[i], "-") ? realpath(files->items[i], NULL) : NULL;
+		char *slash = real ? strrchr(real, '/') : NULL;
+
+		if (slash) {
+			slash[slash == real] = '\0'; /* the folder the temporary file goes to */
+			mpsfix_grow((void **)&dirs.items, &dirs.cap, dirs.len + 1, sizeof(char *));
+			dirs.items[dirs.len++] = real;
+		} else {
+			free(real);
+		}
+	}
+	if (dirs.len > 1)
+		qsort(dirs.items, dirs.len, sizeof(char *), cmp_path);
+	for (size_t i = 0; i < dirs.len; i++) {
+		if (i && !strcmp(dirs.items[i], dirs.items[i - 1]))
+			continue;
+		if (mpsfix_source_remove_stale_temps(dirs.items[i], on_stale_temp, st) < 0) {
+			print_error(mpsfix_error_last()->message);
+			st->io_error = true;
+		}
+	}
+	mpsfix_paths_release(&dirs);
 }
 
 /* ---- commit, patch, review ------------------------------------------------------ */
@@ -1023,6 +1089,8 @@ static int run_files(run_state *st)
 		status = MPSFIX_EXIT_ERROR;
 		goto done;
 	}
+	if (opts->command == MPSFIX_CMD_FIX)
+		remove_stale_temps(st, &files);
 	if (opts->command == MPSFIX_CMD_COMMIT || opts->command == MPSFIX_CMD_PATCH ||
 	    opts->command == MPSFIX_CMD_REVIEW) {
 		status = run_series(st, &files, enabled, nenabled);

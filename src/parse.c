@@ -354,6 +354,16 @@ int mpsfix_parse_named(TSTree **out, TSParser *parser, const char *name,
 						name ? name : "", name ? ": " : "",
 						open, MPSFIX_PARSE_MAX_OPEN);
 	}
+	/*
+	 * The grammar's external scanner (0.23.6) keeps `inside_f_string` from
+	 * the end of one parse into the next (its reset forgets that field): a
+	 * file ending inside an f-string made the next file's dedents vanish, and
+	 * its parse depend on which file came before.  Setting the language
+	 * again gives the parser a new scanner.
+	 */
+	if (!ts_parser_set_language(parser, ts_parser_language(parser)))
+		return mpsfix_error_set(MPSFIX_ERROR, "%s%scannot reset the parser's language",
+					name ? name : "", name ? ": " : "");
 	*out = ts_parser_parse_string(parser, NULL, data, len);
 	if (*out)
 		return 0;

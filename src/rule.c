@@ -310,10 +310,20 @@ static int load_regex(const loader *ld, const char *name, const mpsfix_yaml_node
 		      regex_t *re, bool *has, char **src)
 {
 	char msg[256];
+	size_t at;
 	int rc, error;
 
 	if ((error = get_string(ld, name, v, src)) < 0)
 		return error;
+	if (mpsfix_regex_check(*src, &at) < 0) {
+		uint32_t line, col;
+		char *why = mpsfix_xstrdup(mpsfix_error_last()->message);
+
+		mpsfix_yaml_position(ld->doc, v, at, &line, &col);
+		error = fail_at(ld, line, col, "%s: %s", name, why);
+		free(why);
+		return error;
+	}
 	if ((rc = regcomp(re, *src, REG_EXTENDED | REG_NOSUB)) != 0) {
 		regerror(rc, re, msg, sizeof(msg));
 		return fail(ld, v, "bad regex '%s': %s", *src, msg);

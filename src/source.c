@@ -1,15 +1,19 @@
 /*
- * source.c: one file's bytes, validated (no NUL, strict UTF-8, size limit),
- * its line index, and the atomic write-back.
+ * source.c: one file's bytes, validated (no NUL, strict UTF-8, no other
+ * declared encoding, size limit), its line index, and the guarded atomic
+ * write-back.
  */
 #include "source.h"
 
+#include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -91,11 +95,100 @@ static void index_lines(mpsfix_source *s)
 	s->crlf = crlf > lf;
 }
 
+/* The Unicode encoding a byte-order mark other than UTF-8's names, or NULL. */
+static const char *foreign_bom(const char *data, size_t len, const char **bytes)
+{
+	static const struct {
+		const char *mark, *name, *bytes;
+		size_t len;
+	} marks[] = {
+		/* UTF-32 LE first: its mark starts with UTF-16 LE's */
+		{"\xFF\xFE\0\0", "UTF-32 (little-endian)", "FF FE 00 00", 4},
+		{"\0\0\xFE\xFF", "UTF-32 (big-endian)", "00 00 FE FF", 4},
+		{"\xFF\xFE", "UTF-16 (little-endian)", "FF FE", 2},
+		{"\xFE\xFF", "UTF-16 (big-endian)", "FE FF", 2},
+	};
+
+	for (size_t i = 0; i < MPSFIX_ARRAY_SIZE(marks); i++)
+		if (len >= marks[i].len && memcmp(data, marks[i].mark, marks[i].len) == 0) {
+			*bytes = marks[i].bytes;
+			return marks[i].name;
+		}
+	return NULL;
+}
+
+/*
+ * PEP 263: a comment on line 1 or 2 (line 2 only after a blank or comment
+ * line) matching `^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)` declares the
+ * file's encoding.  The name is copied into `name` (lower case, '_' as '-');
+ * false when there is no declaration.
+ */
+static bool coding_line(const mpsfix_source *s, char *name, size_t size, uint32_t *line_out)
+{
+	for (uint32_t line = 1; line <= 2 && line <= s->nlines; line++) {
+		mpsfix_span sp = mpsfix_source_line(s, line);
+		const char *p = s->data + sp.start, *end = s->data + sp.end;
+
+		while (p < end && (*p == ' ' || *p == '\t' || *p == '\f'))
+			p++;
+		if (p == end)
+			continue; /* a blank line: the next may declare */
+		if (*p != '#')
+			return false; /* code: line 2 is not looked at */
+		for (const char *c = p; end - c > 6; c++) {
+			const char *v = c + 7;
+			size_t n = 0;
+
+			if (memcmp(c, "coding", 6) != 0 || (c[6] != ':' && c[6] != '='))
+				continue;
+			while (v < end && (*v == ' ' || *v == '\t'))
+				v++;
+			while (v + n < end && (isalnum((unsigned char)v[n]) || v[n] == '-' ||
+					       v[n] == '_' || v[n] == '.'))
+				n++;
+			if (n == 0)
+				continue;
+			if (n >= size)
+				n = size - 1;
+			for (size_t i = 0; i < n; i++)
+				name[i] = v[i] == '_' ? '-' : (char)tolower((unsigned char)v[i]);
+			name[n] = '\0';
+			*line_out = line;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* Python's names for UTF-8 (after lower-casing and '_' to '-'). */
+static bool is_utf8_name(const char *name)
+{
+	static const char *const names[] = {"utf-8", "utf8", "u8", "utf", "cp65001",
+					    "utf8-ucs2", "utf8-ucs4"};
+
+	if (strncmp(name, "utf-8-", 6) == 0) /* utf-8-unix, utf-8-sig... */
+		return true;
+	for (size_t i = 0; i < MPSFIX_ARRAY_SIZE(names); i++)
+		if (strcmp(name, names[i]) == 0)
+			return true;
+	return false;
+}
+
+/* Offset of the first byte that is not ASCII, or `len`. */
+static size_t first_non_ascii(const char *data, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		if ((unsigned char)data[i] >= 0x80)
+			return i;
+	return len;
+}
+
 /* Take ownership of `data` (len bytes + NUL), index and validate it. */
 static int load(mpsfix_source *out, const char *path, char *data, size_t len)
 {
-	uint32_t line, col;
-	const char *nul;
+	uint32_t line, col, coding_at = 0;
+	const char *nul, *encoding, *bom_bytes;
+	char declared[sizeof(out->encoding)];
 	size_t bad;
 
 	out->path = mpsfix_xstrdup(path);
@@ -104,12 +197,34 @@ static int load(mpsfix_source *out, const char *path, char *data, size_t len)
 	out->has_bom = has_bom(data, len);
 	index_lines(out);
 
+	if ((encoding = foreign_bom(data, len, &bom_bytes)) != NULL) {
+		mpsfix_source_release(out);
+		return mpsfix_error_set(MPSFIX_ESKIP,
+					"%s: skipped: %s text (byte-order mark %s); mpsfix reads only UTF-8",
+					path, encoding, bom_bytes);
+	}
 	if ((nul = memchr(data, '\0', len)) != NULL) {
 		mpsfix_source_position(out, (uint32_t)(nul - data), &line, &col);
 		mpsfix_source_release(out);
 		return mpsfix_error_set(MPSFIX_ESKIP,
 					"%s: skipped: binary file (NUL byte at line %u, column %u)",
 					path, line, col);
+	}
+	/* with a UTF-8 byte-order mark, Python reads UTF-8 whatever a coding line says */
+	if (!out->has_bom && coding_line(out, declared, sizeof(declared), &coding_at) &&
+	    !is_utf8_name(declared)) {
+		if ((bad = first_non_ascii(data, len)) < len) {
+			mpsfix_source_position(out, (uint32_t)bad, &line, &col);
+			mpsfix_source_release(out);
+			return mpsfix_error_set(MPSFIX_ESKIP,
+						"%s:%u:%u: skipped: the file declares encoding '%s' "
+						"(line %u) and has non-ASCII text; mpsfix reads only UTF-8",
+						path, line, col, declared, coding_at);
+		}
+		/* ASCII reads the same in that encoding: the file is kept, but
+		 * only ASCII may be written to it */
+		memcpy(out->encoding, declared, sizeof(out->encoding));
+		out->encoding_line = coding_at;
 	}
 	if ((bad = utf8_invalid((const unsigned char *)data, len)) < len) {
 		mpsfix_source_position(out, (uint32_t)bad, &line, &col);
@@ -140,6 +255,39 @@ int mpsfix_source_from_buffer(mpsfix_source *out, const char *path,
 	return load(out, path, copy, len);
 }
 
+static mpsfix_file_stamp stamp_of(const struct stat *st)
+{
+	return (mpsfix_file_stamp){
+		.known = true,
+		.dev = (uint64_t)st->st_dev,
+		.ino = (uint64_t)st->st_ino,
+		.size = (int64_t)st->st_size,
+		.mtime_sec = (int64_t)st->st_mtim.tv_sec,
+		.mtime_nsec = st->st_mtim.tv_nsec,
+		.ctime_sec = (int64_t)st->st_ctim.tv_sec,
+		.ctime_nsec = st->st_ctim.tv_nsec,
+		.uid = (unsigned)st->st_uid,
+		.gid = (unsigned)st->st_gid,
+		.nlink = (unsigned long)st->st_nlink,
+	};
+}
+
+/* Why opening `path` failed, as a skip for what the tree holds (a symbolic
+ * link loop, a link to nothing), else as an error. */
+static int open_failed(const char *path, int err)
+{
+	struct stat lst;
+
+	if (err == EISDIR)
+		return mpsfix_error_set(MPSFIX_ESKIP, "%s: skipped: is a directory", path);
+	if (err == ELOOP)
+		return mpsfix_error_set(MPSFIX_ESKIP, "%s: skipped: a symbolic link loop", path);
+	if (err == ENOENT && lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode))
+		return mpsfix_error_set(MPSFIX_ESKIP,
+					"%s: skipped: a symbolic link to a file that does not exist", path);
+	return mpsfix_error_set(MPSFIX_ERROR, "%s: cannot open: %s", path, strerror(err));
+}
+
 int mpsfix_source_read(mpsfix_source *out, const char *path)
 {
 	char *data = NULL;
@@ -149,11 +297,8 @@ int mpsfix_source_read(mpsfix_source *out, const char *path)
 
 	*out = (mpsfix_source)MPSFIX_SOURCE_INIT;
 	/* O_NONBLOCK: opening a FIFO for reading must not wait for a writer */
-	if ((fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) < 0) {
-		if (errno == EISDIR)
-			return mpsfix_error_set(MPSFIX_ESKIP, "%s: skipped: is a directory", path);
-		return mpsfix_error_set(MPSFIX_ERROR, "%s: cannot open: %s", path, strerror(errno));
-	}
+	if ((fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) < 0)
+		return open_failed(path, errno);
 	if (fstat(fd, &st) < 0) {
 		error = mpsfix_error_set(MPSFIX_ERROR, "%s: cannot stat: %s",
 					 path, strerror(errno));
@@ -212,6 +357,7 @@ int mpsfix_source_read(mpsfix_source *out, const char *path)
 	if (error == 0) {
 		out->have_mode = true;
 		out->mode = (unsigned)(st.st_mode & 07777);
+		out->stamp = stamp_of(&st);
 	}
 done:
 	free(data);
@@ -293,7 +439,7 @@ const char *mpsfix_source_newline(const mpsfix_source *s)
 /* The process umask, read without changing it where the system allows. */
 static mode_t current_umask(void)
 {
-	FILE *f = fopen("/proc/self/status", "r");
+	FILE *f = fopen("/proc/self/status", "re");
 	char line[256];
 	unsigned m;
 
@@ -341,8 +487,83 @@ static int sync_folder(const char *dir)
 	return ret;
 }
 
-int mpsfix_source_write_atomic(const char *path, const char *data, size_t len,
-			       bool have_mode, unsigned mode)
+/* the suffix mkstemp() replaces, after ".NAME" */
+#define TEMP_SUFFIX ".mpsfix-"
+#define TEMP_RANDOM 6
+
+bool mpsfix_source_is_temp_name(const char *name)
+{
+	size_t n = strlen(name), k = strlen(TEMP_SUFFIX);
+
+	/* ".X" + ".mpsfix-" + six letters or digits */
+	if (name[0] != '.' || n < 2 + k + TEMP_RANDOM)
+		return false;
+	if (memcmp(name + n - TEMP_RANDOM - k, TEMP_SUFFIX, k) != 0)
+		return false;
+	for (size_t i = n - TEMP_RANDOM; i < n; i++)
+		if (!isalnum((unsigned char)name[i]))
+			return false;
+	return true;
+}
+
+/* Is the file at `target` still the one `s` read: same file, metadata and bytes? */
+static int still_as_read(const mpsfix_source *s, const char *path, const char *target)
+{
+	const mpsfix_file_stamp *was = &s->stamp;
+	mpsfix_file_stamp now;
+	struct stat st;
+	char *buf = NULL;
+	size_t got = 0;
+	bool same = false;
+	int fd, error = 0;
+
+	if ((fd = open(target, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) < 0 || fstat(fd, &st) < 0) {
+		if (errno != ENOENT)
+			error = mpsfix_error_set(MPSFIX_ERROR, "%s: cannot read it again before "
+						 "writing: %s", path, strerror(errno));
+		goto done;
+	}
+	now = stamp_of(&st);
+	if (!S_ISREG(st.st_mode) || now.dev != was->dev || now.ino != was->ino ||
+	    now.size != was->size || now.size != (int64_t)s->len ||
+	    now.mtime_sec != was->mtime_sec || now.mtime_nsec != was->mtime_nsec ||
+	    now.ctime_sec != was->ctime_sec || now.ctime_nsec != was->ctime_nsec)
+		goto done;
+	/* the same time stamps, and the same bytes (time stamps can be coarse) */
+	buf = mpsfix_xmalloc((size_t)s->len + 1);
+	for (;;) {
+		ssize_t n = read(fd, buf + got, (size_t)s->len + 1 - got);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			error = mpsfix_error_set(MPSFIX_ERROR, "%s: cannot read it again before "
+						 "writing: %s", path, strerror(errno));
+			goto done;
+		}
+		if (n == 0 || (got += (size_t)n) > s->len)
+			break;
+	}
+	same = got == s->len && memcmp(buf, s->data, s->len) == 0;
+done:
+	if (fd >= 0)
+		close(fd);
+	free(buf);
+	if (error == 0 && !same)
+		error = mpsfix_error_set(MPSFIX_ERROR, "%s: not fixed: the file changed while mpsfix "
+					 "was working on it; nothing was written (run mpsfix again)",
+					 path);
+	return error;
+}
+
+/*
+ * The one writer.  The temporary file is locked (flock) from its creation
+ * until after the rename, so that mpsfix_source_remove_stale_temps() never
+ * takes a file in use for one left behind.  With `s`, the owner is kept and
+ * the file is checked against `s` right before the rename.
+ */
+static int replace_file(const char *path, const char *data, size_t len, bool have_mode,
+			unsigned mode, const mpsfix_source *s)
 {
 	char *target = NULL, *dir = NULL, *tmp = NULL;
 	struct stat st;
@@ -361,9 +582,7 @@ int mpsfix_source_write_atomic(const char *path, const char *data, size_t len,
 	const char *base = slash ? slash + 1 : target;
 	dir = slash ? mpsfix_xstrndup(target, slash == target ? 1 : (size_t)(slash - target))
 		    : mpsfix_xstrdup(".");
-	tmp = slash ? mpsfix_xasprintf("%.*s.%s.mpsfix-XXXXXX",
-				       (int)(base - target), target, base)
-		    : mpsfix_xasprintf(".%s.mpsfix-XXXXXX", base);
+	tmp = mpsfix_xasprintf("%.*s.%s" TEMP_SUFFIX "XXXXXX", (int)(base - target), target, base);
 
 	if ((fd = mkstemp(tmp)) < 0) {
 		error = mpsfix_error_set(MPSFIX_ERROR,
@@ -373,19 +592,29 @@ int mpsfix_source_write_atomic(const char *path, const char *data, size_t len,
 		tmp = NULL; /* nothing to remove */
 		goto done;
 	}
+	(void)fcntl(fd, F_SETFD, FD_CLOEXEC);
+	/* a file system without locks still gets its file written */
+	(void)flock(fd, LOCK_EX | LOCK_NB);
 	mode_t want = have_mode ? (mode_t)(mode & 07777) : (0644 & ~current_umask());
-	if (write_all(fd, data, len) < 0 || fchmod(fd, want) < 0 || fsync(fd) < 0) {
+	if (write_all(fd, data, len) < 0) {
 		error = mpsfix_error_set(MPSFIX_ERROR, "%s: cannot write %s: %s",
 					 path, tmp, strerror(errno));
 		goto done;
 	}
-	int rc = close(fd);
-	fd = -1;
-	if (rc < 0) {
+	/* the old owner and group where we may give them (root may; a user who
+	 * can write someone else's file gets it, as when an editor saves it) */
+	if (s && s->stamp.known && fstat(fd, &st) == 0 &&
+	    (st.st_uid != (uid_t)s->stamp.uid || st.st_gid != (gid_t)s->stamp.gid) &&
+	    fchown(fd, (uid_t)s->stamp.uid, (gid_t)s->stamp.gid) < 0)
+		(void)fchown(fd, (uid_t)-1, (gid_t)s->stamp.gid);
+	/* after fchown, which may clear set-user-ID bits */
+	if (fchmod(fd, want) < 0 || fsync(fd) < 0) {
 		error = mpsfix_error_set(MPSFIX_ERROR, "%s: cannot write %s: %s",
 					 path, tmp, strerror(errno));
 		goto done;
 	}
+	if (s && s->stamp.known && (error = still_as_read(s, path, target)) < 0)
+		goto done;
 	if (rename(tmp, target) < 0) {
 		error = mpsfix_error_set(MPSFIX_ERROR, "%s: cannot rename %s to %s: %s",
 					 path, tmp, target, strerror(errno));
@@ -393,17 +622,110 @@ int mpsfix_source_write_atomic(const char *path, const char *data, size_t len,
 	}
 	free(tmp);
 	tmp = NULL; /* renamed: nothing to remove */
-	if (sync_folder(dir) < 0)
+	int rc = close(fd); /* and the lock with it */
+	fd = -1;
+	if (rc < 0)
+		error = mpsfix_error_set(MPSFIX_ERROR, "%s: written, but closing it failed: %s",
+					 path, strerror(errno));
+	else if (sync_folder(dir) < 0)
 		error = mpsfix_error_set(MPSFIX_ERROR, "%s: written, but cannot sync %s: %s",
 					 path, dir, strerror(errno));
 done:
+	if (tmp)
+		unlink(tmp); /* before the lock goes: never someone else's file */
 	if (fd >= 0)
 		close(fd);
-	if (tmp) {
-		unlink(tmp);
-		free(tmp);
-	}
+	free(tmp);
 	free(dir);
 	free(target);
+	return error;
+}
+
+int mpsfix_source_write_atomic(const char *path, const char *data, size_t len,
+			       bool have_mode, unsigned mode)
+{
+	return replace_file(path, data, len, have_mode, mode, NULL);
+}
+
+int mpsfix_source_check_writable(const mpsfix_source *s, const char *path)
+{
+	struct stat st;
+
+	if (access(path, W_OK) < 0) {
+		if (errno == EACCES || errno == EPERM)
+			return mpsfix_error_set(MPSFIX_ESKIP, "%s: not fixed: the file is read-only", path);
+		if (errno == EROFS)
+			return mpsfix_error_set(MPSFIX_ESKIP, "%s: not fixed: the file is on a "
+						"read-only file system", path);
+		return mpsfix_error_set(MPSFIX_ERROR, "%s: cannot check write permission: %s",
+					path, strerror(errno));
+	}
+	/* root may write anything: a file nobody may write is still read-only */
+	if (s->have_mode && (s->mode & 0222) == 0)
+		return mpsfix_error_set(MPSFIX_ESKIP, "%s: not fixed: the file is read-only", path);
+	if (stat(path, &st) == 0 && st.st_nlink > 1)
+		return mpsfix_error_set(MPSFIX_ESKIP, "%s: not fixed: the file has %lu hard links "
+					"(replacing it would separate them)", path,
+					(unsigned long)st.st_nlink);
+	return 0;
+}
+
+int mpsfix_source_write_back(const mpsfix_source *s, const char *path,
+			     const char *data, size_t len)
+{
+	size_t bad;
+	int error;
+
+	if ((error = mpsfix_source_check_writable(s, path)) < 0)
+		return error;
+	if (s->encoding[0] && (bad = first_non_ascii(data, len)) < len)
+		return mpsfix_error_set(MPSFIX_ERROR, "%s: not fixed: the fixed text is not ASCII, "
+					"and the file declares encoding '%s' (line %u)", path,
+					s->encoding, s->encoding_line);
+	return replace_file(path, data, len, s->have_mode, s->mode, s);
+}
+
+int mpsfix_source_remove_stale_temps(const char *dir,
+				     void (*removed)(void *payload, const char *path),
+				     void *payload)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int error = 0;
+
+	if (!d && errno == EACCES)
+		return 0; /* a folder we may write but not list: nothing to be seen */
+	if (!d)
+		return mpsfix_error_set(MPSFIX_ERROR, "%s: cannot look for temporary files left "
+					"by an interrupted run: %s", dir, strerror(errno));
+	for (;;) {
+		struct stat st, lst;
+		char *path;
+		int fd;
+
+		errno = 0;
+		if ((e = readdir(d)) == NULL) {
+			if (errno)
+				error = mpsfix_error_set(MPSFIX_ERROR, "%s: cannot look for temporary "
+							 "files left by an interrupted run: %s",
+							 dir, strerror(errno));
+			break;
+		}
+		if (!mpsfix_source_is_temp_name(e->d_name))
+			continue;
+		path = mpsfix_path_join(dir, e->d_name);
+		fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+		/* ours, not in use (a writer holds the lock until its rename),
+		 * and still the file at that name once locked */
+		if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+		    st.st_uid == geteuid() && flock(fd, LOCK_EX | LOCK_NB) == 0 &&
+		    lstat(path, &lst) == 0 && lst.st_dev == st.st_dev && lst.st_ino == st.st_ino &&
+		    unlink(path) == 0 && removed)
+			removed(payload, path);
+		if (fd >= 0)
+			close(fd);
+		free(path);
+	}
+	closedir(d);
 	return error;
 }

@@ -2,17 +2,41 @@
  * source.h: one file's bytes, its line index and encoding facts, and the
  * atomic write-back.
  *
- * A source is validated on load: a file with NUL bytes (binary), invalid
- * UTF-8, or more than MPSFIX_SOURCE_MAX bytes is refused with MPSFIX_ESKIP
- * and a message naming the file (and line:col for bad UTF-8); the run goes on
- * with other files.  Every byte is kept as read (BOM, CRLF, tabs).
+ * A source is validated on load: a file with NUL bytes (binary), a UTF-16
+ * or UTF-32 byte-order mark, invalid UTF-8, a PEP 263 coding line declaring
+ * another encoding than UTF-8 with non-ASCII text, or more than
+ * MPSFIX_SOURCE_MAX bytes is refused with MPSFIX_ESKIP and a message naming
+ * the file (and line:col where there is one); the run goes on with other
+ * files.  Every byte is kept as read (BOM, CRLF, tabs).
+ *
+ * Writing back is guarded: read-only files and files with several hard
+ * links are not replaced, and a file that changed since it was read is
+ * left alone (the new text is abandoned).  Temporary files are named
+ * ".NAME.mpsfix-XXXXXX" next to the file and locked while in use, so that
+ * one left by a killed run can be told from one in use and removed.
  */
 #ifndef MPSFIX_SOURCE_H
 #define MPSFIX_SOURCE_H
 
 #include "common.h"
 
-#define MPSFIX_SOURCE_MAX (256u * 1024u * 1024u)
+/*
+ * The largest file read.  tree-sitter needs about 40 times a file's size in
+ * memory for its tree, and a fix holds two trees: 16 MiB keeps a run under
+ * about 1.5 GB for ordinary code (a 100 MB file would need 9 GB and minutes).
+ */
+#define MPSFIX_SOURCE_MAX (16u * 1024u * 1024u)
+
+/** Which version of a file was read: compared again before writing it back. */
+typedef struct {
+	bool known;
+	uint64_t dev, ino;
+	int64_t size;
+	int64_t mtime_sec, ctime_sec;
+	long mtime_nsec, ctime_nsec;
+	unsigned uid, gid;
+	unsigned long nlink;
+} mpsfix_file_stamp;
 
 typedef struct {
 	char *path;        /* the name used in messages and diffs (owned) */
@@ -24,9 +48,13 @@ typedef struct {
 	bool crlf;         /* most line endings are \r\n */
 	bool have_mode;    /* `mode` was read from the file system */
 	unsigned mode;     /* permission bits of the file read */
+	char encoding[32]; /* the encoding a PEP 263 coding line declares when it is
+			      not UTF-8 ("latin-1"; the text is then ASCII), or "" */
+	uint32_t encoding_line; /* the line of that declaration */
+	mpsfix_file_stamp stamp; /* mpsfix_source_read: the file as read */
 } mpsfix_source;
 
-#define MPSFIX_SOURCE_INIT {NULL, NULL, 0, NULL, 0, false, false, false, 0}
+#define MPSFIX_SOURCE_INIT {0}
 
 /**
  * Read and validate the file at `path`.  Never blocks on a FIFO: anything
@@ -64,9 +92,47 @@ const char *mpsfix_source_newline(const mpsfix_source *s);
  * Replace the file at `path` with `data` atomically: a temporary file in the
  * same folder, fsync, rename over the original, fsync of the folder.  The
  * original's permission bits are kept (`mode`, when `have_mode`).  On any
- * failure the original is untouched and the temporary file removed.
+ * failure the original is untouched and the temporary file removed.  A
+ * symbolic link stays a link: the file it leads to is replaced.
  */
 int mpsfix_source_write_atomic(const char *path, const char *data, size_t len,
 			       bool have_mode, unsigned mode);
+
+/**
+ * May `fix` replace the file `s` was read from (at `path`)?  0 if so;
+ * otherwise MPSFIX_ESKIP with "PATH: not fixed: REASON": the file is
+ * read-only (no write permission for us, no write bit at all, or a
+ * read-only file system), or it has several hard links (replacing it would
+ * separate them).
+ */
+int mpsfix_source_check_writable(const mpsfix_source *s, const char *path);
+
+/**
+ * Write `data` over the file `s` was read from (at `path`), as
+ * mpsfix_source_write_atomic() does, keeping its mode, and its owner and
+ * group where the system lets us (root, or the owner), after
+ * mpsfix_source_check_writable().  When `s` has a stamp, the file is
+ * compared with it and with `s`'s bytes just before the rename: if it
+ * changed meanwhile, nothing is written and the result is MPSFIX_ERROR with
+ * "PATH: not fixed: the file changed while mpsfix was working on it".  A
+ * file that declares another encoding than UTF-8 only gets ASCII text.
+ */
+int mpsfix_source_write_back(const mpsfix_source *s, const char *path,
+			     const char *data, size_t len);
+
+/** Is `name` (no folder) one that write-back gives its temporary files? */
+bool mpsfix_source_is_temp_name(const char *name);
+
+/**
+ * Remove from folder `dir` the temporary files of write-back that no process
+ * is using any more (a run killed between creating and renaming one): regular
+ * files named as mpsfix_source_is_temp_name() says, owned by us, whose lock
+ * is free.  `removed` (when not NULL) is called with the path of each one
+ * removed.  A folder without read permission has nothing removed (0); any
+ * other failure to read it is MPSFIX_ERROR.
+ */
+int mpsfix_source_remove_stale_temps(const char *dir,
+				     void (*removed)(void *payload, const char *path),
+				     void *payload);
 
 #endif

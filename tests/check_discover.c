@@ -185,6 +185,8 @@ START_TEST(test_discover_symlinks)
 	char *args[] = {"proj"};
 	const char *want[] = {
 		"proj/.hidden.py", "proj/B.py", "proj/a.py", "proj/b.pyi",
+		/* a link to nothing and a link loop are listed: reading them says so */
+		"proj/dangling.py", "proj/loop.py",
 		/* proj/link.py -> sub/z.py is the same file as proj/sub/z.py: one name */
 		"proj/sub/deeper/y.py", "proj/sub/z.py",
 		NULL,
@@ -195,6 +197,7 @@ START_TEST(test_discover_symlinks)
 	link_to("sub", "proj/alias");          /* a folder twice: not followed */
 	link_to("sub/z.py", "proj/link.py");
 	link_to("nowhere.py", "proj/dangling.py");
+	link_to("loop.py", "proj/loop.py");     /* a file link loop */
 	link_to("sub", "proj/dir.py");         /* a folder named like a file */
 	alarm(20);                             /* a loop would hang: die instead */
 	expect(args, 1, want, &e);

@@ -165,6 +165,53 @@ START_TEST(test_move_statement)
 }
 END_TEST
 
+/* A call that repeats a keyword argument is a syntax error to CPython: no fix there. */
+START_TEST(test_repeated_keyword)
+{
+	static const char rule[] =
+		HEAD
+		"match: '$X.to(\"mps\", $$$A, non_blocking=$NB)'\n"
+		"fix:\n"
+		"  safety: safe\n"
+		"  remove: $NB\n";
+	static const struct {
+		const char *code, *want;
+	} kw[] = {
+		{"y = x.to(\"mps\", non_blocking=True, non_blocking=True)\n",
+		 "MANUAL: inside a syntax error (keyword argument 'non_blocking' repeated)"},
+		{"y = x.to(\"mps\", non_blocking=True, \"mps\", non_blocking=False)\n",
+		 "MANUAL: inside a syntax error (keyword argument 'non_blocking' repeated)"},
+		{"y = x.to(\"mps\", f(a=1, b=2, a=3), non_blocking=True)\n",
+		 "MANUAL: inside a syntax error (keyword argument 'a' repeated)"},
+		/* the same name in two calls is fine */
+		{"y = x.to(\"mps\", f(a=1), a=2, non_blocking=True)\n", "y = x.to(\"mps\", f(a=1), a=2)\n"},
+		{"y = x.to(\"mps\", ab=1, a=2, non_blocking=True)\n", "y = x.to(\"mps\", ab=1, a=2)\n"},
+	};
+	mpsfix_buf many = MPSFIX_BUF_INIT;
+	char *got;
+
+	for (size_t i = 0; i < MPSFIX_ARRAY_SIZE(kw); i++) {
+		got = run(rule, kw[i].code);
+		ck_assert_msg(!strcmp(got, kw[i].want), "for\n%s\ngot\n%s\nwant\n%s", kw[i].code, got, kw[i].want);
+		free(got);
+	}
+	/* found among many: 300 distinct names in shuffled order, then one again */
+	mpsfix_buf_adds(&many, "y = x.to(\"mps\"");
+	for (int i = 0; i < 300; i++)
+		mpsfix_buf_printf(&many, ", k%d=%d", (i * 7919) % 300, i);
+	mpsfix_buf_adds(&many, ", non_blocking=True)\n");
+	got = run(rule, many.data);
+	ck_assert_msg(strncmp(got, "MANUAL", 6) != 0, "300 distinct names: %s", got);
+	free(got);
+	many.len -= strlen(", non_blocking=True)\n");
+	mpsfix_buf_adds(&many, ", k150=0, non_blocking=True)\n");
+	got = run(rule, many.data);
+	ck_assert_str_eq(got, "MANUAL: inside a syntax error (keyword argument 'k150' repeated)");
+	free(got);
+	mpsfix_buf_release(&many);
+}
+END_TEST
+
 Suite *mpsfix_suite_fix(void)
 {
 	Suite *s = suite_create("fix");
@@ -173,6 +220,7 @@ Suite *mpsfix_suite_fix(void)
 	tcase_add_loop_test(tc, test_spelling_and_imports, 0, (int)(sizeof(cases) / sizeof(cases[0])));
 	tcase_add_test(tc, test_qualified_patterns);
 	tcase_add_test(tc, test_move_statement);
+	tcase_add_test(tc, test_repeated_keyword);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -184,6 +184,39 @@ START_TEST(test_match_constraints)
 }
 END_TEST
 
+/* A node longer than MPSFIX_REGEX_MAX_TEXT bytes satisfies neither regex nor not-regex. */
+START_TEST(test_match_regex_text_bound)
+{
+	mpsfix_constraint c = {0};
+	size_t n = MPSFIX_REGEX_MAX_TEXT - 2; /* the quotes make it the limit */
+	mpsfix_buf code = MPSFIX_BUF_INIT;
+
+	mpsfix_buf_adds(&code, "f('");
+	for (size_t i = 0; i < n; i++)
+		mpsfix_buf_addc(&code, 'a');
+	mpsfix_buf_adds(&code, "')\n");
+	ck_assert_int_eq(regcomp(&c.regex, "a", REG_EXTENDED | REG_NOSUB), 0);
+	c.has_regex = true;
+	ck_assert_int_eq(count_constrained("f($X)", code.data, &c), 1);
+	ck_assert_int_eq(regcomp(&c.not_regex, "b", REG_EXTENDED | REG_NOSUB), 0);
+	c.has_not_regex = true;
+	ck_assert_int_eq(count_constrained("f($X)", code.data, &c), 1);
+
+	/* one byte more: not tried, not accepted */
+	mpsfix_buf_clear(&code);
+	mpsfix_buf_adds(&code, "f('a");
+	for (size_t i = 0; i < n; i++)
+		mpsfix_buf_addc(&code, 'a');
+	mpsfix_buf_adds(&code, "')\n");
+	ck_assert_int_eq(count_constrained("f($X)", code.data, &c), 0);
+	regfree(&c.regex);
+	c.has_regex = false;
+	ck_assert_int_eq(count_constrained("f($X)", code.data, &c), 0);
+	regfree(&c.not_regex);
+	mpsfix_buf_release(&code);
+}
+END_TEST
+
 Suite *mpsfix_suite_match(void)
 {
 	Suite *s = suite_create("match");
@@ -200,6 +233,7 @@ Suite *mpsfix_suite_match(void)
 	tcase_add_test(tc, test_match_in_broken_file);
 	tcase_add_test(tc, test_match_deep_nesting);
 	tcase_add_test(tc, test_match_constraints);
+	tcase_add_test(tc, test_match_regex_text_bound);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -267,6 +267,32 @@ START_TEST(test_parse_walk_order_skip_stop)
 }
 END_TEST
 
+/*
+ * The grammar's scanner kept "inside an f-string" from the end of one parse
+ * into the next: after a file ending in an unterminated f-string, the next
+ * file lost its dedents (found by tests/fuzz/fuzz_pipeline.c checking that
+ * a shared parser gives what a fresh one gives).
+ */
+START_TEST(test_parse_no_state_between_files)
+{
+	static const char *const before[] = {"f\"{", "x = f'{a", "f\"\"\"{\n", "s = f'{x}"};
+	static const char after[] = "def f():\n    if x:\n        y = 1\n    return 2\n";
+	TSParser *parser = NULL;
+	TSTree *tree = NULL;
+
+	ck_assert_int_eq(mpsfix_parser_new(&parser), 0);
+	for (size_t i = 0; i < MPSFIX_ARRAY_SIZE(before); i++) {
+		ck_assert_int_eq(mpsfix_parse(&tree, parser, before[i], (uint32_t)strlen(before[i])), 0);
+		ts_tree_delete(tree);
+		ck_assert_int_eq(mpsfix_parse(&tree, parser, after, (uint32_t)strlen(after)), 0);
+		ck_assert_msg(mpsfix_error_count(ts_tree_root_node(tree)) == 0,
+			      "after '%s', a valid file has syntax errors", before[i]);
+		ts_tree_delete(tree);
+	}
+	ts_parser_delete(parser);
+}
+END_TEST
+
 Suite *mpsfix_suite_parse(void)
 {
 	Suite *s = suite_create("parse");
@@ -279,6 +305,7 @@ Suite *mpsfix_suite_parse(void)
 	tcase_add_test(tc, test_parse_deep_nesting);
 	tcase_add_test(tc, test_parse_open_estimate);
 	tcase_add_test(tc, test_parse_walk_order_skip_stop);
+	tcase_add_test(tc, test_parse_no_state_between_files);
 	suite_add_tcase(s, tc);
 	return s;
 }

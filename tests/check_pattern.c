@@ -127,6 +127,60 @@ START_TEST(test_pattern_literal_values)
 }
 END_TEST
 
+/* `re` passes the bounds, or fails at byte `at` with a message containing `why`. */
+static void regex_ok(const char *re)
+{
+	size_t at;
+
+	ck_assert_msg(mpsfix_regex_check(re, &at) == 0, "'%s' refused: %s", re,
+		      mpsfix_error_last()->message);
+}
+
+static void regex_refused(const char *re, size_t want_at, const char *why)
+{
+	size_t at = 99999;
+
+	ck_assert_msg(mpsfix_regex_check(re, &at) == MPSFIX_ERROR, "'%s' accepted", re);
+	ck_assert_msg(strstr(mpsfix_error_last()->message, why) != NULL, "'%s': %s", re,
+		      mpsfix_error_last()->message);
+	ck_assert_uint_eq(at, want_at);
+}
+
+START_TEST(test_pattern_regex_bounds)
+{
+	char *long_re = mpsfix_xmalloc(MPSFIX_REGEX_MAX_LEN + 2);
+
+	regex_ok("^[A-Za-z_][A-Za-z0-9_]*$");
+	regex_ok("(cuda|mps)(:[0-9]+)?");
+	regex_ok("[]\\1]");                 /* in brackets, \1 is two characters */
+	regex_ok("[[:digit:]\\]{3}x");
+	regex_ok("\\.to\\(");
+	regex_ok("a{255}");
+	regex_ok("(a{100}){100}");          /* 10,000: the limit */
+	regex_ok("x{");                     /* a literal brace: regcomp decides */
+	regex_ok("(a|aa)*c");               /* polynomial; the text bound keeps it short */
+	regex_ok("((((((((((((((((a))))))))))))))))"); /* deeper than the first stack */
+	regex_refused("((((((((((((((((a{100}){101}))))))))))))))", 23, "too large");
+
+	regex_refused("(a*)*\\1b", 5, "backreferences (\\1) are not allowed");
+	regex_refused("(.)\\9", 3, "backreferences (\\9)");
+	regex_refused("a{256}", 1, "repetition count 256 is over the limit of 255");
+	regex_refused("a{1,1000}", 1, "repetition count 1000");
+	regex_refused("(a{101}){100}", 8, "too large to match in bounded time");
+	regex_refused("((a{100}){100}){100}", 15, "too large");
+	regex_refused("(a{200}){200}", 8, "too large");
+	regex_refused("(((a{20}){20}){20})+", 19, "too large");
+
+	memset(long_re, 'a', MPSFIX_REGEX_MAX_LEN);
+	long_re[MPSFIX_REGEX_MAX_LEN] = '\0';
+	regex_ok(long_re);
+	long_re[MPSFIX_REGEX_MAX_LEN] = 'a';
+	long_re[MPSFIX_REGEX_MAX_LEN + 1] = '\0';
+	regex_refused(long_re, MPSFIX_REGEX_MAX_LEN, "the regex is 1025 bytes long; the limit is 1024");
+	free(long_re);
+}
+END_TEST
+
 Suite *mpsfix_suite_pattern(void)
 {
 	Suite *s = suite_create("pattern");
@@ -139,6 +193,7 @@ Suite *mpsfix_suite_pattern(void)
 	tcase_add_test(tc, test_pattern_must_be_one_statement);
 	tcase_add_test(tc, test_pattern_dollar_in_string_kept);
 	tcase_add_test(tc, test_pattern_literal_values);
+	tcase_add_test(tc, test_pattern_regex_bounds);
 	suite_add_tcase(s, tc);
 	return s;
 }

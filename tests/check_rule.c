@@ -497,6 +497,13 @@ static const broken_case broken[] = {
 	/* constraints */
 	{RULE_HEAD "match: f($X)\nwhere:\n  X: {regex: '(a'}\n",
 	 "t.yml:8:14: bad regex '(a': ..."},
+	{RULE_HEAD "match: f($X)\nwhere:\n  X: {regex: '(a*)*\\1b'}\n",
+	 "t.yml:8:20: regex: backreferences (\\1) are not allowed: they can take exponential time"},
+	{RULE_HEAD "match: f($X)\nwhere:\n  X: {not-regex: 'x{300}'}\n",
+	 "t.yml:8:20: not-regex: the repetition count 300 is over the limit of 255"},
+	{RULE_HEAD "match: f($X)\nwhere:\n  X: {regex: '((a{100}){100}){100}'}\n",
+	 "t.yml:8:30: regex: the regex is too large to match in bounded time (its repetitions "
+	 "multiply out to more than 10000 atoms)"},
 	{RULE_HEAD "match: f($X)\nwhere:\n  X: {kind: [identifier, idnetifier]}\n",
 	 "t.yml:8:26: unknown node kind 'idnetifier'"},
 	{RULE_HEAD "match: f($X)\nwhere:\n  X: {}\n",

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -207,6 +208,91 @@ START_TEST(test_source_invalid_utf8)
 }
 END_TEST
 
+START_TEST(test_source_foreign_bom)
+{
+	expect_skip("\xFF\xFEi\0m\0", 6,
+		    "x.py: skipped: UTF-16 (little-endian) text (byte-order mark FF FE); "
+		    "mpsfix reads only UTF-8");
+	expect_skip("\xFE\xFF\0i\0m", 6,
+		    "x.py: skipped: UTF-16 (big-endian) text (byte-order mark FE FF); "
+		    "mpsfix reads only UTF-8");
+	expect_skip("\xFF\xFE\0\0i\0\0\0", 8,
+		    "x.py: skipped: UTF-32 (little-endian) text (byte-order mark FF FE 00 00); "
+		    "mpsfix reads only UTF-8");
+	expect_skip("\0\0\xFE\xFF\0\0\0i", 8,
+		    "x.py: skipped: UTF-32 (big-endian) text (byte-order mark 00 00 FE FF); "
+		    "mpsfix reads only UTF-8");
+	/* without a mark, UTF-16 is binary */
+	expect_skip("i\0m\0", 4, "x.py: skipped: binary file (NUL byte at line 1, column 2)");
+	/* a lone FF is invalid UTF-8, not a mark */
+	expect_skip("\xFFx", 2, "x.py:1:1: skipped: invalid UTF-8");
+}
+END_TEST
+
+/* Load `text` and expect it kept, declaring `encoding` ("" for none) on `line`. */
+static void expect_encoding(const char *text, const char *encoding, uint32_t line)
+{
+	mpsfix_source s = MPSFIX_SOURCE_INIT;
+
+	ck_assert_msg(mpsfix_source_from_buffer(&s, "x.py", text, strlen(text)) == 0,
+		      "rejected: %s", mpsfix_error_last()->message);
+	ck_assert_str_eq(s.encoding, encoding);
+	ck_assert_uint_eq(s.encoding_line, line);
+	mpsfix_source_release(&s);
+}
+
+START_TEST(test_source_coding_line)
+{
+	/* PEP 263 spellings: Emacs, Vim, plain */
+	expect_encoding("# -*- coding: latin-1 -*-\nx = 1\n", "latin-1", 1);
+	expect_encoding("#!/usr/bin/python\n# vim: set fileencoding=ISO_8859_15 :\n", "iso-8859-15", 2);
+	expect_encoding("\n  #coding=cp1252\n", "cp1252", 2);
+	/* UTF-8 by any of its names is no declaration */
+	expect_encoding("# -*- coding: utf-8 -*-\nname = 'caf\xC3\xA9'\n", "", 0);
+	expect_encoding("# coding: UTF8\n", "", 0);
+	expect_encoding("# coding=utf_8\n", "", 0);
+	expect_encoding("# coding: utf-8-unix\n", "", 0);
+	/* only lines 1 and 2, line 2 only after a comment or blank line, and
+	 * only in a comment */
+	expect_encoding("x = 1\n# coding: latin-1\nname = '\xC3\xA9'\n", "", 0);
+	expect_encoding("#\n#\n# coding: latin-1\n\xC3\xA9\n", "", 0);
+	expect_encoding("s = '# coding: latin-1'\n\xC3\xA9 = 1\n", "", 0);
+	expect_encoding("# coding is: latin-1\n\xC3\xA9 = 1\n", "", 0);
+	/* a UTF-8 byte-order mark wins over the line */
+	expect_encoding("\xEF\xBB\xBF# coding: latin-1\n\xC3\xA9 = 1\n", "", 0);
+
+	/* another encoding with text beyond ASCII: skipped, located */
+	expect_skip("# -*- coding: latin-1 -*-\nname = \"caf\xE9\"\n", 40,
+		    "x.py:2:12: skipped: the file declares encoding 'latin-1' (line 1) and has "
+		    "non-ASCII text; mpsfix reads only UTF-8");
+	/* even when those bytes happen to be valid UTF-8: Python reads them as Latin-1 */
+	expect_skip("# coding: latin-1\n\xC3\xA9 = 1\n", 25,
+		    "x.py:2:1: skipped: the file declares encoding 'latin-1' (line 1) and has "
+		    "non-ASCII text; mpsfix reads only UTF-8");
+}
+END_TEST
+
+START_TEST(test_source_symlink_loop_and_dangling)
+{
+	mpsfix_source s = MPSFIX_SOURCE_INIT;
+	char *loop = tpath("loop.py"), *dangling = tpath("dangling.py"), *want;
+
+	ck_assert_int_eq(symlink("loop.py", loop), 0);
+	ck_assert_int_eq(symlink("nothing.py", dangling), 0);
+	ck_assert_int_eq(mpsfix_source_read(&s, loop), MPSFIX_ESKIP);
+	want = mpsfix_xasprintf("%s: skipped: a symbolic link loop", loop);
+	ck_assert_str_eq(mpsfix_error_last()->message, want);
+	free(want);
+	ck_assert_int_eq(mpsfix_source_read(&s, dangling), MPSFIX_ESKIP);
+	want = mpsfix_xasprintf("%s: skipped: a symbolic link to a file that does not exist", dangling);
+	ck_assert_str_eq(mpsfix_error_last()->message, want);
+	free(want);
+	ck_assert_ptr_null(s.data);
+	free(loop);
+	free(dangling);
+}
+END_TEST
+
 START_TEST(test_source_too_large)
 {
 	mpsfix_source s = MPSFIX_SOURCE_INIT;
@@ -218,14 +304,14 @@ START_TEST(test_source_too_large)
 	ck_assert_int_eq(mpsfix_source_from_buffer(&s, "big.py", "", MPSFIX_SOURCE_MAX + 1u),
 			 MPSFIX_ESKIP);
 	ck_assert_str_eq(mpsfix_error_last()->message,
-			 "big.py: skipped: file too large (268435457 bytes; the limit is 268435456)");
+			 "big.py: skipped: file too large (16777217 bytes; the limit is 16777216)");
 
 	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	ck_assert_int_ge(fd, 0);
 	ck_assert_int_eq(ftruncate(fd, (off_t)MPSFIX_SOURCE_MAX + 10), 0); /* sparse */
 	close(fd);
 	ck_assert_int_eq(mpsfix_source_read(&s, path), MPSFIX_ESKIP);
-	want = mpsfix_xasprintf("%s: skipped: file too large (268435466 bytes; the limit is 268435456)",
+	want = mpsfix_xasprintf("%s: skipped: file too large (16777226 bytes; the limit is 16777216)",
 				path);
 	ck_assert_str_eq(mpsfix_error_last()->message, want);
 	free(want);
@@ -395,6 +481,244 @@ START_TEST(test_source_write_atomic_through_symlink)
 }
 END_TEST
 
+/* Read `path` (holding `text`) into `s`, with its stamp. */
+static void read_into(mpsfix_source *s, const char *path, const char *text, mode_t mode)
+{
+	write_file(path, text, strlen(text), mode);
+	ck_assert_msg(mpsfix_source_read(s, path) == 0, "%s", mpsfix_error_last()->message);
+	ck_assert(s->stamp.known);
+}
+
+static void expect_content(const char *path, const char *want)
+{
+	size_t len;
+	char *got = tu_read_file(path, &len);
+
+	ck_assert_ptr_nonnull(got);
+	ck_assert_str_eq(got, want);
+	free(got);
+}
+
+START_TEST(test_source_write_back)
+{
+	mpsfix_source s = MPSFIX_SOURCE_INIT;
+	char *path = tpath("w.py");
+	struct stat st;
+
+	read_into(&s, path, "old\n", 0640);
+	ck_assert_int_eq(mpsfix_source_check_writable(&s, path), 0);
+	ck_assert_int_eq(mpsfix_source_write_back(&s, path, "new\n", 4), 0);
+	expect_content(path, "new\n");
+	ck_assert_int_eq(stat(path, &st), 0);
+	ck_assert_uint_eq(st.st_mode & 07777, 0640);
+	ck_assert_uint_eq(st.st_uid, s.stamp.uid);
+	ck_assert_int_eq(count_others("w.py", NULL), 0);
+	mpsfix_source_release(&s);
+	free(path);
+}
+END_TEST
+
+START_TEST(test_source_write_back_keeps_owner)
+{
+	mpsfix_source s = MPSFIX_SOURCE_INIT;
+	char *path = tpath("owned.py");
+	struct stat st;
+
+	if (geteuid() != 0)
+		return; /* only root can give a file away */
+	read_into(&s, path, "old\n", 0644);
+	ck_assert_int_eq(chown(path, 65534, 65534), 0);
+	mpsfix_source_release(&s);
+	ck_assert_int_eq(mpsfix_source_read(&s, path), 0);
+	ck_assert_int_eq(mpsfix_source_write_back(&s, path, "new\n", 4), 0);
+	ck_assert_int_eq(stat(path, &st), 0);
+	ck_assert_uint_eq(st.st_uid, 65534);
+	ck_assert_uint_eq(st.st_gid, 65534);
+	expect_content(path, "new\n");
+	mpsfix_source_release(&s);
+	free(path);
+}
+END_TEST
+
+START_TEST(test_source_write_back_read_only)
+{
+	mpsfix_source s = MPSFIX_SOURCE_INIT;
+	char *path = tpath("ro.py"), *other = tpath("other.txt");
+	char *want = mpsfix_xasprintf("%s: not fixed: the file is read-only", path);
+	char *want_links;
+
+	/* no write bit at all: read-only even for root */
+	read_into(&s, path, "old\n", 0444);
+	ck_assert_int_eq(mpsfix_source_check_writable(&s, path), MPSFIX_ESKIP);
+	ck_assert_str_eq(mpsfix_error_last()->message, want);
+	ck_assert_int_eq(mpsfix_source_write_back(&s, path, "new\n", 4), MPSFIX_ESKIP);
+	ck_assert_str_eq(mpsfix_error_last()->message, want);
+	expect_content(path, "old\n");
+	ck_assert_int_eq(count_others("ro.py", NULL), 0);
+	mpsfix_source_release(&s);
+
+	/* a second hard link: replacing the file would separate the names */
+	ck_assert_int_eq(chmod(path, 0644), 0);
+	ck_assert_int_eq(link(path, other), 0);
+	ck_assert_int_eq(mpsfix_source_read(&s, path), 0);
+	want_links = mpsfix_xasprintf("%s: not fixed: the file has 2 hard links "
+				      "(replacing it would separate them)", path);
+	ck_assert_int_eq(mpsfix_source_write_back(&s, path, "new\n", 4), MPSFIX_ESKIP);
+	ck_assert_str_eq(mpsfix_error_last()->message, want_links);
+	expect_content(other, "old\n");
+	mpsfix_source_release(&s);
+	free(want_links);
+	free(want);
+	free(other);
+	free(path);
+}
+END_TEST
+
+START_TEST(test_source_write_back_changed)
+{
+	mpsfix_source s = MPSFIX_SOURCE_INIT;
+	char *path = tpath("c.py"), *moved = tpath("c.py.new");
+	char *want = mpsfix_xasprintf("%s: not fixed: the file changed while mpsfix was working "
+				      "on it; nothing was written (run mpsfix again)", path);
+
+	/* written to meanwhile: the writer's bytes stay, ours are dropped */
+	read_into(&s, path, "old\n", 0644);
+	write_file(path, "old\nmore\n", 9, 0644);
+	ck_assert_int_eq(mpsfix_source_write_back(&s, path, "new\n", 4), MPSFIX_ERROR);
+	ck_assert_str_eq(mpsfix_error_last()->message, want);
+	expect_content(path, "old\nmore\n");
+	ck_assert_int_eq(count_others("c.py", NULL), 0);
+	mpsfix_source_release(&s);
+
+	/* the same size, other bytes */
+	read_into(&s, path, "abc\n", 0644);
+	write_file(path, "xyz\n", 4, 0644);
+	ck_assert_int_eq(mpsfix_source_write_back(&s, path, "new\n", 4), MPSFIX_ERROR);
+	expect_content(path, "xyz\n");
+	mpsfix_source_release(&s);
+
+	/* replaced by another file (as editors save) with the same bytes */
+	read_into(&s, path, "abc\n", 0644);
+	write_file(moved, "abc\n", 4, 0644);
+	ck_assert_int_eq(rename(moved, path), 0);
+	ck_assert_int_eq(mpsfix_source_write_back(&s, path, "new\n", 4), MPSFIX_ERROR);
+	ck_assert_str_eq(mpsfix_error_last()->message, want);
+	expect_content(path, "abc\n");
+	mpsfix_source_release(&s);
+
+	/* removed meanwhile: not brought back */
+	read_into(&s, path, "abc\n", 0644);
+	ck_assert_int_eq(unlink(path), 0);
+	ck_assert_int_eq(mpsfix_source_write_back(&s, path, "new\n", 4), MPSFIX_ERROR);
+	ck_assert_int_eq(access(path, F_OK), -1);
+	ck_assert_int_eq(count_others("none", NULL), 0);
+	mpsfix_source_release(&s);
+
+	/* permissions changed meanwhile: the file's metadata changed too */
+	read_into(&s, path, "abc\n", 0644);
+	ck_assert_int_eq(chmod(path, 0600), 0);
+	ck_assert_int_eq(mpsfix_source_write_back(&s, path, "new\n", 4), MPSFIX_ERROR);
+	expect_content(path, "abc\n");
+	mpsfix_source_release(&s);
+	free(want);
+	free(moved);
+	free(path);
+}
+END_TEST
+
+START_TEST(test_source_write_back_declared_encoding)
+{
+	mpsfix_source s = MPSFIX_SOURCE_INIT;
+	char *path = tpath("l.py");
+	const char *old = "# -*- coding: latin-1 -*-\nx = 1\n";
+	char *want = mpsfix_xasprintf("%s: not fixed: the fixed text is not ASCII, and the file "
+				      "declares encoding 'latin-1' (line 1)", path);
+
+	read_into(&s, path, old, 0644);
+	ck_assert_str_eq(s.encoding, "latin-1");
+	ck_assert_int_eq(mpsfix_source_write_back(&s, path, "# -*- coding: latin-1 -*-\nx = '\xC3\xA9'\n",
+						  36), MPSFIX_ERROR);
+	ck_assert_str_eq(mpsfix_error_last()->message, want);
+	expect_content(path, old);
+	ck_assert_int_eq(mpsfix_source_write_back(&s, path, "# -*- coding: latin-1 -*-\nx = 2\n", 32), 0);
+	expect_content(path, "# -*- coding: latin-1 -*-\nx = 2\n");
+	mpsfix_source_release(&s);
+	free(want);
+	free(path);
+}
+END_TEST
+
+START_TEST(test_source_temp_names)
+{
+	ck_assert(mpsfix_source_is_temp_name(".a.py.mpsfix-Ab12Cd"));
+	ck_assert(mpsfix_source_is_temp_name(".x.mpsfix-000000"));
+	ck_assert(!mpsfix_source_is_temp_name("a.py.mpsfix-Ab12Cd"));   /* not hidden */
+	ck_assert(!mpsfix_source_is_temp_name(".a.py.mpsfix-Ab12C"));   /* five */
+	ck_assert(!mpsfix_source_is_temp_name(".a.py.mpsfix-Ab12Cde")); /* seven */
+	ck_assert(!mpsfix_source_is_temp_name(".a.py.mpsfix-Ab1.Cd"));
+	ck_assert(!mpsfix_source_is_temp_name("..mpsfix-Ab12Cd"));      /* no name */
+	ck_assert(!mpsfix_source_is_temp_name(".a.py"));
+	ck_assert(!mpsfix_source_is_temp_name(""));
+}
+END_TEST
+
+static void count_removed(void *payload, const char *path)
+{
+	(void)path;
+	(*(int *)payload)++;
+}
+
+START_TEST(test_source_remove_stale_temps)
+{
+	char *stale = tpath(".a.py.mpsfix-Ab12Cd"), *busy = tpath(".b.py.mpsfix-Zz99zz");
+	char *lookalike = tpath("a.py.mpsfix-Ab12Cd"), *linked = tpath(".c.py.mpsfix-Qq11qq");
+	char *folder = tpath(".d.py.mpsfix-Rr22rr"), *keep = tpath("a.py");
+	int removed = 0, fd;
+
+	write_file(stale, "half", 4, 0600);
+	write_file(busy, "half", 4, 0600);
+	write_file(lookalike, "mine", 4, 0644);
+	write_file(keep, "x = 1\n", 6, 0644);
+	ck_assert_int_eq(symlink("a.py", linked), 0);
+	ck_assert_int_eq(mkdir(folder, 0755), 0);
+	/* a writer still at work holds the lock of its temporary file */
+	fd = open(busy, O_RDONLY);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(flock(fd, LOCK_EX), 0);
+
+	ck_assert_int_eq(mpsfix_source_remove_stale_temps(tmpdir, count_removed, &removed), 0);
+	ck_assert_int_eq(removed, 1);
+	ck_assert_int_eq(access(stale, F_OK), -1);
+	ck_assert_int_eq(access(busy, F_OK), 0);
+	ck_assert_int_eq(access(lookalike, F_OK), 0);
+	ck_assert_int_eq(access(keep, F_OK), 0);
+	ck_assert_int_eq(access(folder, F_OK), 0);
+	ck_assert_int_eq(access(linked, F_OK), 0); /* a symlink is never someone's temporary file */
+	close(fd);
+
+	/* the writer is gone: now it is stale */
+	ck_assert_int_eq(mpsfix_source_remove_stale_temps(tmpdir, count_removed, &removed), 0);
+	ck_assert_int_eq(removed, 2);
+	ck_assert_int_eq(access(busy, F_OK), -1);
+
+	if (geteuid() != 0) { /* root lists any folder */
+		ck_assert_int_eq(chmod(tmpdir, 0300), 0);
+		ck_assert_int_eq(mpsfix_source_remove_stale_temps(tmpdir, NULL, NULL), 0);
+		ck_assert_int_eq(chmod(tmpdir, 0700), 0);
+	}
+	char *missing = tpath("nowhere");
+	ck_assert_int_eq(mpsfix_source_remove_stale_temps(missing, NULL, NULL), MPSFIX_ERROR);
+	ck_assert_ptr_nonnull(strstr(mpsfix_error_last()->message, "No such file"));
+	free(missing);
+	free(stale);
+	free(busy);
+	free(lookalike);
+	free(linked);
+	free(folder);
+	free(keep);
+}
+END_TEST
+
 Suite *mpsfix_suite_source(void)
 {
 	Suite *s = suite_create("source");
@@ -408,6 +732,9 @@ Suite *mpsfix_suite_source(void)
 	tcase_add_test(tc, test_source_empty);
 	tcase_add_test(tc, test_source_nul_byte);
 	tcase_add_test(tc, test_source_invalid_utf8);
+	tcase_add_test(tc, test_source_foreign_bom);
+	tcase_add_test(tc, test_source_coding_line);
+	tcase_add_test(tc, test_source_symlink_loop_and_dangling);
 	tcase_add_test(tc, test_source_too_large);
 	tcase_add_test(tc, test_source_fifo_does_not_block);
 	tcase_add_test(tc, test_source_directory_and_missing);
@@ -415,6 +742,13 @@ Suite *mpsfix_suite_source(void)
 	tcase_add_test(tc, test_source_write_atomic_keeps_mode);
 	tcase_add_test(tc, test_source_write_atomic_failure_leaves_nothing);
 	tcase_add_test(tc, test_source_write_atomic_through_symlink);
+	tcase_add_test(tc, test_source_write_back);
+	tcase_add_test(tc, test_source_write_back_keeps_owner);
+	tcase_add_test(tc, test_source_write_back_read_only);
+	tcase_add_test(tc, test_source_write_back_changed);
+	tcase_add_test(tc, test_source_write_back_declared_encoding);
+	tcase_add_test(tc, test_source_temp_names);
+	tcase_add_test(tc, test_source_remove_stale_temps);
 	suite_add_tcase(s, tc);
 	return s;
 }
