@@ -13,7 +13,7 @@ cd "$top" || exit 2
 . "$top/tests/lib.sh"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/mpsfix-vg.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT INT TERM
-export MPSFIX_RULES_DIR="$top/rules" MPSFIX_TOP="$top"
+export MPSFIX_RULES_DIR="$top/rules" MPSFIX_TOP="$top" MPSFIX_UNDER_VALGRIND=1
 bin=$build/mpsfix
 # 99 is none of mpsfix's exit statuses (0, 1, 2, 130)
 vg="valgrind -q --error-exitcode=99 --leak-check=full --show-leak-kinds=definite
