@@ -159,6 +159,8 @@ check: $(O)/check_all $(O)/mpsfix $(O)/tests/preload_change.so replay-targets
 	sh tests/adversarial.sh $(O)/mpsfix $(O)/tests/preload_change.so
 	@echo "== fix killed with SIGKILL at random moments ($(KILL_RUNS) runs)"
 	sh tests/kill.sh $(O)/mpsfix $(KILL_RUNS) $(KILL_COPIES)
+	@echo "== commit killed with SIGKILL at random moments (8 runs)"
+	sh tests/kill_commit.sh $(O)/mpsfix 8 4
 	@$(MAKE) --no-print-directory semantics
 
 # The semantic tests run fixed scripts under Debian's torch (python3-torch, for
