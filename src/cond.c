@@ -140,11 +140,6 @@ bool mpsfix_cond_holds(const mpsfix_cond_ctx *cx, const mpsfix_constraint *c,
 		     full || is_param(c->metavar), pure_now);
 }
 
-bool mpsfix_constraint_on_param(const mpsfix_constraint *c)
-{
-	return is_param(c->metavar);
-}
-
 bool mpsfix_rule_constrains_params(const mpsfix_rule *r)
 {
 	for (size_t k = 0; k < r->nconstraints; k++)
@@ -251,10 +246,20 @@ static bool after_import(const mpsfix_cond_ctx *cx, TSNode node, const char *mod
 	return ts_node_start_byte(imp) < ts_node_start_byte(st);
 }
 
+bool mpsfix_cond_metavars(const mpsfix_cond_ctx *cx, const mpsfix_rule *r, const mpsfix_match *m)
+{
+	for (size_t k = 0; k < r->nconstraints; k++)
+		if (!is_param(r->constraints[k].metavar) &&
+		    !mpsfix_cond_holds(cx, &r->constraints[k], m, false, false))
+			return false;
+	return true;
+}
+
 bool mpsfix_cond_rule(const mpsfix_cond_ctx *cx, const mpsfix_rule *r, const mpsfix_match *m)
 {
 	for (size_t k = 0; k < r->nconstraints; k++)
-		if (!mpsfix_cond_holds(cx, &r->constraints[k], m, false, false))
+		if (is_param(r->constraints[k].metavar) &&
+		    !mpsfix_cond_holds(cx, &r->constraints[k], m, false, false))
 			return false;
 	if (r->ninside && !inside(cx, r->inside, r->ninside, m, r))
 		return false;

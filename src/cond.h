@@ -32,16 +32,21 @@ typedef struct {
 bool mpsfix_cond_holds(const mpsfix_cond_ctx *cx, const mpsfix_constraint *c,
 		       const mpsfix_match *m, bool full, bool pure_now);
 
-/** True when `c` constrains a signature parameter (a lower-case name). */
-bool mpsfix_constraint_on_param(const mpsfix_constraint *c);
-
 /** True when the rule constrains a signature parameter in `where`. */
 bool mpsfix_rule_constrains_params(const mpsfix_rule *r);
 
 /**
+ * Does match `m` meet the rule's `where` on its metavariables and on MATCH?
+ * These need no signature binding, so they are checked first (they are
+ * cheaper than binding a call).
+ */
+bool mpsfix_cond_metavars(const mpsfix_cond_ctx *cx, const mpsfix_rule *r, const mpsfix_match *m);
+
+/**
  * Does match `m` (with the signature binding in m->params, when the rule
- * has a signature and the call could be bound) meet the rule's `where`,
- * `inside`, `not-inside` and `after-import`?
+ * has a signature and the call could be bound) meet the rule's `where` on
+ * signature parameters, and its `inside`, `not-inside` and `after-import`?
+ * The metavariables' conditions are mpsfix_cond_metavars()'s.
  */
 bool mpsfix_cond_rule(const mpsfix_cond_ctx *cx, const mpsfix_rule *r, const mpsfix_match *m);
 

@@ -287,11 +287,8 @@ static bool consider(pass *ps, const mpsfix_rule *r, const mpsfix_match *m)
 	char *unbound = NULL;
 	bool ok;
 
-	/* the metavariables' conditions first: they are cheaper than binding a call */
-	for (size_t k = 0; k < r->nconstraints; k++)
-		if (!mpsfix_constraint_on_param(&r->constraints[k]) &&
-		    !mpsfix_cond_holds(&cx, &r->constraints[k], m, false, false))
-			return false;
+	if (!mpsfix_cond_metavars(&cx, r, m))
+		return false;
 	if (r->signature.len) {
 		unbound = mpsfix_signature_bind(&cb, &r->signature, m->node, ps->src->data);
 		if (!unbound) {
