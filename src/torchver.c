@@ -97,27 +97,35 @@ static bool eat_sep(slice t, size_t *i)
  * "-N"), dev release, local version ("+cu118").  Returns false, leaving *i,
  * when what follows is not one of them.
  */
+/* [sep]WORD[sep][N] for one of `words` (tried in order) at *i: true and moved past it. */
+static bool eat_tag(slice t, size_t *i, const char *const *words, size_t n)
+{
+	size_t k = *i;
+
+	eat_sep(t, &k);
+	for (size_t w = 0; w < n; w++) {
+		size_t m = k;
+
+		if (eat_word(t, &m, words[w])) {
+			eat_sep(t, &m);
+			eat_digits(t, &m);
+			*i = m;
+			return true;
+		}
+	}
+	return false;
+}
+
 static bool eat_suffix(slice t, size_t *i)
 {
 	static const char *const pre[] = {"alpha", "beta", "preview", "pre", "rc", "a", "b", "c"};
 	static const char *const post[] = {"post", "rev", "r"};
+	static const char *const dev[] = {"dev"};
 	size_t j = *i, k;
 	bool any = false;
 
 	/* pre-release */
-	k = j;
-	eat_sep(t, &k);
-	for (size_t w = 0; w < MPSFIX_ARRAY_SIZE(pre); w++) {
-		size_t m = k;
-
-		if (eat_word(t, &m, pre[w])) {
-			eat_sep(t, &m);
-			eat_digits(t, &m);
-			j = m;
-			any = true;
-			break;
-		}
-	}
+	any |= eat_tag(t, &j, pre, MPSFIX_ARRAY_SIZE(pre));
 	/* post-release: "-N" or [sep]post[sep][N] */
 	k = j;
 	if (k + 1 < t.n && t.s[k] == '-' && isdigit((unsigned char)t.s[k + 1])) {
@@ -126,28 +134,10 @@ static bool eat_suffix(slice t, size_t *i)
 		j = k;
 		any = true;
 	} else {
-		eat_sep(t, &k);
-		for (size_t w = 0; w < MPSFIX_ARRAY_SIZE(post); w++) {
-			size_t m = k;
-
-			if (eat_word(t, &m, post[w])) {
-				eat_sep(t, &m);
-				eat_digits(t, &m);
-				j = m;
-				any = true;
-				break;
-			}
-		}
+		any |= eat_tag(t, &j, post, MPSFIX_ARRAY_SIZE(post));
 	}
 	/* dev release */
-	k = j;
-	eat_sep(t, &k);
-	if (eat_word(t, &k, "dev")) {
-		eat_sep(t, &k);
-		eat_digits(t, &k);
-		j = k;
-		any = true;
-	}
+	any |= eat_tag(t, &j, dev, 1);
 	/* local version: +[a-z0-9]+([-_.][a-z0-9]+)* */
 	if (j < t.n && t.s[j] == '+') {
 		k = j + 1;
