@@ -79,6 +79,12 @@ struct mpsfix_names {
 	mpsfix_buf strings;      /* qualified names */
 	bool has_star;
 	uint32_t star_module, star_module_len, star_byte;
+	/* import_point: the module's statements (comments left out) and, for
+	 * each, the index + 1 of the last import among it and those before */
+	TSNode *top;
+	uint32_t *top_import;
+	uint32_t ntop;
+	bool top_built;
 };
 
 /* ---- the hash table ---------------------------------------------------------- */
@@ -683,6 +689,8 @@ void mpsfix_names_free(mpsfix_names *n)
 	free(n->segments.items);
 	free(n->imports.items);
 	free(n->slots);
+	free(n->top);
+	free(n->top_import);
 	mpsfix_buf_release(&n->strings);
 	free(n);
 }
@@ -897,42 +905,76 @@ static uint32_t after_leading_comments(const mpsfix_names *n)
 	return point;
 }
 
+/* The module's statements, in order, with one cursor walk: calling
+ * ts_node_named_child(root, i) for each i walks from the first child every
+ * time, which made import_point quadratic in big modules. */
+static void build_top(mpsfix_names *n)
+{
+	const grammar *g = &n->g;
+	uint32_t cap, last = 0;
+	TSTreeCursor cur;
+
+	n->top_built = true;
+	if (ts_node_is_null(n->root) || !(cap = ts_node_named_child_count(n->root)))
+		return;
+	n->top = mpsfix_xcalloc(cap, sizeof(*n->top));
+	n->top_import = mpsfix_xcalloc(cap, sizeof(*n->top_import));
+	cur = ts_tree_cursor_new(n->root);
+	if (ts_tree_cursor_goto_first_child(&cur)) {
+		do {
+			TSNode c = ts_tree_cursor_current_node(&cur);
+			TSSymbol s = ts_node_symbol(c);
+
+			if (!ts_node_is_named(c) || s == g->comment || ts_node_is_extra(c) ||
+			    n->ntop == cap)
+				continue;
+			if (s == g->import_statement || s == g->import_from_statement ||
+			    s == g->future_import)
+				last = n->ntop + 1;
+			n->top_import[n->ntop] = last;
+			n->top[n->ntop++] = c;
+		} while (ts_tree_cursor_goto_next_sibling(&cur));
+	}
+	ts_tree_cursor_delete(&cur);
+}
+
+/* The number of statements in n->top whose end (or start) is at most `b`:
+ * both are in order, the statements not overlapping. */
+static uint32_t top_before(const mpsfix_names *n, uint32_t b, bool by_end)
+{
+	uint32_t lo = 0, hi = n->ntop;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		uint32_t at = by_end ? ts_node_end_byte(n->top[mid]) : ts_node_start_byte(n->top[mid]);
+
+		if ((by_end && at <= b) || (!by_end && at < b))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 uint32_t mpsfix_names_import_point(mpsfix_names *n, uint32_t before, bool *needs_newline)
 {
-	const grammar *g;
-	uint32_t count, limit = before, point = 0;
+	uint32_t limit = before, point = 0, i, before_limit;
 	TSNode last_import = {{0}, NULL, NULL}, first_stmt = {{0}, NULL, NULL};
 	bool found = false;
 
 	build(n);
-	g = &n->g;
-	count = ts_node_is_null(n->root) ? 0 : ts_node_named_child_count(n->root);
+	if (!n->top_built)
+		build_top(n);
 	/* the top-level statement holding `before` starts the forbidden zone */
-	for (uint32_t i = 0; i < count; i++) {
-		TSNode c = ts_node_named_child(n->root, i);
-
-		if (ts_node_symbol(c) == g->comment || ts_node_is_extra(c))
-			continue;
-		if (ts_node_start_byte(c) <= before && before < ts_node_end_byte(c)) {
-			limit = ts_node_start_byte(c);
-			break;
-		}
-		if (ts_node_start_byte(c) > before)
-			break;
-	}
-	for (uint32_t i = 0; i < count; i++) {
-		TSNode c = ts_node_named_child(n->root, i);
-		TSSymbol s = ts_node_symbol(c);
-
-		if (s == g->comment || ts_node_is_extra(c))
-			continue;
-		if (ts_node_start_byte(c) >= limit)
-			break;
-		if (ts_node_is_null(first_stmt))
-			first_stmt = c;
-		if (s == g->import_statement || s == g->import_from_statement ||
-		    s == g->future_import) {
-			last_import = c;
+	i = top_before(n, before, true);
+	if (i < n->ntop && ts_node_start_byte(n->top[i]) <= before)
+		limit = ts_node_start_byte(n->top[i]);
+	/* the statements before it: the first one, and the last import */
+	before_limit = top_before(n, limit, false);
+	if (before_limit) {
+		first_stmt = n->top[0];
+		if (n->top_import[before_limit - 1]) {
+			last_import = n->top[n->top_import[before_limit - 1] - 1];
 			found = true;
 		}
 	}
