@@ -391,12 +391,16 @@ struct mpsfix_prefilter {
 	fnode *req;             /* any rule's requirement, words numbered */
 	bool selective;
 	char **words;           /* by number (owned) */
+	size_t *lens;           /* their lengths (owned) */
 	size_t nwords;
 	uint32_t *slots;        /* open addressing: word number + 1, 0 empty */
 	uint32_t mask;
 	uint64_t lengths;       /* bit n: some word has n bytes (n < 64) */
 	bool long_words;        /* some word has 64 bytes or more */
 	bool first[256];        /* some word starts with this byte */
+	/* the same, with the words the scan looks for itself (import, noqa, mpsfix) */
+	uint64_t scan_lengths;
+	bool scan_first[256];
 };
 
 static uint32_t hash_word(const unsigned char *s, size_t n)
@@ -419,7 +423,7 @@ static int find_word(const mpsfix_prefilter *pf, const unsigned char *s, size_t 
 	for (i = hash_word(s, n) & pf->mask; pf->slots[i]; i = (i + 1) & pf->mask) {
 		const char *w = pf->words[pf->slots[i] - 1];
 
-		if (strlen(w) == n && !memcmp(w, s, n))
+		if (pf->lens[pf->slots[i] - 1] == n && !memcmp(w, s, n))
 			return (int)(pf->slots[i] - 1);
 	}
 	return -1;
@@ -465,6 +469,12 @@ mpsfix_prefilter *mpsfix_prefilter_new(mpsfix_rule *const *rules, size_t n)
 	while (size < 4 * pf->nwords)
 		size *= 2;
 	pf->mask = (uint32_t)size - 1;
+	pf->lens = mpsfix_xcalloc(pf->nwords ? pf->nwords : 1, sizeof(size_t));
+	for (size_t w = 0; w < pf->nwords; w++)
+		pf->lens[w] = strlen(pf->words[w]);
+	pf->scan_lengths = pf->lengths | (uint64_t)1 << 4 | (uint64_t)1 << 6;
+	memcpy(pf->scan_first, pf->first, sizeof(pf->first));
+	pf->scan_first['i'] = pf->scan_first['m'] = pf->scan_first['n'] = pf->scan_first['N'] = true;
 	pf->slots = mpsfix_xcalloc(size, sizeof(uint32_t));
 	for (size_t w = 0; w < pf->nwords; w++) {
 		uint32_t i = hash_word((const unsigned char *)pf->words[w], strlen(pf->words[w])) & pf->mask;
@@ -484,6 +494,7 @@ void mpsfix_prefilter_free(mpsfix_prefilter *pf)
 	for (size_t i = 0; i < pf->nwords; i++)
 		free(pf->words[i]);
 	free(pf->words);
+	free(pf->lens);
 	free(pf->slots);
 	free(pf);
 }
@@ -598,7 +609,9 @@ mpsfix_prefilter_verdict mpsfix_prefilter_scan(const mpsfix_prefilter *pf, const
 					v = token(&st, s + i, n - i);
 			continue;
 		}
-		v = token(&st, s, n);
+		/* most words are neither a rule's nor import/noqa/mpsfix */
+		if ((n < 64 ? (pf->scan_lengths >> n) & 1 : pf->long_words) && pf->scan_first[*s])
+			v = token(&st, s, n);
 	}
 	if (st.seen != small)
 		free(st.seen);
