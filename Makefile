@@ -151,6 +151,8 @@ check: $(O)/check_all $(O)/mpsfix $(O)/tests/preload_change.so replay-targets
 	sh tests/git_cli.sh $(O)/mpsfix
 	@echo "== review on a terminal (tmux)"
 	sh tests/review_tmux.sh $(O)/mpsfix
+	@echo "== prefilter: every fixture with and without it"
+	sh tests/prefilter.sh $(O)/mpsfix
 	@echo "== option table, --help and man pages"
 	sh tests/man.sh $(O)/mpsfix
 	@echo "== fuzz targets on their seeds and regressions"

@@ -28,6 +28,7 @@ enum {
 	OPT_EXCLUDE,
 	OPT_INCLUDE,
 	OPT_NO_IGNORE,
+	OPT_NO_PREFILTER,
 	OPT_STDIN_FILENAME,
 	OPT_SINCE,
 	OPT_STAGED,
@@ -63,6 +64,7 @@ static const struct option long_options[] = {
 	{"extend-select", required_argument, NULL, OPT_EXTEND_SELECT},
 	{"ignore", required_argument, NULL, OPT_IGNORE},
 	{"show-unused-suppressions", no_argument, NULL, OPT_SHOW_UNUSED_SUPPRESSIONS},
+	{"no-prefilter", no_argument, NULL, OPT_NO_PREFILTER},
 	{"config", required_argument, NULL, OPT_CONFIG},
 	{"isolated", no_argument, NULL, OPT_ISOLATED},
 	{"target-torch", required_argument, NULL, OPT_TARGET_TORCH},
@@ -170,6 +172,7 @@ void mpsfix_cli_usage(FILE *f)
 	      "  --extend-select LIST        run these rules too (repeatable)\n"
 	      "  --ignore LIST               do not run these rules (repeatable)\n"
 	      "  --show-unused-suppressions  report noqa comments that suppress nothing\n"
+	      "  --no-prefilter              parse every file, also those no rule's words are in\n"
 	      "\n"
 	      "Configuration:\n"
 	      "  --config FILE               read this configuration, not .mpsfix.yml\n"
@@ -387,6 +390,9 @@ int mpsfix_cli_parse(mpsfix_opts *opts, int argc, char **argv)
 			break;
 		case OPT_NO_IGNORE:
 			opts->no_ignore = true;
+			break;
+		case OPT_NO_PREFILTER:
+			opts->no_prefilter = true;
 			break;
 		case OPT_STDIN_FILENAME:
 			opts->stdin_filename = optarg;

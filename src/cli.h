@@ -61,6 +61,7 @@ typedef struct {
 	bool isolated;                /* --isolated: no configuration file */
 	mpsfix_argv_list exclude, include; /* --exclude/--include GLOB */
 	bool no_ignore;               /* --no-ignore */
+	bool no_prefilter;            /* --no-prefilter */
 	const char *stdin_filename;   /* --stdin-filename NAME */
 	const char *since;            /* --since REF */
 	bool staged;                  /* --staged */

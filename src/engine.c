@@ -12,6 +12,7 @@
 #include "fix.h"
 #include "names.h"
 #include "parse.h"
+#include "prefilter.h"
 #include "signature.h"
 #include "suppress.h"
 
@@ -25,6 +26,7 @@ struct mpsfix_index {
 	index_entry *entries;   /* grouped by root symbol */
 	uint32_t *first;        /* entries of symbol s: [first[s], first[s+1]) */
 	uint32_t nsymbols;
+	mpsfix_prefilter *prefilter; /* the words the rules need */
 };
 
 mpsfix_index *mpsfix_index_new(mpsfix_rule *const *rules, size_t n)
@@ -68,6 +70,7 @@ mpsfix_index *mpsfix_index_new(mpsfix_rule *const *rules, size_t n)
 				};
 		}
 	free(fill);
+	ix->prefilter = mpsfix_prefilter_new(rules, n);
 	return ix;
 }
 
@@ -77,6 +80,7 @@ void mpsfix_index_free(mpsfix_index *ix)
 		return;
 	free(ix->entries);
 	free(ix->first);
+	mpsfix_prefilter_free(ix->prefilter);
 	free(ix);
 }
 
@@ -536,6 +540,18 @@ int mpsfix_engine_run(mpsfix_result *out, mpsfix_ctx *ctx, const mpsfix_index *i
 	int error;
 
 	memset(out, 0, sizeof(*out));
+	if (!opts->no_prefilter &&
+	    mpsfix_prefilter_scan(ix->prefilter, src->data, src->len,
+				  opts->suppress && opts->unused_suppressions) == MPSFIX_PREFILTER_SKIP) {
+		/* no rule can match: what a parse without a match gives */
+		if ((error = mpsfix_parse_check_depth(src->path, src->data, src->len)) < 0)
+			goto done;
+		if (opts->fix) {
+			out->text = mpsfix_xstrndup(src->data, src->len);
+			out->text_len = src->len;
+		}
+		goto done;
+	}
 	if ((error = parse_text(&tree, ctx, src->path, src->data, src->len)) < 0)
 		goto done;
 	base_errors = mpsfix_error_count(ts_tree_root_node(tree));

@@ -86,6 +86,7 @@ typedef struct {
 	bool unsafe_fixes;  /* unsafe fixes count as available and are applied */
 	bool suppress;      /* honour `# noqa` / `# mpsfix: ignore[...]` comments */
 	bool unused_suppressions; /* list suppression comments that hid nothing */
+	bool no_prefilter;  /* parse every file, even one no rule can match (--no-prefilter) */
 	/*
 	 * When not NULL, a match is a finding (and its fix applies) only if
 	 * keep(payload, rule, line) is true, `line` being the 1-based line where

@@ -370,6 +370,7 @@ static void process_file(run_state *st, const char *path, const char *root)
 		.unsafe_fixes = st->unsafe_fixes,
 		.suppress = true,
 		.unused_suppressions = opts->show_unused_suppressions,
+		.no_prefilter = opts->no_prefilter,
 		.keep = keep_match,
 		.keep_payload = st,
 	};
@@ -916,6 +917,7 @@ static int run_series(run_state *st, const mpsfix_paths *files, mpsfix_rule **en
 		.fix = true,
 		.unsafe_fixes = st->unsafe_fixes,
 		.suppress = true,
+		.no_prefilter = opts->no_prefilter,
 		.keep = keep_match,
 		.keep_payload = st,
 	};

@@ -339,10 +339,8 @@ uint32_t mpsfix_parse_open_estimate(const char *data, uint32_t len)
 	return total > UINT32_MAX ? UINT32_MAX : (uint32_t)total;
 }
 
-int mpsfix_parse_named(TSTree **out, TSParser *parser, const char *name,
-		       const char *data, uint32_t len)
+int mpsfix_parse_check_depth(const char *name, const char *data, uint32_t len)
 {
-	*out = NULL;
 	/* fewer bytes than the limit cannot make that many stack entries */
 	if (len > MPSFIX_PARSE_MAX_OPEN) {
 		uint32_t open = mpsfix_parse_open_estimate(data, len);
@@ -354,6 +352,17 @@ int mpsfix_parse_named(TSTree **out, TSParser *parser, const char *name,
 						name ? name : "", name ? ": " : "",
 						open, MPSFIX_PARSE_MAX_OPEN);
 	}
+	return 0;
+}
+
+int mpsfix_parse_named(TSTree **out, TSParser *parser, const char *name,
+		       const char *data, uint32_t len)
+{
+	int error;
+
+	*out = NULL;
+	if ((error = mpsfix_parse_check_depth(name, data, len)) < 0)
+		return error;
 	/*
 	 * The grammar's external scanner (0.23.6) keeps `inside_f_string` from
 	 * the end of one parse into the next (its reset forgets that field): a

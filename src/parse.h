@@ -43,6 +43,12 @@ int mpsfix_parse_named(TSTree **out, TSParser *parser, const char *name,
 #define MPSFIX_PARSE_MAX_OPEN 30000u
 uint32_t mpsfix_parse_open_estimate(const char *data, uint32_t len);
 
+/**
+ * The check mpsfix_parse_named() makes before parsing: MPSFIX_ESKIP (with
+ * its message) for input too deeply nested to parse safely, else 0.
+ */
+int mpsfix_parse_check_depth(const char *name, const char *data, uint32_t len);
+
 /** Number of ERROR and MISSING nodes under `node` (iterative, any depth). */
 uint32_t mpsfix_error_count(TSNode node);
 

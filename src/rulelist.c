@@ -10,6 +10,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "prefilter.h"
+
 static const char *fix_name(const mpsfix_rule *r)
 {
 	if (!r->fix.present)
@@ -73,6 +75,13 @@ static json_t *rule_object(const mpsfix_rule *r, const mpsfix_rule_status *s)
 	json_object_set_new(o, "runs", json_boolean(reason == NULL));
 	json_object_set_new(o, "reason", jstr_or_null(reason));
 	json_object_set_new(o, "note", jstr_or_null(r->note));
+	{
+		/* what a file must contain for the rule to be tried (prefilter.h) */
+		char *words = mpsfix_prefilter_describe(r);
+
+		json_object_set_new(o, "words", json_string(words));
+		free(words);
+	}
 	json_object_set_new(o, "url", jstr_or_null(r->url));
 	json_object_set_new(o, "path", json_string(r->path));
 	return o;

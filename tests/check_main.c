@@ -35,6 +35,7 @@ int main(void)
 		mpsfix_suite_series,
 		mpsfix_suite_commit,
 		mpsfix_suite_review,
+		mpsfix_suite_prefilter,
 		mpsfix_suite_cli,
 		mpsfix_suite_fixtures,
 		mpsfix_suite_torchver,
