@@ -26,6 +26,7 @@ struct mpsfix_index {
 	index_entry *entries;   /* grouped by root symbol */
 	uint32_t *first;        /* entries of symbol s: [first[s], first[s+1]) */
 	uint32_t nsymbols;
+	size_t nrules;
 	mpsfix_prefilter *prefilter; /* the words the rules need */
 };
 
@@ -70,6 +71,7 @@ mpsfix_index *mpsfix_index_new(mpsfix_rule *const *rules, size_t n)
 				};
 		}
 	free(fill);
+	ix->nrules = n;
 	ix->prefilter = mpsfix_prefilter_new(rules, n);
 	return ix;
 }
@@ -179,6 +181,8 @@ typedef struct {
 	bool star_warned;        /* warned once about a star import */
 	mpsfix_suppressions *sup; /* this text's suppression comments, read at the
 				     first finding (most files have none) */
+	bool *possible;          /* by rule order: its words are in this text (the
+				    others cannot match, so are not tried) */
 } pass;
 
 static int compare_edits(const void *a, const void *b)
@@ -324,8 +328,8 @@ static mpsfix_walk_action match_at(TSNode n, void *payload)
 		const index_entry *ent = &ix->entries[i];
 		mpsfix_match m = {0};
 
-		if (ent->rule == last)
-			continue; /* one finding per rule and node */
+		if (ent->rule == last || !ps->possible[ent->order])
+			continue; /* one finding per rule and node; rules without their words */
 		if (mpsfix_match_node(&m, ps->ctx->matcher, ent->pattern, n, ps->src->data) == 0) {
 			if (consider(ps, ent->rule, &m))
 				last = ent->rule;
@@ -388,12 +392,20 @@ static void run_pass(pass *ps, mpsfix_result *findings, mpsfix_edits *edits)
 	findings->suppressed = 0;
 	ps->fix = (mpsfix_fix_ctx)MPSFIX_FIX_CTX_INIT(ps->src, ps->root, names, ps->ctx->matcher);
 	ps->starts.valid = ps->ends.valid = false;
+	/* each pass's text: a fix may bring in another rule's words */
+	ps->possible = mpsfix_xcalloc(ps->ix->nrules + 1, sizeof(bool));
+	if (ps->opts->no_prefilter)
+		memset(ps->possible, 1, ps->ix->nrules * sizeof(bool));
+	else
+		mpsfix_prefilter_rules(ps->ix->prefilter, ps->src->data, ps->src->len, ps->possible);
 	mpsfix_matcher_set_names(ps->ctx->matcher, names);
 	match_all(ps);
 	warn_star(ps, names);
 	mpsfix_matcher_set_names(ps->ctx->matcher, NULL);
 	ps->fix.names = NULL;
 	mpsfix_names_free(names);
+	free(ps->possible);
+	ps->possible = NULL;
 	if (findings->len > 1)
 		qsort(findings->items, findings->len, sizeof(*findings->items), compare_findings);
 }

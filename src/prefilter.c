@@ -389,6 +389,8 @@ char *mpsfix_prefilter_describe(const mpsfix_rule *r)
 
 struct mpsfix_prefilter {
 	fnode *req;             /* any rule's requirement, words numbered */
+	fnode **rule_req;       /* each rule's, in the order given (owned) */
+	size_t nrules;
 	bool selective;
 	char **words;           /* by number (owned) */
 	size_t *lens;           /* their lengths (owned) */
@@ -466,6 +468,12 @@ mpsfix_prefilter *mpsfix_prefilter_new(mpsfix_rule *const *rules, size_t n)
 	pf->req = simplify(any);
 	pf->selective = pf->req->kind != F_TRUE;
 	intern(pf, pf->req, &cap);
+	pf->nrules = n;
+	pf->rule_req = mpsfix_xcalloc(n ? n : 1, sizeof(*pf->rule_req));
+	for (size_t i = 0; i < n; i++) {
+		pf->rule_req[i] = simplify(rule_req(rules[i], ident));
+		intern(pf, pf->rule_req[i], &cap);
+	}
 	while (size < 4 * pf->nwords)
 		size *= 2;
 	pf->mask = (uint32_t)size - 1;
@@ -491,6 +499,9 @@ void mpsfix_prefilter_free(mpsfix_prefilter *pf)
 	if (!pf)
 		return;
 	ffree(pf->req);
+	for (size_t i = 0; i < pf->nrules; i++)
+		ffree(pf->rule_req[i]);
+	free(pf->rule_req);
 	for (size_t i = 0; i < pf->nwords; i++)
 		free(pf->words[i]);
 	free(pf->words);
@@ -511,6 +522,7 @@ typedef struct {
 	uint64_t *seen;         /* bit per word number */
 	bool suppressions;
 	const unsigned char *end;
+	bool collect;           /* note every word, look for star imports, judge nothing */
 } scan_state;
 
 static bool eval(const fnode *f, const uint64_t *seen)
@@ -571,25 +583,22 @@ static mpsfix_prefilter_verdict token(scan_state *st, const unsigned char *s, si
 		return MPSFIX_PREFILTER_SUPPRESSION;
 	if ((w = find_word(st->pf, s, n)) >= 0 && !((st->seen[w / 64] >> (w % 64)) & 1)) {
 		st->seen[w / 64] |= (uint64_t)1 << (w % 64);
-		if (eval(st->pf->req, st->seen))
+		if (!st->collect && eval(st->pf->req, st->seen))
 			return MPSFIX_PREFILTER_WORDS;
 	}
 	return MPSFIX_PREFILTER_SKIP;
 }
 
-mpsfix_prefilter_verdict mpsfix_prefilter_scan(const mpsfix_prefilter *pf, const char *data,
-					       size_t len, bool suppressions)
+/*
+ * Walk the words from p to st->end, handing each a rule may need (or the
+ * scan looks for itself) to token(); stop when it returns a verdict.
+ */
+static mpsfix_prefilter_verdict walk(scan_state *st, const unsigned char *p)
 {
-	uint64_t small[4] = {0};
-	scan_state st = {pf, small, suppressions, (const unsigned char *)data + len};
-	const unsigned char *p = (const unsigned char *)data;
+	const mpsfix_prefilter *pf = st->pf;
 	mpsfix_prefilter_verdict v = MPSFIX_PREFILTER_SKIP;
 
-	if (!pf->selective)
-		return MPSFIX_PREFILTER_ALL;
-	if (pf->nwords > 64 * MPSFIX_ARRAY_SIZE(small))
-		st.seen = mpsfix_xcalloc((pf->nwords + 63) / 64, sizeof(uint64_t));
-	while (p < st.end && v == MPSFIX_PREFILTER_SKIP) {
+	while (p < st->end && v == MPSFIX_PREFILTER_SKIP) {
 		const unsigned char *s;
 		size_t n;
 
@@ -600,20 +609,58 @@ mpsfix_prefilter_verdict mpsfix_prefilter_scan(const mpsfix_prefilter *pf, const
 		s = p;
 		do
 			p++;
-		while (p < st.end && word_byte[*p]);
+		while (p < st->end && word_byte[*p]);
 		n = (size_t)(p - s);
 		if (*s >= '0' && *s <= '9') {
 			/* a number may end where a name starts (`1if`, `0x1else`) */
 			for (size_t i = 1; i < n && v == MPSFIX_PREFILTER_SKIP; i++)
 				if (!(s[i] >= '0' && s[i] <= '9'))
-					v = token(&st, s + i, n - i);
+					v = token(st, s + i, n - i);
 			continue;
 		}
 		/* most words are neither a rule's nor import/noqa/mpsfix */
 		if ((n < 64 ? (pf->scan_lengths >> n) & 1 : pf->long_words) && pf->scan_first[*s])
-			v = token(&st, s, n);
+			v = token(st, s, n);
 	}
+	return v;
+}
+
+static uint64_t *seen_bits(const mpsfix_prefilter *pf, uint64_t *small, size_t nsmall)
+{
+	if (pf->nwords > 64 * nsmall)
+		return mpsfix_xcalloc((pf->nwords + 63) / 64, sizeof(uint64_t));
+	return small;
+}
+
+mpsfix_prefilter_verdict mpsfix_prefilter_scan(const mpsfix_prefilter *pf, const char *data,
+					       size_t len, bool suppressions)
+{
+	uint64_t small[4] = {0};
+	scan_state st = {pf, small, suppressions, (const unsigned char *)data + len, false};
+	mpsfix_prefilter_verdict v;
+
+	if (!pf->selective)
+		return MPSFIX_PREFILTER_ALL;
+	st.seen = seen_bits(pf, small, MPSFIX_ARRAY_SIZE(small));
+	v = walk(&st, (const unsigned char *)data);
 	if (st.seen != small)
 		free(st.seen);
 	return v;
+}
+
+bool mpsfix_prefilter_rules(const mpsfix_prefilter *pf, const char *data, size_t len,
+			    bool *possible)
+{
+	uint64_t small[4] = {0};
+	scan_state st = {pf, small, false, (const unsigned char *)data + len, true};
+	bool masked = pf->nrules > 0;
+
+	st.seen = seen_bits(pf, small, MPSFIX_ARRAY_SIZE(small));
+	if (walk(&st, (const unsigned char *)data) == MPSFIX_PREFILTER_STAR)
+		masked = false; /* the star warning needs every rule's attempts */
+	for (size_t i = 0; i < pf->nrules; i++)
+		possible[i] = !masked || eval(pf->rule_req[i], st.seen);
+	if (st.seen != small)
+		free(st.seen);
+	return masked;
 }

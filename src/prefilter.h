@@ -67,6 +67,17 @@ mpsfix_prefilter_verdict mpsfix_prefilter_scan(const mpsfix_prefilter *pf, const
 					       size_t len, bool suppressions);
 
 /**
+ * Which rules' words `data` has: possible[i] for the i-th rule given to
+ * mpsfix_prefilter_new (a rule whose words are missing cannot match there,
+ * so the engine need not try it).  Scans all of it.  Returns false, with
+ * every possible[i] true, when the rules cannot be told apart: none were
+ * given, or a star import may be there (the engine's warning about it needs
+ * every rule's attempts).
+ */
+bool mpsfix_prefilter_rules(const mpsfix_prefilter *pf, const char *data, size_t len,
+			    bool *possible);
+
+/**
  * The requirement derived for rule `r`, written as a formula:
  * `autocast & (float16 | half)`, `*` when the rule needs no word.  Newly
  * allocated.

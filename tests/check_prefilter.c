@@ -286,6 +286,68 @@ START_TEST(test_prefilter_engine_skips_parsing)
 }
 END_TEST
 
+static bool rules_of(const mpsfix_prefilter *pf, const char *s, bool *possible)
+{
+	return mpsfix_prefilter_rules(pf, s, strlen(s), possible);
+}
+
+/* Which rules a text can match: the engine tries only those. */
+START_TEST(test_prefilter_rules_mask)
+{
+	mpsfix_rule *r[3];
+	mpsfix_prefilter *pf;
+	bool possible[3];
+
+	r[0] = yaml_rule("match: 'torch.std_mean($$$A)'\n");
+	r[1] = yaml_rule("match: '$F($$$A)'\nwhere:\n  F:\n    pattern: ['torch.std', 'torch.var']\n");
+	r[2] = yaml_rule("match: 'torch.utils.data.DataLoader($$$A, pin_memory=$V)'\n");
+	pf = mpsfix_prefilter_new(r, 3);
+	ck_assert(rules_of(pf, "x = torch.std_mean(a)\n", possible));
+	ck_assert(possible[0] && !possible[1] && !possible[2]);
+	ck_assert(rules_of(pf, "a = var\nDataLoader(d)\n", possible));
+	ck_assert(!possible[0] && possible[1] && !possible[2]);
+	/* the whole text is read, not only up to the first rule's words */
+	ck_assert(rules_of(pf, "std_mean\nDataLoader(d, pin_memory=1)\n# std", possible));
+	ck_assert(possible[0] && possible[1] && possible[2]);
+	ck_assert(rules_of(pf, "", possible));
+	ck_assert(!possible[0] && !possible[1] && !possible[2]);
+	/* a star import: every rule is tried (its warning needs their attempts) */
+	ck_assert(!rules_of(pf, "from torch import *\nx = 1\n", possible));
+	ck_assert(possible[0] && possible[1] && possible[2]);
+	mpsfix_prefilter_free(pf);
+	for (int i = 0; i < 3; i++)
+		mpsfix_rule_free(r[i]);
+}
+END_TEST
+
+/* A fix may bring another rule's words in: each pass reads its own text. */
+START_TEST(test_prefilter_rules_mask_per_pass)
+{
+	mpsfix_rule *r[2];
+	mpsfix_index *ix;
+	mpsfix_ctx ctx;
+	mpsfix_source src = MPSFIX_SOURCE_INIT;
+	mpsfix_result res = MPSFIX_RESULT_INIT;
+	mpsfix_engine_opts fix = {.fix = true, .suppress = true};
+	const char *a = "import torch\nx = torch.one(a)\n";
+
+	r[0] = yaml_rule("match: 'torch.one($X)'\nfix:\n  safety: safe\n  template: 'torch.two($X)'\n");
+	r[1] = yaml_rule("match: 'torch.two($X)'\nfix:\n  safety: safe\n  template: 'torch.three($X)'\n");
+	ix = mpsfix_index_new(r, 2);
+	ck_assert_int_eq(mpsfix_ctx_init(&ctx), 0);
+	ck_assert_int_eq(mpsfix_source_from_buffer(&src, "a.py", a, strlen(a)), 0);
+	ck_assert_int_eq(mpsfix_engine_run(&res, &ctx, ix, &src, &fix), 0);
+	ck_assert_uint_eq(res.fixed, 2);
+	ck_assert_str_eq(res.text, "import torch\nx = torch.three(a)\n");
+	mpsfix_result_release(&res);
+	mpsfix_source_release(&src);
+	mpsfix_ctx_release(&ctx);
+	mpsfix_index_free(ix);
+	mpsfix_rule_free(r[0]);
+	mpsfix_rule_free(r[1]);
+}
+END_TEST
+
 Suite *mpsfix_suite_prefilter(void)
 {
 	Suite *s = suite_create("prefilter");
@@ -299,6 +361,8 @@ Suite *mpsfix_suite_prefilter(void)
 	tcase_add_test(tc, test_prefilter_rule_without_words_disables);
 	tcase_add_test(tc, test_prefilter_star_and_suppressions);
 	tcase_add_test(tc, test_prefilter_engine_skips_parsing);
+	tcase_add_test(tc, test_prefilter_rules_mask);
+	tcase_add_test(tc, test_prefilter_rules_mask_per_pass);
 	suite_add_tcase(s, tc);
 	return s;
 }
