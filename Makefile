@@ -4,6 +4,7 @@ PREFIX   ?= /usr/local
 BINDIR   ?= $(PREFIX)/bin
 DATADIR  ?= $(PREFIX)/share/mpsfix
 MANDIR   ?= $(PREFIX)/share/man
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 O        ?= build
 CC       ?= cc
 PKG_CONFIG ?= pkg-config
@@ -13,6 +14,8 @@ WARNINGS  = -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototy
 PKGS      = tree-sitter libgit2 yaml-0.1 jansson
 GRAMMAR   = grammars/tree-sitter-python
 GRAMMAR_SRC = $(GRAMMAR)/src
+# the pinned grammar's version, baked into the binary (mpsfix --version)
+GRAMMAR_VERSION := $(shell sed -n 's/^version=//p' grammars/tree-sitter-python.pin)
 
 override CFLAGS += -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -pthread
 override CPPFLAGS += $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
@@ -68,7 +71,10 @@ $(GRAMMAR_LIB): $(O)/grammar/parser.o $(O)/grammar/scanner.o
 $(O)/src/%.o: src/%.c | $(GRAMMAR)/.verified
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(WARNINGS) $(CPPFLAGS) -DMPSFIX_VERSION='"$(VERSION)"' \
-		-DMPSFIX_RULES_DIR='"$(DATADIR)/rules"' -MMD -MP -c $< -o $@
+		-DMPSFIX_RULES_DIR='"$(DATADIR)/rules"' -DMPSFIX_GRAMMAR_VERSION='"$(GRAMMAR_VERSION)"' \
+		-MMD -MP -c $< -o $@
+
+$(O)/src/parse.o $(O)/src/version.o: grammars/tree-sitter-python.pin
 
 $(O)/tests/%.o: tests/%.c | $(GRAMMAR)/.verified
 	@mkdir -p $(@D)
@@ -189,18 +195,27 @@ demo: $(O)/mpsfix
 		if [ $$status -gt 1 ]; then exit $$status; fi
 
 # --- install ------------------------------------------------------------------
+# POSIX install(1) flags only (-d, -m): BSD/macOS install takes them too.  The
+# binary finds its rules at run time in ../share/mpsfix/rules next to itself
+# (DESTDIR staging and relocated prefixes work), else in $(DATADIR)/rules as
+# compiled in.  uninstall removes exactly the files install wrote, and the
+# $(DATADIR) folder, which is mpsfix's own; shared folders stay (tests/install.sh).
+INSTALL_RULES = $(sort $(wildcard rules/*.yml))
+
 install: $(O)/mpsfix
 	install -d '$(DESTDIR)$(BINDIR)' '$(DESTDIR)$(DATADIR)/rules' \
-		'$(DESTDIR)$(MANDIR)/man1' '$(DESTDIR)$(MANDIR)/man5'
+		'$(DESTDIR)$(MANDIR)/man1' '$(DESTDIR)$(MANDIR)/man5' '$(DESTDIR)$(BASHCOMPDIR)'
 	install -m 755 $(O)/mpsfix '$(DESTDIR)$(BINDIR)/mpsfix'
-	install -m 644 rules/*.yml '$(DESTDIR)$(DATADIR)/rules/'
+	install -m 644 $(INSTALL_RULES) '$(DESTDIR)$(DATADIR)/rules/'
 	install -m 644 man/mpsfix.1 '$(DESTDIR)$(MANDIR)/man1/mpsfix.1'
 	install -m 644 man/mpsfix-rules.5 '$(DESTDIR)$(MANDIR)/man5/mpsfix-rules.5'
+	install -m 644 completion/mpsfix.bash '$(DESTDIR)$(BASHCOMPDIR)/mpsfix'
 
 uninstall:
 	rm -f '$(DESTDIR)$(BINDIR)/mpsfix' '$(DESTDIR)$(MANDIR)/man1/mpsfix.1' \
-		'$(DESTDIR)$(MANDIR)/man5/mpsfix-rules.5'
-	rm -rf '$(DESTDIR)$(DATADIR)'
+		'$(DESTDIR)$(MANDIR)/man5/mpsfix-rules.5' '$(DESTDIR)$(BASHCOMPDIR)/mpsfix'
+	rm -f $(INSTALL_RULES:rules/%='$(DESTDIR)$(DATADIR)/rules/%')
+	rmdir '$(DESTDIR)$(DATADIR)/rules' '$(DESTDIR)$(DATADIR)' 2>/dev/null || true
 
 else
 ifeq ($(filter deps clean distclean,$(MAKECMDGOALS)),)
