@@ -239,7 +239,7 @@ endif
 
 # --- set-up -------------------------------------------------------------------
 DEBIAN_PACKAGES = build-essential pkg-config libtree-sitter-dev libgit2-dev libyaml-dev \
-	libjansson-dev check git ca-certificates openssl groff-base python3-torch tmux
+	libjansson-dev check git ca-certificates openssl groff-base python3-torch python3-yaml tmux
 # npm only when missing: a Node.js that bundles npm conflicts with Debian's npm
 NPM_PACKAGE = $(if $(shell command -v npm 2>/dev/null),,npm)
 
