@@ -37,7 +37,7 @@ TEST_SRCS = $(sort $(wildcard tests/check_*.c)) tests/testutil.c
 TEST_OBJS = $(TEST_SRCS:tests/%.c=$(O)/tests/%.o)
 GRAMMAR_LIB = $(O)/libtree-sitter-python.a
 
-.PHONY: all check demo install uninstall sanitize deps clean distclean grammar unit-tests semantics \
+.PHONY: all check demo install uninstall sanitize deps clean distclean grammar unit-tests semantics FORCE \
 	fuzz fuzz-targets replay-targets valgrind
 .DELETE_ON_ERROR:
 
@@ -75,6 +75,13 @@ $(O)/src/%.o: src/%.c | $(GRAMMAR)/.verified
 		-MMD -MP -c $< -o $@
 
 $(O)/src/parse.o $(O)/src/version.o: grammars/tree-sitter-python.pin
+
+# main.o has $(DATADIR) compiled in: rebuilt when it changes (make PREFIX=/usr install)
+$(O)/datadir: FORCE
+	@mkdir -p $(@D)
+	@echo '$(DATADIR)' | cmp -s - $@ || echo '$(DATADIR)' >$@
+$(O)/src/main.o: $(O)/datadir
+FORCE:
 
 $(O)/tests/%.o: tests/%.c | $(GRAMMAR)/.verified
 	@mkdir -p $(@D)
@@ -159,6 +166,14 @@ check: $(O)/check_all $(O)/mpsfix $(O)/tests/preload_change.so replay-targets
 	sh tests/review_tmux.sh $(O)/mpsfix
 	@echo "== option table, --help and man pages"
 	sh tests/man.sh $(O)/mpsfix
+	@echo "== bash completion"
+	bash tests/completion.sh $(O)/mpsfix
+	@echo "== make install and uninstall (PREFIX, DESTDIR)"
+	sh tests/install.sh $(O)
+	@echo "== pre-commit hook and GitHub Actions examples"
+	sh tests/examples.sh $(O)/mpsfix
+	@echo "== every command of README.md"
+	sh tests/readme.sh $(O)/mpsfix
 	@echo "== fuzz targets on their seeds and regressions"
 	$(foreach t,$(FUZZ_TARGETS),$(O)/fuzz/replay-$(t) $(REPLAY_$(t)) &&) true
 	@echo "== adversarial input"
