@@ -206,7 +206,7 @@ valgrind: $(O)/check_all $(O)/mpsfix replay-targets
 
 demo: $(O)/mpsfix
 	@echo "\$$ mpsfix diff fixtures/demo"
-	@$(O)/mpsfix diff fixtures/demo; status=$$?; \
+	@MPSFIX_RULES_DIR=$(CURDIR)/rules $(O)/mpsfix diff fixtures/demo; status=$$?; \
 		if [ $$status -gt 1 ]; then exit $$status; fi
 
 # --- install ------------------------------------------------------------------
