@@ -61,7 +61,7 @@ for cmd in $commands; do
 		case $o in --help | --version) continue ;; esac
 		value=""
 		if "$bin" --help | grep -Eq -- "^  (-., )?$o [A-Z]"; then
-			case $o in --format) value=json ;; --color) value=never ;; *) value=x ;; esac
+			case $o in --format) value=json ;; --color) value=never ;; *) value=$tmp/x ;; esac
 		fi
 		extra=""
 		[ "$cmd" = review ] && [ "$o" != --commit ] && extra=--commit
