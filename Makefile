@@ -4,6 +4,7 @@ PREFIX   ?= /usr/local
 BINDIR   ?= $(PREFIX)/bin
 DATADIR  ?= $(PREFIX)/share/mpsfix
 MANDIR   ?= $(PREFIX)/share/man
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 O        ?= build
 CC       ?= cc
 PKG_CONFIG ?= pkg-config
@@ -13,6 +14,8 @@ WARNINGS  = -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototy
 PKGS      = tree-sitter libgit2 yaml-0.1 jansson
 GRAMMAR   = grammars/tree-sitter-python
 GRAMMAR_SRC = $(GRAMMAR)/src
+# the pinned grammar's version, baked into the binary (mpsfix --version)
+GRAMMAR_VERSION := $(shell sed -n 's/^version=//p' grammars/tree-sitter-python.pin)
 
 override CFLAGS += -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -pthread
 override CPPFLAGS += $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
@@ -34,7 +37,7 @@ TEST_SRCS = $(sort $(wildcard tests/check_*.c)) tests/testutil.c
 TEST_OBJS = $(TEST_SRCS:tests/%.c=$(O)/tests/%.o)
 GRAMMAR_LIB = $(O)/libtree-sitter-python.a
 
-.PHONY: all check demo install uninstall sanitize deps clean distclean grammar unit-tests semantics \
+.PHONY: all check demo install uninstall sanitize deps clean distclean grammar unit-tests semantics FORCE \
 	fuzz fuzz-targets replay-targets valgrind
 .DELETE_ON_ERROR:
 
@@ -68,7 +71,17 @@ $(GRAMMAR_LIB): $(O)/grammar/parser.o $(O)/grammar/scanner.o
 $(O)/src/%.o: src/%.c | $(GRAMMAR)/.verified
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(WARNINGS) $(CPPFLAGS) -DMPSFIX_VERSION='"$(VERSION)"' \
-		-DMPSFIX_RULES_DIR='"$(DATADIR)/rules"' -MMD -MP -c $< -o $@
+		-DMPSFIX_RULES_DIR='"$(DATADIR)/rules"' -DMPSFIX_GRAMMAR_VERSION='"$(GRAMMAR_VERSION)"' \
+		-MMD -MP -c $< -o $@
+
+$(O)/src/parse.o $(O)/src/version.o: grammars/tree-sitter-python.pin
+
+# main.o has $(DATADIR) compiled in: rebuilt when it changes (make PREFIX=/usr install)
+$(O)/datadir: FORCE
+	@mkdir -p $(@D)
+	@echo '$(DATADIR)' | cmp -s - $@ || echo '$(DATADIR)' >$@
+$(O)/src/main.o: $(O)/datadir
+FORCE:
 
 $(O)/tests/%.o: tests/%.c | $(GRAMMAR)/.verified
 	@mkdir -p $(@D)
@@ -155,6 +168,14 @@ check: $(O)/check_all $(O)/mpsfix $(O)/tests/preload_change.so replay-targets
 	sh tests/prefilter.sh $(O)/mpsfix
 	@echo "== option table, --help and man pages"
 	sh tests/man.sh $(O)/mpsfix
+	@echo "== bash completion"
+	bash tests/completion.sh $(O)/mpsfix
+	@echo "== make install and uninstall (PREFIX, DESTDIR)"
+	sh tests/install.sh $(O)
+	@echo "== pre-commit hook and GitHub Actions examples"
+	sh tests/examples.sh $(O)/mpsfix
+	@echo "== every command of README.md"
+	sh tests/readme.sh $(O)/mpsfix
 	@echo "== fuzz targets on their seeds and regressions"
 	$(foreach t,$(FUZZ_TARGETS),$(O)/fuzz/replay-$(t) $(REPLAY_$(t)) &&) true
 	@echo "== adversarial input"
@@ -187,22 +208,31 @@ valgrind: $(O)/check_all $(O)/mpsfix replay-targets
 
 demo: $(O)/mpsfix
 	@echo "\$$ mpsfix diff fixtures/demo"
-	@$(O)/mpsfix diff fixtures/demo; status=$$?; \
+	@MPSFIX_RULES_DIR=$(CURDIR)/rules $(O)/mpsfix diff fixtures/demo; status=$$?; \
 		if [ $$status -gt 1 ]; then exit $$status; fi
 
 # --- install ------------------------------------------------------------------
+# POSIX install(1) flags only (-d, -m): BSD/macOS install takes them too.  The
+# binary finds its rules at run time in ../share/mpsfix/rules next to itself
+# (DESTDIR staging and relocated prefixes work), else in $(DATADIR)/rules as
+# compiled in.  uninstall removes exactly the files install wrote, and the
+# $(DATADIR) folder, which is mpsfix's own; shared folders stay (tests/install.sh).
+INSTALL_RULES = $(sort $(wildcard rules/*.yml))
+
 install: $(O)/mpsfix
 	install -d '$(DESTDIR)$(BINDIR)' '$(DESTDIR)$(DATADIR)/rules' \
-		'$(DESTDIR)$(MANDIR)/man1' '$(DESTDIR)$(MANDIR)/man5'
+		'$(DESTDIR)$(MANDIR)/man1' '$(DESTDIR)$(MANDIR)/man5' '$(DESTDIR)$(BASHCOMPDIR)'
 	install -m 755 $(O)/mpsfix '$(DESTDIR)$(BINDIR)/mpsfix'
-	install -m 644 rules/*.yml '$(DESTDIR)$(DATADIR)/rules/'
+	install -m 644 $(INSTALL_RULES) '$(DESTDIR)$(DATADIR)/rules/'
 	install -m 644 man/mpsfix.1 '$(DESTDIR)$(MANDIR)/man1/mpsfix.1'
 	install -m 644 man/mpsfix-rules.5 '$(DESTDIR)$(MANDIR)/man5/mpsfix-rules.5'
+	install -m 644 completion/mpsfix.bash '$(DESTDIR)$(BASHCOMPDIR)/mpsfix'
 
 uninstall:
 	rm -f '$(DESTDIR)$(BINDIR)/mpsfix' '$(DESTDIR)$(MANDIR)/man1/mpsfix.1' \
-		'$(DESTDIR)$(MANDIR)/man5/mpsfix-rules.5'
-	rm -rf '$(DESTDIR)$(DATADIR)'
+		'$(DESTDIR)$(MANDIR)/man5/mpsfix-rules.5' '$(DESTDIR)$(BASHCOMPDIR)/mpsfix'
+	rm -f $(INSTALL_RULES:rules/%='$(DESTDIR)$(DATADIR)/rules/%')
+	rmdir '$(DESTDIR)$(DATADIR)/rules' '$(DESTDIR)$(DATADIR)' 2>/dev/null || true
 
 else
 ifeq ($(filter deps clean distclean,$(MAKECMDGOALS)),)
@@ -226,7 +256,7 @@ endif
 
 # --- set-up -------------------------------------------------------------------
 DEBIAN_PACKAGES = build-essential pkg-config libtree-sitter-dev libgit2-dev libyaml-dev \
-	libjansson-dev check git ca-certificates openssl groff-base python3-torch tmux
+	libjansson-dev check git ca-certificates openssl groff-base python3-torch python3-yaml tmux
 # npm only when missing: a Node.js that bundles npm conflicts with Debian's npm
 NPM_PACKAGE = $(if $(shell command -v npm 2>/dev/null),,npm)
 

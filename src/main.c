@@ -28,6 +28,7 @@
 #include "series.h"
 #include "source.h"
 #include "target.h"
+#include "version.h"
 
 #ifndef MPSFIX_VERSION
 #define MPSFIX_VERSION "0.0.0"
@@ -120,6 +121,18 @@ static char *default_rules_dir(void)
 		}
 	}
 	return mpsfix_xstrdup(MPSFIX_RULES_DIR);
+}
+
+/* --version: the versions, and the rules folder this binary would load */
+static void print_version(void)
+{
+	mpsfix_buf b = MPSFIX_BUF_INIT;
+	char *dir = default_rules_dir();
+
+	mpsfix_version_text(&b, dir);
+	fwrite(b.data, 1, b.len, stdout);
+	mpsfix_buf_release(&b);
+	free(dir);
 }
 
 static int load_rules(run_state *st, char **extra, size_t nextra, bool defaults)
@@ -1232,8 +1245,7 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	if (opts.version) {
-		printf("mpsfix %s (tree-sitter-python %s, libgit2 %s)\n", MPSFIX_VERSION,
-		       mpsfix_grammar_version(), mpsfix_git_version());
+		print_version();
 		goto out;
 	}
 	memset(&sa, 0, sizeof(sa));

@@ -7,8 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* the Makefile reads it from grammars/tree-sitter-python.pin */
 #ifndef MPSFIX_GRAMMAR_VERSION
-#define MPSFIX_GRAMMAR_VERSION "0.23.6"
+#error "MPSFIX_GRAMMAR_VERSION is not defined: build with make"
 #endif
 
 /* ts_builtin_sym_error of tree_sitter/parser.h, which is the grammar's header */

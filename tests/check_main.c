@@ -42,6 +42,7 @@ int main(void)
 		mpsfix_suite_pins,
 		mpsfix_suite_target,
 		mpsfix_suite_rulelist,
+		mpsfix_suite_version,
 	};
 	SRunner *sr = srunner_create(NULL);
 	int failed;
