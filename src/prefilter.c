@@ -29,6 +29,60 @@ static const unsigned char word_byte[256] = {
 	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 };
 
+static bool word_start(unsigned char c)
+{
+	return word_byte[c] && !(c >= '0' && c <= '9');
+}
+
+/*
+ * The next word of a string's value that starts with a letter or '_' (words
+ * that start with a digit are not looked up whole by the scan): *at is moved
+ * past it.  False at the end.
+ */
+static bool next_value_word(const char *v, size_t n, size_t *at, size_t *start, size_t *len)
+{
+	size_t i = *at;
+
+	for (;;) {
+		size_t b;
+
+		while (i < n && !word_byte[(unsigned char)v[i]])
+			i++;
+		if (i >= n) {
+			*at = i;
+			return false;
+		}
+		b = i;
+		while (i < n && word_byte[(unsigned char)v[i]])
+			i++;
+		if (word_start((unsigned char)v[b])) {
+			*start = b;
+			*len = i - b;
+			*at = i;
+			return true;
+		}
+	}
+}
+
+bool mpsfix_prefilter_spelled(const char *value, size_t n, const char *raw, size_t raw_len)
+{
+	const char *end = raw + raw_len;
+	size_t at = 0, b, len;
+
+	while (next_value_word(value, n, &at, &b, &len)) {
+		bool found = false;
+
+		for (const char *p = raw; !found && (p = memchr(p, value[b], (size_t)(end - p))) &&
+					  (size_t)(end - p) >= len; p++)
+			found = !memcmp(p, value + b, len) &&
+				(p == raw || !word_byte[(unsigned char)p[-1]]) &&
+				(p + len == end || !word_byte[(unsigned char)p[len]]);
+		if (!found)
+			return false;
+	}
+	return true;
+}
+
 /* The matcher gives up after this many steps (match.c); a pattern this big
  * could reach it without its words. */
 #define PATTERN_NODES_MAX 100000u
@@ -249,6 +303,12 @@ static void pattern_words(fnode *and, const mpsfix_pnode *pn, TSSymbol ident)
 		fword(and, tail, pn->text_len - (size_t)(tail - pn->text));
 	} else if (pn->kind == MPSFIX_PN_LEAF && pn->symbol == ident) {
 		fword(and, pn->text, pn->text_len);
+	} else if (pn->kind == MPSFIX_PN_STRING) {
+		/* the matcher takes a string only with its value's words spelled out */
+		size_t at = 0, b, len;
+
+		while (next_value_word(pn->text, pn->text_len, &at, &b, &len))
+			fword(and, pn->text + b, len);
 	}
 	if (pn->kwname)
 		fword(and, pn->kwname, strlen(pn->kwname));

@@ -18,12 +18,13 @@ static const struct {
 	{"float64-on-mps", "(dtype & device & (float64 | double)) | (to & (float64 | double)) | (to & double)"},
 	{"grad-scaler-mps", "GradScaler"},
 	{"linalg-cpu-fallback", "svdvals | eig | eigh | eigvals | qr | lstsq | svd | ctc_loss"},
-	{"mps-fallback-env-after-import", "(environ | setdefault) & torch"},
+	{"mps-fallback-env-after-import",
+	 "((environ & PYTORCH_ENABLE_MPS_FALLBACK) | (setdefault & PYTORCH_ENABLE_MPS_FALLBACK)) & torch"},
 	{"pin-memory-mps-guard", "is_available"},
 	{"std-mean", "std_mean"},
 	{"std-var-default-correction", "std | var"},
 	{"tensor-pin-memory", "pin_memory"},
-	{"to-mps-non-blocking", "to & non_blocking"},
+	{"to-mps-non-blocking", "to & mps & non_blocking"},
 	{"var-mean", "var_mean"},
 };
 
@@ -141,7 +142,7 @@ START_TEST(test_prefilter_conjunction_and_alternatives)
 	r[0] = yaml_rule("match: '$X.to(\"mps\", $$$A, non_blocking=$NB)'\n");
 	r[1] = yaml_rule("match: '$F($$$A)'\nwhere:\n  F:\n    pattern: ['torch.std', 'np.var']\n");
 	d = mpsfix_prefilter_describe(r[0]);
-	ck_assert_str_eq(d, "to & non_blocking");
+	ck_assert_str_eq(d, "to & mps & non_blocking");
 	free(d);
 	d = mpsfix_prefilter_describe(r[1]);
 	ck_assert_str_eq(d, "std | var");
@@ -180,7 +181,7 @@ START_TEST(test_prefilter_conditions)
 		{"match: '$A or $B'\ninside:\n  - 'f(pin=$MATCH)'\n  - 'gg(x=$MATCH)'\n",
 		 "(f & pin) | (gg & x)"},
 		{"match: '$A or $B'\ninside:\n  - 'f(pin=$MATCH)'\n  - '$N = $MATCH'\n", "*"},
-		{"match: 'os.environ[\"K\"]'\nafter-import: torch\n", "environ & torch"},
+		{"match: 'os.environ[\"K\"]'\nafter-import: torch\n", "environ & K & torch"},
 		/* no word: every file parses */
 		{"match: '$X($$$A)'\n", "*"},
 		{"match: ['f($X)', '$X + 1']\n", "*"},
@@ -348,6 +349,56 @@ START_TEST(test_prefilter_rules_mask_per_pass)
 }
 END_TEST
 
+/* A pattern's string needs its words: the matcher takes only literals that spell them. */
+START_TEST(test_prefilter_string_words)
+{
+	static const struct {
+		const char *code;
+		bool matches;
+	} cases[] = {
+		{"os.environ['ENV_NAME_1'] = v\n", true},
+		{"os.environ[\"ENV_NAME_1\"] = v\n", true},
+		{"os.environ[r'ENV_NAME_1'] = v\n", true},
+		{"os.environ['''ENV_NAME_1'''] = v\n", true},
+		{"os.environ['ENV_' 'NAME_1'] = v\n", false},   /* split inside a word */
+		{"os.environ['ENV_NAME\\x5f1'] = v\n", false}, /* an escape inside a word */
+		{"os.environ['ENV_NAME_2'] = v\n", false},
+	};
+	mpsfix_rule *r = yaml_rule("match: 'os.environ[\"ENV_NAME_1\"] = $V'\n");
+	mpsfix_index *ix = mpsfix_index_new(&r, 1);
+	mpsfix_engine_opts on = {.suppress = true}, off = {.suppress = true, .no_prefilter = true};
+	mpsfix_ctx ctx;
+	char *d = mpsfix_prefilter_describe(r);
+
+	ck_assert_str_eq(d, "environ & ENV_NAME_1");
+	free(d);
+	ck_assert(mpsfix_prefilter_spelled("a-b c", 5, "'a-b' ' c'", 10));
+	ck_assert(mpsfix_prefilter_spelled("cuda:0", 6, "'cuda:0'", 8));
+	ck_assert(mpsfix_prefilter_spelled("9lives", 6, "'\\x39lives'", 11)); /* a word is letter-led */
+	ck_assert(!mpsfix_prefilter_spelled("ab", 2, "'abc'", 5));
+	ck_assert(!mpsfix_prefilter_spelled("ab", 2, "'a' 'b'", 7));
+	ck_assert_int_eq(mpsfix_ctx_init(&ctx), 0);
+	for (size_t i = 0; i < MPSFIX_ARRAY_SIZE(cases); i++) {
+		char *code = mpsfix_xasprintf("import os\n%s", cases[i].code);
+		mpsfix_source src = MPSFIX_SOURCE_INIT;
+		mpsfix_result a = MPSFIX_RESULT_INIT, b = MPSFIX_RESULT_INIT;
+
+		ck_assert_int_eq(mpsfix_source_from_buffer(&src, "a.py", code, strlen(code)), 0);
+		ck_assert_int_eq(mpsfix_engine_run(&a, &ctx, ix, &src, &on), 0);
+		ck_assert_int_eq(mpsfix_engine_run(&b, &ctx, ix, &src, &off), 0);
+		ck_assert_msg(a.len == (cases[i].matches ? 1u : 0u), "%s", cases[i].code);
+		ck_assert_uint_eq(a.len, b.len);
+		mpsfix_result_release(&a);
+		mpsfix_result_release(&b);
+		mpsfix_source_release(&src);
+		free(code);
+	}
+	mpsfix_ctx_release(&ctx);
+	mpsfix_index_free(ix);
+	mpsfix_rule_free(r);
+}
+END_TEST
+
 Suite *mpsfix_suite_prefilter(void)
 {
 	Suite *s = suite_create("prefilter");
@@ -363,6 +414,7 @@ Suite *mpsfix_suite_prefilter(void)
 	tcase_add_test(tc, test_prefilter_engine_skips_parsing);
 	tcase_add_test(tc, test_prefilter_rules_mask);
 	tcase_add_test(tc, test_prefilter_rules_mask_per_pass);
+	tcase_add_test(tc, test_prefilter_string_words);
 	suite_add_tcase(s, tc);
 	return s;
 }
