@@ -119,19 +119,23 @@ static void chain(depth_scan *s)
 		s->dangling++;
 }
 
-static bool is_word(const char *w, size_t n, const char *kw)
-{
-	return strlen(kw) == n && memcmp(w, kw, n) == 0;
-}
+/* kw is a string literal: its length is known without strlen */
+#define is_word(w, n, kw) ((n) == sizeof(kw) - 1 && memcmp((w), (kw), sizeof(kw) - 1) == 0)
 
 static void word(depth_scan *s, const char *w, size_t n)
 {
-	static const char *const keywords[] = {
-		"and", "as", "assert", "async", "break", "class", "continue", "def",
-		"del", "elif", "except", "finally", "for", "from", "global", "import",
-		"in", "is", "nonlocal", "or", "pass", "raise", "return", "try", "while",
-		"with",
+#define KW(k) {k, sizeof(k) - 1}
+	static const struct {
+		const char *s;
+		size_t n;
+	} keywords[] = {
+		KW("and"), KW("as"), KW("assert"), KW("async"), KW("break"), KW("class"),
+		KW("continue"), KW("def"), KW("del"), KW("elif"), KW("except"), KW("finally"),
+		KW("for"), KW("from"), KW("global"), KW("import"), KW("in"), KW("is"),
+		KW("nonlocal"), KW("or"), KW("pass"), KW("raise"), KW("return"), KW("try"),
+		KW("while"), KW("with"),
 	};
+#undef KW
 
 	/* every keyword is 2 to 8 letters, lower case but for True, False, None */
 	if (n < 2 || n > 8 || (!(*w >= 'a' && *w <= 'z') && !strchr("TFN", *w))) {
@@ -158,7 +162,7 @@ static void word(depth_scan *s, const char *w, size_t n)
 	}
 	bool keyword = is_word(w, n, "not") || is_word(w, n, "if") || is_word(w, n, "else");
 	for (size_t i = 0; i < MPSFIX_ARRAY_SIZE(keywords) && !keyword; i++)
-		keyword = is_word(w, n, keywords[i]);
+		keyword = keywords[i].n == n && memcmp(w, keywords[i].s, n) == 0;
 	if (keyword) {
 		end_run(s);
 		top(s)->item++;
