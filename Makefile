@@ -34,7 +34,7 @@ TEST_SRCS = $(sort $(wildcard tests/check_*.c)) tests/testutil.c
 TEST_OBJS = $(TEST_SRCS:tests/%.c=$(O)/tests/%.o)
 GRAMMAR_LIB = $(O)/libtree-sitter-python.a
 
-.PHONY: all check demo install uninstall sanitize deps clean distclean grammar unit-tests semantics \
+.PHONY: all check demo bench bench-smoke install uninstall sanitize deps clean distclean grammar unit-tests semantics \
 	fuzz fuzz-targets replay-targets valgrind
 .DELETE_ON_ERROR:
 
@@ -183,6 +183,20 @@ sanitize:
 valgrind: $(O)/check_all $(O)/mpsfix replay-targets
 	sh tests/valgrind.sh $(O)
 
+# --- benchmark (issue 7; not part of make check) -------------------------------
+# make bench: corpora of BENCH_SIZES MB under $(O)/bench, the pinned ast-grep
+# (npm ci in bench/), BENCH_ROUNDS alternated rounds; see bench/run.py.
+BENCH_SIZES ?= 70 700
+BENCH_ROUNDS ?= 5
+bench: $(O)/mpsfix
+	/usr/bin/python3 bench/run.py --mpsfix $(O)/mpsfix --out $(O)/bench --sizes '$(BENCH_SIZES)' \
+		--rounds $(BENCH_ROUNDS)
+
+# the generator's own tests (no network), then the whole pipeline at 1 MB
+bench-smoke: $(O)/mpsfix
+	/usr/bin/python3 bench/test_gen.py --mpsfix $(O)/mpsfix --out $(O)/bench-smoke
+	/usr/bin/python3 bench/run.py --mpsfix $(O)/mpsfix --out $(O)/bench-smoke --sizes 1 --rounds 2
+
 demo: $(O)/mpsfix
 	@echo "\$$ mpsfix diff fixtures/demo"
 	@$(O)/mpsfix diff fixtures/demo; status=$$?; \
@@ -205,7 +219,7 @@ uninstall:
 else
 ifeq ($(filter deps clean distclean,$(MAKECMDGOALS)),)
 .DEFAULT_GOAL := all
-all check demo install sanitize unit-tests grammar semantics fuzz valgrind: fresh-machine
+all check demo bench bench-smoke install sanitize unit-tests grammar semantics fuzz valgrind: fresh-machine
 	@:
 fresh-machine:
 	@if [ -n "$(MPSFIX_DEPS_TRIED)" ]; then \
