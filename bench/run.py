@@ -135,7 +135,7 @@ def corpus_stats(corpus):
 def timed(cmd, cwd, ok_status):
     """Wall seconds (perf_counter around the process) and peak RSS (KiB, from
     /usr/bin/time -f %M)."""
-    rss_file = os.path.join(cwd, "..", "rss.txt")
+    rss_file = os.path.join(os.path.dirname(os.path.abspath(cwd)), "rss.txt")
     full = ["/usr/bin/time", "-f", "%M", "-o", rss_file] + cmd
     t0 = time.perf_counter()
     p = subprocess.run(full, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
@@ -278,6 +278,7 @@ def main(argv=None):
     args = ap.parse_args(argv)
     sizes = [float(s) if "." in s else int(s) for s in re.split(r"[ ,]+", args.sizes.strip()) if s]
     mpsfix = os.path.abspath(args.mpsfix)
+    args.out = os.path.abspath(args.out)
     cfg = os.path.join(HERE, "ast-grep", "sgconfig.yml")
     os.makedirs(args.out, exist_ok=True)
 
@@ -294,6 +295,7 @@ def main(argv=None):
     say("versions: " + "; ".join(versions))
     say(f"machine: nproc {os.cpu_count()} (online {len(os.sched_getaffinity(0))}), "
         f"load average at start {open('/proc/loadavg').read().split()[:3]}")
+    say("sizes: N MB is a corpus of N MiB (N x 1048576 bytes); MB/s is 10^6 bytes a second")
     say(f"rounds: {args.rounds} alternated (mpsfix, ast-grep, grep), after one warm-up each; times are wall")
     say("mpsfix: `mpsfix check .` (full default catalog, default options; exit 1 = findings = success)")
     say(f"ast-grep: `ast-grep scan -c bench/ast-grep/sgconfig.yml .` (4 rules, its default threads)")
