@@ -185,12 +185,14 @@ valgrind: $(O)/check_all $(O)/mpsfix replay-targets
 
 # --- benchmark (issue 7; not part of make check) -------------------------------
 # make bench: corpora of BENCH_SIZES MB under $(O)/bench, the pinned ast-grep
-# (npm ci in bench/), BENCH_ROUNDS alternated rounds; see bench/run.py.
+# (npm ci in bench/), BENCH_ROUNDS alternated rounds after BENCH_WARMUP warm-ups
+# (a number, or by size: BENCH_ROUNDS=70=5,700=3); see bench/run.py.
 BENCH_SIZES ?= 70 700
 BENCH_ROUNDS ?= 5
+BENCH_WARMUP ?= 1
 bench: $(O)/mpsfix
 	/usr/bin/python3 bench/run.py --mpsfix $(O)/mpsfix --out $(O)/bench --sizes '$(BENCH_SIZES)' \
-		--rounds $(BENCH_ROUNDS)
+		--rounds '$(BENCH_ROUNDS)' --warmup '$(BENCH_WARMUP)'
 
 # the generator's own tests (no network), then the whole pipeline at 1 MB
 bench-smoke: $(O)/mpsfix

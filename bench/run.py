@@ -147,11 +147,42 @@ def timed(cmd, cwd, ok_status):
     return wall, rss
 
 
-def bench_size(d, tools, rounds):
+def preread(corpus):
+    """Reads every file once, so that no tool pays for the disk."""
+    for root, dirs, files in os.walk(corpus):
+        if ".git" in dirs:
+            dirs.remove(".git")
+        for f in files:
+            with open(os.path.join(root, f), "rb") as fh:
+                while fh.read(1 << 20):
+                    pass
+
+
+def per_size(spec, sizes, what):
+    """'5' (every size) or '70=5,700=1' (by size) -> {size: int}."""
+    out = {}
+    for part in re.split(r"[ ,]+", str(spec).strip()):
+        if "=" in part:
+            k, v = part.split("=", 1)
+            k = float(k) if "." in k else int(k)
+            if k not in sizes:
+                raise BenchError(f"{what} names size {k}, which is not among the sizes")
+            out[k] = int(v)
+        elif part:
+            out = {s: int(part) for s in sizes} | out
+    missing = [s for s in sizes if s not in out]
+    if missing:
+        raise BenchError(f"{what} '{spec}' gives no value for size {missing[0]}")
+    return out
+
+
+def bench_size(d, tools, rounds, warmup):
     corpus = os.path.join(d, "corpus")
     results = {name: {"wall": [], "rss": []} for name, _, _ in tools}
-    for name, cmd, ok in tools:  # warm-up (also fills the page cache)
-        timed(cmd, corpus, ok)
+    preread(corpus)
+    for _ in range(warmup):
+        for name, cmd, ok in tools:
+            timed(cmd, corpus, ok)
     for r in range(rounds):
         for name, cmd, ok in tools:
             w, rss = timed(cmd, corpus, ok)
@@ -271,12 +302,15 @@ def fmt_s(x):
 def main(argv=None):
     ap = argparse.ArgumentParser(description="Benchmark mpsfix against ast-grep and grep (make bench).")
     ap.add_argument("--sizes", default="70,700", help="corpus sizes in MB, comma- or space-separated")
-    ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--rounds", default="5", help="alternated rounds: N, or by size: 70=5,700=3")
+    ap.add_argument("--warmup", default="1", help="warm-up runs of each tool: N, or by size: 70=1,700=0")
     ap.add_argument("--seed", type=int, default=gen.DEFAULT_SEED)
     ap.add_argument("--mpsfix", default=os.path.join(TOP, "build", "mpsfix"))
     ap.add_argument("--out", default=os.path.join(TOP, "build", "bench"))
     args = ap.parse_args(argv)
     sizes = [float(s) if "." in s else int(s) for s in re.split(r"[ ,]+", args.sizes.strip()) if s]
+    rounds = per_size(args.rounds, sizes, "--rounds")
+    warmup = per_size(args.warmup, sizes, "--warmup")
     mpsfix = os.path.abspath(args.mpsfix)
     args.out = os.path.abspath(args.out)
     cfg = os.path.join(HERE, "ast-grep", "sgconfig.yml")
@@ -296,7 +330,9 @@ def main(argv=None):
     say(f"machine: nproc {os.cpu_count()} (online {len(os.sched_getaffinity(0))}), "
         f"load average at start {open('/proc/loadavg').read().split()[:3]}")
     say("sizes: N MB is a corpus of N MiB (N x 1048576 bytes); MB/s is 10^6 bytes a second")
-    say(f"rounds: {args.rounds} alternated (mpsfix, ast-grep, grep), after one warm-up each; times are wall")
+    say("rounds: " + ", ".join(f"{s} MB: {rounds[s]} alternated (mpsfix, ast-grep, grep) after {warmup[s]} "
+                              f"warm-up{'s' if warmup[s] != 1 else ''} each" for s in sizes) +
+        "; every file is read once first (page cache); times are wall")
     say("mpsfix: `mpsfix check .` (full default catalog, default options; exit 1 = findings = success)")
     say(f"ast-grep: `ast-grep scan -c bench/ast-grep/sgconfig.yml .` (4 rules, its default threads)")
     say(f"grep: `grep -rlwE --exclude-dir=.git '{'|'.join(gen.SEED_WORDS)}' .`")
@@ -313,7 +349,7 @@ def main(argv=None):
             ("ast-grep", [ag, "scan", "-c", cfg, "."], (0, 1)),
             ("grep", ["grep", "-rlwE", "--exclude-dir=.git", "|".join(gen.SEED_WORDS), "."], (0, 1)),
         ]
-        res = bench_size(d, tools, args.rounds)
+        res = bench_size(d, tools, rounds[s], warmup[s])
         table[s] = (nbytes, nfiles, npy, res)
 
     say("")
