@@ -133,18 +133,18 @@ def corpus_stats(corpus):
 # --- timing ---------------------------------------------------------------
 
 def timed(cmd, cwd, ok_status):
-    """Wall seconds (perf_counter around the process) and peak RSS (KiB, from
-    /usr/bin/time -f %M)."""
+    """Wall seconds (perf_counter around the process), peak RSS (KiB) and CPU
+    seconds (user + system), the last two from /usr/bin/time."""
     rss_file = os.path.join(os.path.dirname(os.path.abspath(cwd)), "rss.txt")
-    full = ["/usr/bin/time", "-f", "%M", "-o", rss_file] + cmd
+    full = ["/usr/bin/time", "-f", "%M %U %S", "-o", rss_file] + cmd
     t0 = time.perf_counter()
     p = subprocess.run(full, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     wall = time.perf_counter() - t0
     if p.returncode not in ok_status:
         raise BenchError(f"{' '.join(cmd)} exited with {p.returncode} (expected {ok_status}): "
                          f"{p.stderr.decode(errors='replace')[-2000:]}")
-    rss = int(open(rss_file).read().split()[-1])
-    return wall, rss
+    rss, user, system = open(rss_file).read().split()[-3:]
+    return wall, int(rss), float(user) + float(system)
 
 
 def preread(corpus):
@@ -178,16 +178,17 @@ def per_size(spec, sizes, what):
 
 def bench_size(d, tools, rounds, warmup):
     corpus = os.path.join(d, "corpus")
-    results = {name: {"wall": [], "rss": []} for name, _, _ in tools}
+    results = {name: {"wall": [], "rss": [], "cpu": []} for name, _, _ in tools}
     preread(corpus)
     for _ in range(warmup):
         for name, cmd, ok in tools:
             timed(cmd, corpus, ok)
     for r in range(rounds):
         for name, cmd, ok in tools:
-            w, rss = timed(cmd, corpus, ok)
+            w, rss, cpu = timed(cmd, corpus, ok)
             results[name]["wall"].append(w)
             results[name]["rss"].append(rss)
+            results[name]["cpu"].append(cpu)
         say(f"  round {r + 1}/{rounds}: " + ", ".join(
             f"{n} {results[n]['wall'][-1]:.2f} s" for n, _, _ in tools))
     return results
@@ -353,7 +354,8 @@ def main(argv=None):
         table[s] = (nbytes, nfiles, npy, res)
 
     say("")
-    say(f"{'size':>6} {'tool':9} {'median s':>9} {'min s':>8} {'max s':>8} {'MB/s':>8} {'peak RSS MB':>12}")
+    say(f"{'size':>6} {'tool':9} {'median s':>9} {'min s':>8} {'max s':>8} {'MB/s':>8} {'peak RSS MB':>12} "
+        f"{'CPU s':>8}")
     for s in sizes:
         nbytes, nfiles, npy, res = table[s]
         for name in ("mpsfix", "ast-grep", "grep"):
@@ -361,7 +363,9 @@ def main(argv=None):
             med = statistics.median(w)
             rss = max(res[name]["rss"]) / 1024
             say(f"{s:>6} {name:9} {fmt_s(med):>9} {fmt_s(min(w)):>8} {fmt_s(max(w)):>8} "
-                f"{nbytes / 1e6 / med:>8.1f} {rss:>12.1f}")
+                f"{nbytes / 1e6 / med:>8.1f} {rss:>12.1f} {fmt_s(statistics.median(res[name]['cpu'])):>8}")
+    say("(wall: median, min, max over the rounds; MB/s from the median; peak RSS: the largest; "
+        "CPU s: median user+system seconds, all threads)")
     say("")
     for s in sizes:
         nbytes, nfiles, npy, res = table[s]
