@@ -702,10 +702,10 @@ WHY = {
     "alias_th": "ast-grep matches text shapes and does not resolve `import torch as th`; mpsfix resolves the alias",
     "from_import": "the bare name is bound by `from torch import ...`: mpsfix resolves it; a bare-name ast-grep pattern would also hit unrelated functions",
     "renamed_import": "the call uses a name bound by `import ... as ...`; ast-grep cannot follow the rename, mpsfix resolves it",
-    "device_variable": "the device is a variable: the bench's ast-grep rule asks for the literal \"mps\"; mpsfix's MPS005 reports any non-literal device type too (its fix guards it)",
+    "device_variable": "the bench's ast-grep rule asks for the literal \"mps\"; mpsfix's MPS005 reports any non-literal device type too (its fix guards it)",
     "alias_decorator": "autocast is reached through `th.` (import torch as th): ast-grep does not resolve the alias",
-    "value_expression": "pin_memory= is an expression, not the literal True: the bench's ast-grep rule asks for True; mpsfix's MPS101 reports any value that is not False and does not test cuda.is_available()",
-    "shadowing_class": "DataLoader comes from another library (`from mylib.loaders import DataLoader`): ast-grep matches the name; mpsfix resolves the import and knows it is not torch's",
+    "value_expression": "the bench's ast-grep rule asks for True; mpsfix's MPS101 reports any value that is not False and does not test cuda.is_available()",
+    "shadowing_class": "ast-grep matches the name; mpsfix resolves the import and knows it is not torch's",
 }
 
 # Seed-pattern variants are planted more often than the others.
