@@ -37,7 +37,7 @@ TEST_SRCS = $(sort $(wildcard tests/check_*.c)) tests/testutil.c
 TEST_OBJS = $(TEST_SRCS:tests/%.c=$(O)/tests/%.o)
 GRAMMAR_LIB = $(O)/libtree-sitter-python.a
 
-.PHONY: all check demo install uninstall sanitize deps clean distclean grammar unit-tests semantics FORCE \
+.PHONY: all check demo bench bench-smoke install uninstall sanitize deps clean distclean grammar unit-tests semantics FORCE \
 	fuzz fuzz-targets replay-targets valgrind
 .DELETE_ON_ERROR:
 
@@ -206,6 +206,22 @@ sanitize:
 valgrind: $(O)/check_all $(O)/mpsfix replay-targets
 	sh tests/valgrind.sh $(O)
 
+# --- benchmark (issue 7; not part of make check) -------------------------------
+# make bench: corpora of BENCH_SIZES MB under $(O)/bench, the pinned ast-grep
+# (npm ci in bench/), BENCH_ROUNDS alternated rounds after BENCH_WARMUP warm-ups
+# (a number, or by size: BENCH_ROUNDS=70=5,700=3); see bench/run.py.
+BENCH_SIZES ?= 70 700
+BENCH_ROUNDS ?= 5
+BENCH_WARMUP ?= 1
+bench: $(O)/mpsfix
+	/usr/bin/python3 bench/run.py --mpsfix $(O)/mpsfix --out $(O)/bench --sizes '$(BENCH_SIZES)' \
+		--rounds '$(BENCH_ROUNDS)' --warmup '$(BENCH_WARMUP)'
+
+# the generator's own tests (no network), then the whole pipeline at 1 MB
+bench-smoke: $(O)/mpsfix
+	/usr/bin/python3 bench/test_gen.py --mpsfix $(O)/mpsfix --out $(O)/bench-smoke
+	/usr/bin/python3 bench/run.py --mpsfix $(O)/mpsfix --out $(O)/bench-smoke --sizes 1 --rounds 2
+
 demo: $(O)/mpsfix
 	@echo "\$$ mpsfix diff fixtures/demo"
 	@MPSFIX_RULES_DIR=$(CURDIR)/rules $(O)/mpsfix diff fixtures/demo; status=$$?; \
@@ -237,7 +253,7 @@ uninstall:
 else
 ifeq ($(filter deps clean distclean,$(MAKECMDGOALS)),)
 .DEFAULT_GOAL := all
-all check demo install sanitize unit-tests grammar semantics fuzz valgrind: fresh-machine
+all check demo bench bench-smoke install sanitize unit-tests grammar semantics fuzz valgrind: fresh-machine
 	@:
 fresh-machine:
 	@if [ -n "$(MPSFIX_DEPS_TRIED)" ]; then \
