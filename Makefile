@@ -174,6 +174,8 @@ check: $(O)/check_all $(O)/mpsfix $(O)/tests/preload_change.so replay-targets
 	sh tests/install.sh $(O)
 	@echo "== pre-commit hook and GitHub Actions examples"
 	sh tests/examples.sh $(O)/mpsfix
+	@echo "== bench corpus generator: deterministic, parses, mpsfix finds exactly the planted sites"
+	/usr/bin/python3 bench/test_gen.py --mpsfix $(O)/mpsfix --out $(O)/bench-smoke
 	@echo "== every command of README.md"
 	sh tests/readme.sh $(O)/mpsfix
 	@echo "== fuzz targets on their seeds and regressions"
