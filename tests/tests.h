@@ -32,6 +32,7 @@ Suite *mpsfix_suite_cond(void);
 Suite *mpsfix_suite_series(void);
 Suite *mpsfix_suite_commit(void);
 Suite *mpsfix_suite_review(void);
+Suite *mpsfix_suite_pool(void);
 
 /** The repository's top folder (MPSFIX_TOP, default "."). */
 const char *mpsfix_test_top(void);
