@@ -192,5 +192,58 @@ jobs="3 8 8"
 compare "git: check --staged" "$r" check --staged .
 compare "git: diff (names from the work tree's top)" "$r/d1" diff ..
 
+# SIGINT during fix -j 4: no new file after it, every file whole (as it was or
+# as fixed), exit 130, and the report a prefix of the whole run's, in order
+mkdir -p "$tmp/int/t"
+awk 'BEGIN { print "import torch"; for (i = 0; i < 100; i++) {
+	print "loader = torch.utils.data.DataLoader(ds, pin_memory=True)"
+	print "y = x.to(\"mps\", non_blocking=True)"
+	print "z = compute(y, scale=0.5)" }
+	print "device = \"cuda\" if torch.cuda.is_available() else \"cpu\"" }' >"$tmp/int/one.py"
+i=0
+while [ $i -lt 1500 ]; do
+	mkdir -p "$tmp/int/t/d$((i / 100))"
+	cp "$tmp/int/one.py" "$tmp/int/t/d$((i / 100))/f$i.py"
+	i=$((i + 1))
+done
+cp -R "$tmp/int/t" "$tmp/int/whole"
+(cd "$tmp/int/whole" && "$bin" fix --isolated -j 1 --format concise . >"$tmp/int/whole.out" 2>/dev/null)
+fixed_one=$tmp/int/whole/d0/f0.py
+# a background job of a non-interactive shell ignores SIGINT: python3 restores it
+(cd "$tmp/int/t" && exec python3 -c 'import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); os.execv(sys.argv[1], sys.argv[1:])' \
+	"$bin" fix --isolated -j 4 --format concise . >"$tmp/int/out" 2>"$tmp/int/err") &
+pid=$!
+sleep 0.5
+if kill -INT "$pid" 2>/dev/null; then
+	wait "$pid"
+	rc=$?
+	if [ "$rc" != 130 ] && grep -q 'files scanned' "$tmp/int/err"; then
+		echo "skip interrupt: the run ended before SIGINT came (exit $rc)"
+	else
+		out="" err=$(cat "$tmp/int/err")
+		expect_rc "SIGINT during fix -j 4: exit 130" 130
+		torn=$(cd "$tmp/int/t" && find . -name '*.py' | while read -r f; do
+			cmp -s "$f" "$tmp/int/one.py" || cmp -s "$f" "$fixed_one" || echo "$f"; done)
+		[ -z "$torn" ] && ok "SIGINT during fix -j 4: every file whole" ||
+			fail "SIGINT during fix -j 4: every file whole" "$torn"
+		nfixed=$(cd "$tmp/int/t" && find . -name '*.py' | while read -r f; do
+			cmp -s "$f" "$fixed_one" && echo "$f"; done | wc -l)
+		[ "$nfixed" -lt 1500 ] && ok "SIGINT during fix -j 4: stopped early ($nfixed of 1500 fixed)" ||
+			fail "SIGINT during fix -j 4: stopped early" "all 1500 fixed"
+		nreported=$(wc -l <"$tmp/int/out")
+		[ "$nreported" = "$nfixed" ] && ok "SIGINT during fix -j 4: every file written is reported" ||
+			fail "SIGINT during fix -j 4: every file written is reported" "$nfixed fixed, $nreported reported"
+		n=$(wc -c <"$tmp/int/out")
+		if [ "$n" -gt 0 ] && head -c "$n" "$tmp/int/whole.out" | cmp -s - "$tmp/int/out"; then
+			ok "SIGINT during fix -j 4: the report is a prefix of the whole run's"
+		else
+			fail "SIGINT during fix -j 4: the report is a prefix of the whole run's" "$(head -3 "$tmp/int/out")"
+		fi
+	fi
+else
+	wait "$pid"
+	echo "skip interrupt: the run ended before SIGINT came"
+fi
+
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]
