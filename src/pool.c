@@ -4,9 +4,9 @@
  * Who owns what: the pool's counters and the ring of result slots belong to
  * the mutex.  A worker takes the next item number under it, works without it
  * (on its own state), then stores the result in slot i % window.  The calling
- * thread alone consumes, in item order, and alone calls should_stop (signals
- * are blocked in the workers, so a handler runs on the calling thread and
- * the flag it sets is read by that thread only).
+ * thread alone consumes, in item order, and alone calls should_stop (SIGINT
+ * and SIGTERM are blocked in the workers, so their handler runs on the
+ * calling thread and the flag it sets is read by that thread only).
  */
 #include "pool.h"
 
@@ -138,7 +138,7 @@ int mpsfix_pool_run(const mpsfix_pool_opts *o, size_t *consumed)
 	pool p = {.opts = o};
 	worker *w = NULL;
 	size_t n = o->nthreads, made = 0, started = 0;
-	sigset_t all, old;
+	sigset_t async, old;
 	int error = 0, rc;
 
 	if (consumed)
@@ -170,9 +170,14 @@ int mpsfix_pool_run(const mpsfix_pool_opts *o, size_t *consumed)
 	pthread_cond_init(&p.space, NULL);
 	pthread_cond_init(&p.ready, NULL);
 
-	/* signals go to the calling thread: the workers inherit a full mask */
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
+	/* SIGINT and SIGTERM go to the calling thread: the workers inherit a mask
+	 * that blocks them (faults such as SIGSEGV stay with the faulting thread) */
+	sigemptyset(&async);
+	sigaddset(&async, SIGINT);
+	sigaddset(&async, SIGTERM);
+	sigaddset(&async, SIGHUP);
+	sigaddset(&async, SIGQUIT);
+	pthread_sigmask(SIG_BLOCK, &async, &old);
 	for (started = 0; started < n; started++) {
 		if ((rc = pthread_create(&w[started].thread, NULL, worker_main, &w[started])) != 0) {
 			error = mpsfix_error_set(MPSFIX_ERROR, "cannot start worker thread %zu of %zu: %s",
