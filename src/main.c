@@ -7,6 +7,9 @@
 #include <signal.h>
 #include <time.h>
 #include <limits.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -536,9 +539,19 @@ done:
 
 /* ---- the files, on worker threads ------------------------------------------------ */
 
+/*
+ * A file's parse tree takes about 40 times its size: files being worked on
+ * weigh at most this many bytes together (a bigger file alone), so that peak
+ * memory stays bounded whatever -j; after a file of at least TRIM_AFTER bytes
+ * the freed memory of every thread's malloc arena goes back to the system.
+ */
+#define SOURCE_BYTES_AT_ONCE (768 * 1024)
+#define TRIM_AFTER (256 * 1024)
+
 typedef struct {
 	run_state *st;
 	const mpsfix_paths *files;
+	size_t *sizes;               /* of each file, as found before the run */
 	char **args;
 	size_t nargs;
 	time_t started;
@@ -582,7 +595,18 @@ static void *worker_file(void *payload, void *state, size_t i)
 	const char *path = fr->files->items[i];
 
 	process_file(fr->st, state, rec, path, folder_of(path, fr->args, fr->nargs));
+#ifdef __GLIBC__
+	if (fr->sizes[i] >= TRIM_AFTER)
+		malloc_trim(0);
+#endif
 	return rec;
+}
+
+static size_t file_weight(void *payload, size_t i)
+{
+	const files_run *fr = payload;
+
+	return fr->sizes[i];
 }
 
 static void progress(const run_state *st, size_t done, size_t total, time_t started, bool *shown);
@@ -635,13 +659,24 @@ static int process_files(run_state *st, const mpsfix_paths *files, char **args, 
 		.work = worker_file,
 		.consume = consume_file,
 		.should_stop = stop_requested,
+		.weight = file_weight,
+		.max_weight = SOURCE_BYTES_AT_ONCE,
 	};
+	int error;
 
-	for (size_t i = 0; i < files->len; i++)
+	fr.sizes = mpsfix_xcalloc(files->len + 1, sizeof(size_t));
+	for (size_t i = 0; i < files->len; i++) {
+		struct stat sb;
+
 		if (!strcmp(files->items[i], "-"))
 			po.nthreads = 1; /* standard input is read, and fix - written, here */
-	if (mpsfix_pool_run(&po, NULL) < 0)
-		return -1;
+		else if (stat(files->items[i], &sb) == 0 && S_ISREG(sb.st_mode))
+			fr.sizes[i] = (size_t)sb.st_size;
+	}
+	error = mpsfix_pool_run(&po, NULL);
+	free(fr.sizes);
+	if (error < 0)
+		return error;
 	progress(st, files->len, files->len, fr.started, &fr.shown);
 	return 0;
 }

@@ -33,6 +33,7 @@ typedef struct {
 	size_t handed;           /* items taken by workers */
 	size_t next;             /* the next item to consume */
 	size_t live;             /* workers not yet finished */
+	size_t busy, busy_weight; /* items being worked on, and their weight */
 	bool go, stop, abort;
 } pool;
 
@@ -42,6 +43,15 @@ typedef struct {
 	pthread_t thread;
 } worker;
 
+/* May the next item be taken now, as far as weights go? */
+static bool fits(const pool *p)
+{
+	const mpsfix_pool_opts *o = p->opts;
+
+	return !o->weight || p->busy == 0 ||
+	       p->busy_weight + o->weight(o->payload, p->handed) <= o->max_weight;
+}
+
 static void *worker_main(void *arg)
 {
 	worker *w = arg;
@@ -50,18 +60,25 @@ static void *worker_main(void *arg)
 
 	pthread_mutex_lock(&p->lock);
 	for (;;) {
-		size_t i;
+		size_t i, weight;
 		void *result;
 
 		while (!p->abort && !p->stop && p->handed < o->nitems &&
-		       (!p->go || p->handed >= p->next + p->window))
+		       (!p->go || p->handed >= p->next + p->window || !fits(p)))
 			pthread_cond_wait(&p->space, &p->lock);
 		if (p->abort || p->stop || p->handed >= o->nitems)
 			break;
 		i = p->handed++;
+		weight = o->weight ? o->weight(o->payload, i) : 0;
+		p->busy++;
+		p->busy_weight += weight;
 		pthread_mutex_unlock(&p->lock);
 		result = o->work(o->payload, w->state, i);
 		pthread_mutex_lock(&p->lock);
+		p->busy--;
+		p->busy_weight -= weight;
+		if (o->weight)
+			pthread_cond_broadcast(&p->space); /* a heavy item may fit now */
 		p->slots[i % p->window].result = result;
 		p->slots[i % p->window].ready = true;
 		if (i == p->next)

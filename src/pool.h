@@ -34,6 +34,13 @@ typedef struct {
 	void *(*work)(void *payload, void *state, size_t i);
 	/* On the calling thread, in item order: takes the result. */
 	void (*consume)(void *payload, size_t i, void *result);
+	/* When not NULL: item i weighs weight(i) (called under the pool's lock:
+	 * cheap), and items being worked on weigh at most max_weight together,
+	 * except that an item is always taken when no other is being worked on
+	 * (a file's parse tree is about 40 times its size: the weight bounds the
+	 * trees in memory at once, whatever -j). */
+	size_t (*weight)(void *payload, size_t i);
+	size_t max_weight;
 	/* On the calling thread, before each wait: true stops handing out items;
 	 * items already taken finish and are consumed.  NULL: never stop. */
 	bool (*should_stop)(void *payload);

@@ -17,6 +17,9 @@ typedef struct {
 	/* the window: taken but not consumed, and its high-water mark */
 	pthread_mutex_t lock;
 	size_t taken, outstanding, max_outstanding;
+	/* weights (item_weight): of the items being worked on, how many they are,
+	 * and how often they weighed more than max_weight while not alone */
+	size_t weight_now, busy_now, max_busy, max_weight, over;
 	size_t stop_after;       /* should_stop once this many are consumed (0: never) */
 	size_t fail_init_at;     /* init of thread k fails (SIZE_MAX: none) */
 	size_t inits, releases;
@@ -69,6 +72,13 @@ static void release(void *payload, void *state)
 	free(state);
 }
 
+/* Item weights 1 to 10, one in 25 weighing 50 (more than any bound below). */
+static size_t item_weight(void *payload, size_t i)
+{
+	(void)payload;
+	return i % 25 == 7 ? 50 : i * 7 % 10 + 1;
+}
+
 static void *work(void *payload, void *state, size_t i)
 {
 	fixture *f = payload;
@@ -79,9 +89,18 @@ static void *work(void *payload, void *state, size_t i)
 	f->taken++;
 	if (++f->outstanding > f->max_outstanding)
 		f->max_outstanding = f->outstanding;
+	f->weight_now += item_weight(f, i);
+	if (++f->busy_now > f->max_busy)
+		f->max_busy = f->busy_now;
+	if (f->max_weight && f->weight_now > f->max_weight && f->busy_now > 1)
+		f->over++;
 	pthread_mutex_unlock(&f->lock);
 	if (f->random_delay)
 		usleep((useconds_t)(rand_r(&ts->seed) % 2000));
+	pthread_mutex_lock(&f->lock);
+	f->weight_now -= item_weight(f, i);
+	f->busy_now--;
+	pthread_mutex_unlock(&f->lock);
 	f->done_by[i] = ts->id;
 	*result = i * 3 + 1;
 	return result;
@@ -236,6 +255,37 @@ START_TEST(test_pool_window_is_bounded)
 }
 END_TEST
 
+START_TEST(test_pool_weights_bound_the_work_at_once)
+{
+	fixture f;
+	mpsfix_pool_opts o;
+	size_t consumed = 0;
+
+	/* without weights the same items do go over 12 together */
+	fixture_init(&f, 300);
+	f.random_delay = true;
+	f.max_weight = 12;
+	o = opts_for(&f, 4);
+	ck_assert_int_eq(mpsfix_pool_run(&o, NULL), 0);
+	ck_assert_uint_gt(f.over, 0);
+	fixture_release(&f);
+
+	/* with them: never over 12 together; a heavier item (50) alone */
+	fixture_init(&f, 300);
+	f.random_delay = true;
+	f.max_weight = 12;
+	o = opts_for(&f, 4);
+	o.weight = item_weight;
+	o.max_weight = 12;
+	ck_assert_int_eq(mpsfix_pool_run(&o, &consumed), 0);
+	ck_assert_uint_eq(consumed, 300);
+	assert_in_order(&f, 300);
+	ck_assert_uint_eq(f.over, 0);
+	ck_assert_uint_gt(f.max_busy, 1); /* light items still overlap */
+	fixture_release(&f);
+}
+END_TEST
+
 START_TEST(test_pool_stop_consumes_what_was_taken)
 {
 	fixture f;
@@ -337,6 +387,7 @@ Suite *mpsfix_suite_pool(void)
 	tcase_add_test(tc, test_pool_more_threads_than_items);
 	tcase_add_test(tc, test_pool_zero_items);
 	tcase_add_test(tc, test_pool_window_is_bounded);
+	tcase_add_test(tc, test_pool_weights_bound_the_work_at_once);
 	tcase_add_test(tc, test_pool_stop_consumes_what_was_taken);
 	tcase_add_test(tc, test_pool_init_failure_runs_nothing);
 	tcase_add_test(tc, test_pool_bad_thread_count);
