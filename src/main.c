@@ -542,8 +542,9 @@ done:
 /*
  * A file's parse tree takes about 40 times its size: files being worked on
  * weigh at most this many bytes together (a bigger file alone), so that peak
- * memory stays bounded whatever -j; after a file of at least TRIM_AFTER bytes
- * the freed memory of every thread's malloc arena goes back to the system.
+ * memory stays bounded whatever -j; before and after a file of at least
+ * TRIM_AFTER bytes the freed memory of every thread's malloc arena goes back
+ * to the system.
  */
 #define SOURCE_BYTES_AT_ONCE (768 * 1024)
 #define TRIM_AFTER (256 * 1024)
@@ -594,6 +595,10 @@ static void *worker_file(void *payload, void *state, size_t i)
 	file_record *rec = mpsfix_xcalloc(1, sizeof(*rec));
 	const char *path = fr->files->items[i];
 
+#ifdef __GLIBC__
+	if (fr->sizes[i] >= TRIM_AFTER)
+		malloc_trim(0); /* what the other threads freed, before the big tree */
+#endif
 	process_file(fr->st, state, rec, path, folder_of(path, fr->args, fr->nargs));
 #ifdef __GLIBC__
 	if (fr->sizes[i] >= TRIM_AFTER)
