@@ -37,7 +37,7 @@ TEST_SRCS = $(sort $(wildcard tests/check_*.c)) tests/testutil.c
 TEST_OBJS = $(TEST_SRCS:tests/%.c=$(O)/tests/%.o)
 GRAMMAR_LIB = $(O)/libtree-sitter-python.a
 
-.PHONY: all check demo bench bench-smoke install uninstall sanitize deps clean distclean grammar unit-tests semantics FORCE \
+.PHONY: all check demo bench bench-smoke install uninstall sanitize tsan deps clean distclean grammar unit-tests semantics FORCE \
 	fuzz fuzz-targets replay-targets valgrind
 .DELETE_ON_ERROR:
 
@@ -166,6 +166,8 @@ check: $(O)/check_all $(O)/mpsfix $(O)/tests/preload_change.so replay-targets
 	sh tests/review_tmux.sh $(O)/mpsfix
 	@echo "== prefilter: every fixture with and without it"
 	sh tests/prefilter.sh $(O)/mpsfix
+	@echo "== -j 1 and -j 2, 3, 8 print and write the same"
+	sh tests/jobs.sh $(O)/mpsfix
 	@echo "== option table, --help and man pages"
 	sh tests/man.sh $(O)/mpsfix
 	@echo "== bash completion"
@@ -203,6 +205,15 @@ semantics: $(O)/mpsfix
 
 sanitize:
 	$(MAKE) O=build-san SANITIZE=address,undefined CFLAGS='-O1 -g' check
+
+# ThreadSanitizer (clang) over the pool's tests and the command line on threads
+TSAN_CC ?= clang
+tsan:
+	$(MAKE) O=build-tsan CC=$(TSAN_CC) SANITIZE=thread CFLAGS='-O1 -g' build-tsan/mpsfix build-tsan/check_all
+	TSAN_OPTIONS='halt_on_error=1 exitcode=66 second_deadlock_stack=1' CK_RUN_SUITE=pool \
+		MPSFIX_TOP=$(CURDIR) build-tsan/check_all
+	TSAN_OPTIONS='halt_on_error=1 exitcode=66' sh tests/jobs.sh build-tsan/mpsfix 2
+	TSAN_OPTIONS='halt_on_error=1 exitcode=66' MPSFIX_JOBS=4 sh tests/cli.sh build-tsan/mpsfix
 
 # memcheck (valgrind) over the Check suites, the fuzz replays and the command line
 valgrind: $(O)/check_all $(O)/mpsfix replay-targets
@@ -256,6 +267,7 @@ else
 ifeq ($(filter deps clean distclean,$(MAKECMDGOALS)),)
 .DEFAULT_GOAL := all
 all check demo bench bench-smoke install sanitize unit-tests grammar semantics fuzz valgrind: fresh-machine
+all check demo install sanitize tsan unit-tests grammar semantics fuzz valgrind: fresh-machine
 	@:
 fresh-machine:
 	@if [ -n "$(MPSFIX_DEPS_TRIED)" ]; then \
@@ -286,7 +298,7 @@ deps:
 	fi
 
 clean:
-	rm -rf $(O) build-san $(FUZZ_O)
+	rm -rf $(O) build-san build-tsan $(FUZZ_O)
 
 distclean: clean
 	rm -rf $(GRAMMAR) grammars/cache

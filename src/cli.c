@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pool.h"
+
 enum {
 	OPT_RULES = 256,
 	OPT_NO_DEFAULT_RULES,
@@ -68,6 +70,7 @@ static const struct option long_options[] = {
 	{"config", required_argument, NULL, OPT_CONFIG},
 	{"isolated", no_argument, NULL, OPT_ISOLATED},
 	{"target-torch", required_argument, NULL, OPT_TARGET_TORCH},
+	{"jobs", required_argument, NULL, 'j'},
 	{"squash", no_argument, NULL, OPT_SQUASH},
 	{"signoff", no_argument, NULL, 's'},
 	{"branch", required_argument, NULL, OPT_BRANCH},
@@ -80,7 +83,7 @@ static const struct option long_options[] = {
 	{NULL, 0, NULL, 0},
 };
 
-static const char short_options[] = "+:qhVo:s";
+static const char short_options[] = "+:qhVo:sj:";
 
 static const struct {
 	const char *name;
@@ -179,6 +182,11 @@ void mpsfix_cli_usage(FILE *f)
 	      "  --isolated                  read no configuration file\n"
 	      "  --target-torch SPEC         the torch versions to target (>=2.1,<2.6)\n"
 	      "\n"
+	      "Speed (check, diff, fix):\n"
+	      "  -j, --jobs N                work on N files at once (default: one per\n"
+	      "                              online processor); the output is the same\n"
+	      "                              for every N\n"
+	      "\n"
 	      "Commits and patches (commit, patch, review --commit):\n"
 	      "  --squash                    one commit for all the rules\n"
 	      "  -s, --signoff               add a Signed-off-by trailer\n"
@@ -198,8 +206,9 @@ void mpsfix_cli_usage(FILE *f)
 	      "the diff is not empty, or something was fixed with --exit-non-zero-on-fix;\n"
 	      "2 usage, configuration, rule-file, I/O or git error; 130 interrupted.\n"
 	      "\n"
-	      "Environment: MPSFIX_FORMAT (the default --format), MPSFIX_RULES_DIR (the\n"
-	      "shipped rules), NO_COLOR (no color unless --color=always).\n"
+	      "Environment: MPSFIX_FORMAT (the default --format), MPSFIX_JOBS (the\n"
+	      "default --jobs), MPSFIX_RULES_DIR (the shipped rules), NO_COLOR (no color\n"
+	      "unless --color=always).\n"
 	      "See mpsfix(1) and mpsfix-rules(5).\n",
 	      f);
 }
@@ -299,6 +308,10 @@ static int check_git_options(const mpsfix_opts *o)
 		 (o->format || o->output || o->statistics)) {
 		bad = o->format ? "--format" : o->output ? "--output" : "--statistics";
 		where = "the reports of check, diff and fix";
+	}
+	else if (o->jobs && c != MPSFIX_CMD_CHECK && c != MPSFIX_CMD_DIFF && c != MPSFIX_CMD_FIX) {
+		bad = "--jobs";
+		where = "check, diff and fix";
 	}
 	if (bad)
 		return mpsfix_error_set(MPSFIX_ERROR, "option '%s' is for %s, not %s", bad, where,
@@ -449,6 +462,10 @@ int mpsfix_cli_parse(mpsfix_opts *opts, int argc, char **argv)
 			break;
 		case OPT_TARGET_TORCH:
 			opts->target_torch = optarg;
+			break;
+		case 'j':
+			if ((error = mpsfix_pool_parse_jobs(&opts->jobs, optarg, "'--jobs'")) < 0)
+				goto done;
 			break;
 		case OPT_SQUASH:
 			opts->squash = true;

@@ -66,6 +66,7 @@ typedef struct {
 	const char *since;            /* --since REF */
 	bool staged;                  /* --staged */
 	const char *target_torch;     /* --target-torch SPEC */
+	size_t jobs;                  /* -j, --jobs N (check, diff, fix), or 0 */
 	/* commit, patch, review */
 	bool squash;                  /* --squash: one commit for every rule */
 	bool signoff;                 /* -s, --signoff */

@@ -7,6 +7,9 @@
 #include <signal.h>
 #include <time.h>
 #include <limits.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +23,7 @@
 #include "engine.h"
 #include "git.h"
 #include "parse.h"
+#include "pool.h"
 #include "report.h"
 #include "review.h"
 #include "rule.h"
@@ -47,6 +51,15 @@ static void on_interrupt(int sig)
 	interrupted = 1;
 }
 
+/* What the keep callback knows of the file at hand (each worker has its own). */
+typedef struct {
+	const mpsfix_config *config;
+	const char *rel;             /* path relative to the config folder (per-file-ignores) */
+	mpsfix_line_range *since;    /* --since: lines changed */
+	size_t nsince;
+	bool since_active;
+} file_scope;
+
 typedef struct {
 	const mpsfix_opts *opts;
 	mpsfix_ctx ctx;
@@ -65,12 +78,9 @@ typedef struct {
 	size_t files, skipped, findings, fixable, unsafe_fixable, manual, fixed, changed, unused;
 	bool io_error;
 	bool git_ready;
-	/* the file being processed, for the keep callback */
-	const char *cur_rel;         /* path relative to the config folder (per-file-ignores) */
-	mpsfix_line_range *since;    /* --since: lines changed */
-	size_t nsince;
-	bool since_active;
-	char *series_rel;            /* commit, patch, review: cur_rel of the file at hand */
+	size_t jobs;                 /* -j: worker threads for check, diff and fix */
+	file_scope series_scope;     /* commit, patch, review: the file at hand */
+	char *series_rel;            /* its path relative to the config folder */
 } run_state;
 
 static void print_error(const char *message)
@@ -241,33 +251,33 @@ static const char *folder_of(const char *path, char **args, size_t nargs)
 
 /* ---- one file ----------------------------------------------------------------- */
 
-static bool line_changed(const run_state *st, uint32_t line)
+static bool line_changed(const file_scope *fs, uint32_t line)
 {
-	size_t lo = 0, hi = st->nsince;
+	size_t lo = 0, hi = fs->nsince;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (st->since[mid].last < line)
+		if (fs->since[mid].last < line)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return lo < st->nsince && st->since[lo].first <= line;
+	return lo < fs->nsince && fs->since[lo].first <= line;
 }
 
-/* The engine asks, for each match, whether it counts here. */
+/* The engine asks, for each match, whether it counts here (payload: a file_scope). */
 static bool keep_match(void *payload, const mpsfix_rule *rule, uint32_t line)
 {
-	const run_state *st = payload;
-	const mpsfix_config *cfg = &st->config;
+	const file_scope *fs = payload;
+	const mpsfix_config *cfg = fs->config;
 
-	if (st->since_active && !line_changed(st, line))
+	if (fs->since_active && !line_changed(fs, line))
 		return false;
-	for (size_t i = 0; st->cur_rel && i < cfg->nper_file_ignores; i++) {
+	for (size_t i = 0; fs->rel && i < cfg->nper_file_ignores; i++) {
 		const mpsfix_per_file_ignore *pfi = &cfg->per_file_ignores[i];
 
-		if (!mpsfix_glob_matches(pfi->glob, st->cur_rel))
+		if (!mpsfix_glob_matches(pfi->glob, fs->rel))
 			continue;
 		for (size_t k = 0; k < pfi->codes.len; k++)
 			if (mpsfix_selector_matches(pfi->codes.items[k], rule))
@@ -326,7 +336,7 @@ static void pass_through(const char *data, size_t len, bool rest_of_stdin)
 }
 
 /* The bytes of `path` as this run sees them: the file, standard input, or the index. */
-static int load_source(run_state *st, mpsfix_source *src, const char *path, const char *display)
+static int load_source(const run_state *st, mpsfix_source *src, const char *path, const char *display)
 {
 	mpsfix_buf b = MPSFIX_BUF_INIT;
 	int error;
@@ -369,15 +379,59 @@ static void count_findings(run_state *st, const mpsfix_result *res)
 	st->unused += res->nunused;
 }
 
-static void process_file(run_state *st, const char *path, const char *root)
+/*
+ * What the work on one file leaves for the main thread, which reports the
+ * files in path order: its messages for standard error, in order, the report
+ * (source, result and diff, dropped early when there is nothing to report)
+ * and what it adds to the counters.
+ */
+typedef struct {
+	mpsfix_strings messages;     /* each printed as "mpsfix: MESSAGE" */
+	const char *display;         /* the name in the report (borrowed from the path) */
+	mpsfix_source src, fixed;
+	bool show_fixed;             /* report on `fixed` (what remains), not `src` */
+	mpsfix_result res;
+	mpsfix_buf diff;
+	bool skipped, scanned, io_error;
+	bool done;                   /* reached the report: count it and report it */
+	bool report;                 /* something to report */
+	bool changed;
+	size_t nfixed;
+} file_record;
+
+static void record_free(file_record *rec)
+{
+	if (!rec)
+		return;
+	mpsfix_strings_release(&rec->messages);
+	mpsfix_source_release(&rec->src);
+	mpsfix_source_release(&rec->fixed);
+	mpsfix_result_release(&rec->res);
+	mpsfix_buf_release(&rec->diff);
+	free(rec);
+}
+
+/* The message of the last error, for standard error after the file's turn comes. */
+static void note_error(file_record *rec)
+{
+	mpsfix_strings_push(&rec->messages, mpsfix_error_last()->message);
+}
+
+/*
+ * The work on one file: load, check, run the engine, diff, write back (fix).
+ * It reads `st` and writes only `rec` and the file: it runs on worker threads.
+ */
+static void process_file(const run_state *st, mpsfix_ctx *ctx, file_record *rec, const char *path,
+			 const char *root)
 {
 	const mpsfix_opts *opts = st->opts;
 	bool is_stdin = !strcmp(path, "-");
 	const char *display = is_stdin ? (opts->stdin_filename ? opts->stdin_filename : "-") : path;
 
-	mpsfix_source src = MPSFIX_SOURCE_INIT, fixed = MPSFIX_SOURCE_INIT;
-	mpsfix_result res = MPSFIX_RESULT_INIT, fixing = MPSFIX_RESULT_INIT;
-	const mpsfix_result *diff_of = &res;
+	mpsfix_source *src = &rec->src;
+	mpsfix_result *res = &rec->res, fixing = MPSFIX_RESULT_INIT;
+	const mpsfix_result *diff_of = res;
+	file_scope scope = {.config = &st->config};
 	mpsfix_engine_opts eo = {
 		.fix = opts->command != MPSFIX_CMD_CHECK,
 		.unsafe_fixes = st->unsafe_fixes,
@@ -385,64 +439,58 @@ static void process_file(run_state *st, const char *path, const char *root)
 		.unused_suppressions = opts->show_unused_suppressions,
 		.no_prefilter = opts->no_prefilter,
 		.keep = keep_match,
-		.keep_payload = st,
+		.keep_payload = &scope,
 	};
 	bool write_back = opts->command == MPSFIX_CMD_FIX;
-	const mpsfix_source *shown = &src;
-	mpsfix_buf diff = MPSFIX_BUF_INIT;
 	char *rel = NULL;
 	int error;
 
 	/* files found under "." are shown as git and ruff show them: "a.py", not "./a.py" */
 	while (!is_stdin && display[0] == '.' && display[1] == '/' && display[2])
 		display += 2;
-	error = load_source(st, &src, path, display);
+	rec->display = display;
+	error = load_source(st, src, path, display);
 	if (error == MPSFIX_ESKIP) {
-		print_error(mpsfix_error_last()->message);
-		st->skipped++;
+		note_error(rec);
+		rec->skipped = true;
 		return;
 	}
 	if (error < 0)
 		goto fail;
 	if (write_back && !is_stdin && leaves_root(path, root)) {
-		fprintf(stderr, "mpsfix: %s: not fixed: a symbolic link to a file outside %s\n", path, root);
+		char *msg = mpsfix_xasprintf("%s: not fixed: a symbolic link to a file outside %s", path, root);
+
+		mpsfix_strings_push(&rec->messages, msg);
+		free(msg);
 		write_back = eo.fix = false; /* its findings stay, as check reports them */
-	} else if (write_back && !is_stdin && mpsfix_source_check_writable(&src, path) < 0) {
-		print_error(mpsfix_error_last()->message);
+	} else if (write_back && !is_stdin && mpsfix_source_check_writable(src, path) < 0) {
+		note_error(rec);
 		if (mpsfix_error_last()->code != MPSFIX_ESKIP)
-			goto fail;
+			goto fail_noted;
 		write_back = eo.fix = false;
 	}
 	rel = st->config.dir ? relative_to(is_stdin ? display : path, st->config.dir) : NULL;
-	st->cur_rel = rel;
-	st->since_active = false;
-	if (opts->since) {
-		free(st->since);
-		st->since = NULL;
-		st->nsince = 0;
-		if (is_stdin) {
-			st->since_active = false; /* standard input: no history to compare with */
-		} else if ((error = mpsfix_git_changed_lines(&st->since, &st->nsince, path, opts->since,
-							     opts->staged)) < 0) {
+	scope.rel = rel;
+	if (opts->since && !is_stdin) {
+		/* standard input: no history to compare with */
+		if ((error = mpsfix_git_changed_lines(&scope.since, &scope.nsince, path, opts->since,
+						      opts->staged)) < 0)
 			goto fail;
-		} else {
-			st->since_active = true;
-		}
+		scope.since_active = true;
 	}
-	error = mpsfix_engine_run(&res, &st->ctx, st->index, &src, &eo);
-	st->cur_rel = NULL;
+	error = mpsfix_engine_run(res, ctx, st->index, src, &eo);
 	if (error == MPSFIX_ESKIP) {
-		print_error(mpsfix_error_last()->message);
-		st->skipped++;
+		note_error(rec);
+		rec->skipped = true;
 		if (is_stdin && opts->command == MPSFIX_CMD_FIX)
-			pass_through(src.data, src.len, false);
+			pass_through(src->data, src->len, false);
 		goto done;
 	}
 	if (error < 0)
 		goto fail;
-	st->files++;
-	for (size_t i = 0; i < res.nwarnings; i++)
-		print_error(res.warnings[i]);
+	rec->scanned = true;
+	for (size_t i = 0; i < res->nwarnings; i++)
+		mpsfix_strings_push(&rec->messages, res->warnings[i]);
 	if (opts->command == MPSFIX_CMD_CHECK && st->format == MPSFIX_FORMAT_DIFF) {
 		/* check --format diff: the findings are the unfixed ones; a second,
 		 * fixing run gives the diff */
@@ -450,51 +498,206 @@ static void process_file(run_state *st, const char *path, const char *root)
 
 		fo.fix = true;
 		fo.unused_suppressions = false;
-		st->cur_rel = rel;
-		error = mpsfix_engine_run(&fixing, &st->ctx, st->index, &src, &fo);
-		st->cur_rel = NULL;
-		if (error < 0)
+		if ((error = mpsfix_engine_run(&fixing, ctx, st->index, src, &fo)) < 0)
 			goto fail;
 		diff_of = &fixing;
 	}
 	if (diff_of->text && diff_of->changed) {
 		char *name = is_stdin ? mpsfix_xstrdup(display) : diff_name(path);
 
-		error = mpsfix_git_diff(&diff, name, src.data, src.len, diff_of->text, diff_of->text_len);
+		error = mpsfix_git_diff(&rec->diff, name, src->data, src->len, diff_of->text,
+					diff_of->text_len);
 		free(name);
 		if (error < 0)
 			goto fail;
 	}
 	if (opts->command != MPSFIX_CMD_CHECK && eo.fix) {
 		/* what remains is in the new text */
-		if ((error = mpsfix_source_from_buffer(&fixed, display, res.text, res.text_len)) < 0)
+		if ((error = mpsfix_source_from_buffer(&rec->fixed, display, res->text, res->text_len)) < 0)
 			goto fail;
-		shown = &fixed;
+		rec->show_fixed = true;
 	}
 	if (opts->command == MPSFIX_CMD_FIX && is_stdin) {
 		/* the fixed text goes to standard output, the report to standard error */
-		fwrite(res.text, 1, res.text_len, stdout);
-	} else if (write_back && res.changed &&
-		   (error = mpsfix_source_write_back(&src, path, res.text, res.text_len)) < 0) {
+		fwrite(res->text, 1, res->text_len, stdout);
+	} else if (write_back && res->changed &&
+		   (error = mpsfix_source_write_back(src, path, res->text, res->text_len)) < 0) {
 		goto fail;
 	}
-	if (res.changed)
-		st->changed++;
-	st->fixed += res.fixed;
-	count_findings(st, &res);
-	if (mpsfix_report_file(st->reporter, display, shown, &res, diff.data, diff.len) < 0)
-		goto fail;
+	rec->done = true;
+	rec->changed = res->changed;
+	rec->nfixed = res->fixed;
+	rec->report = res->len || res->nunused || rec->diff.len;
+	/* the new text is written: the report needs only the findings, the source
+	 * they are in and the diff, and nothing when there is nothing to report */
+	free(res->text);
+	res->text = NULL;
+	res->text_len = 0;
+	if (!rec->report) {
+		mpsfix_result_release(res);
+		mpsfix_source_release(&rec->src);
+		mpsfix_source_release(&rec->fixed);
+	} else if (rec->show_fixed) {
+		mpsfix_source_release(&rec->src);
+	}
 	goto done;
 fail:
-	print_error(mpsfix_error_last()->message);
-	st->io_error = true;
+	note_error(rec);
+fail_noted:
+	rec->io_error = true;
 done:
 	free(rel);
-	mpsfix_buf_release(&diff);
-	mpsfix_result_release(&res);
+	free(scope.since);
 	mpsfix_result_release(&fixing);
-	mpsfix_source_release(&fixed);
-	mpsfix_source_release(&src);
+}
+
+/* ---- the files, on worker threads ------------------------------------------------ */
+
+/*
+ * A file's parse tree takes about 40 times its size: files being worked on
+ * weigh at most this many bytes together (a bigger file alone), so that peak
+ * memory stays bounded whatever -j; before and after a file of at least
+ * TRIM_AFTER bytes the freed memory of every thread's malloc arena goes back
+ * to the system.
+ */
+#define SOURCE_BYTES_AT_ONCE (768 * 1024)
+#define TRIM_AFTER (256 * 1024)
+
+typedef struct {
+	run_state *st;
+	const mpsfix_paths *files;
+	size_t *sizes;               /* of each file, as found before the run */
+	char **args;
+	size_t nargs;
+	time_t started;
+	bool shown;
+} files_run;
+
+static int worker_init(void *payload, size_t k, void **state)
+{
+	files_run *fr = payload;
+	mpsfix_ctx *ctx;
+	int error;
+
+	if (k == 0) {
+		*state = &fr->st->ctx; /* the main thread's, unused while the pool runs */
+		return 0;
+	}
+	ctx = mpsfix_xcalloc(1, sizeof(*ctx));
+	if ((error = mpsfix_ctx_init(ctx)) < 0) {
+		mpsfix_ctx_release(ctx);
+		free(ctx);
+		return error;
+	}
+	*state = ctx;
+	return 0;
+}
+
+static void worker_release(void *payload, void *state)
+{
+	files_run *fr = payload;
+
+	if (state != &fr->st->ctx) {
+		mpsfix_ctx_release(state);
+		free(state);
+	}
+}
+
+static void *worker_file(void *payload, void *state, size_t i)
+{
+	files_run *fr = payload;
+	file_record *rec = mpsfix_xcalloc(1, sizeof(*rec));
+	const char *path = fr->files->items[i];
+
+#ifdef __GLIBC__
+	if (fr->sizes[i] >= TRIM_AFTER)
+		malloc_trim(0); /* what the other threads freed, before the big tree */
+#endif
+	process_file(fr->st, state, rec, path, folder_of(path, fr->args, fr->nargs));
+#ifdef __GLIBC__
+	if (fr->sizes[i] >= TRIM_AFTER)
+		malloc_trim(0);
+#endif
+	return rec;
+}
+
+static size_t file_weight(void *payload, size_t i)
+{
+	const files_run *fr = payload;
+
+	return fr->sizes[i];
+}
+
+static void progress(const run_state *st, size_t done, size_t total, time_t started, bool *shown);
+
+/* The main thread, in path order: the file's messages, its counts, its report. */
+static void consume_file(void *payload, size_t i, void *result)
+{
+	files_run *fr = payload;
+	run_state *st = fr->st;
+	file_record *rec = result;
+	const mpsfix_source *shown = rec->show_fixed ? &rec->fixed : &rec->src;
+
+	progress(st, i, fr->files->len, fr->started, &fr->shown);
+	for (size_t k = 0; k < rec->messages.len; k++)
+		print_error(rec->messages.items[k]);
+	st->skipped += rec->skipped;
+	st->files += rec->scanned;
+	if (rec->io_error)
+		st->io_error = true;
+	if (rec->done) {
+		st->changed += rec->changed;
+		st->fixed += rec->nfixed;
+		count_findings(st, &rec->res);
+		if (rec->report &&
+		    mpsfix_report_file(st->reporter, rec->display, shown, &rec->res, rec->diff.data,
+				       rec->diff.len) < 0) {
+			print_error(mpsfix_error_last()->message);
+			st->io_error = true;
+		}
+	}
+	record_free(rec);
+}
+
+static bool stop_requested(void *payload)
+{
+	(void)payload;
+	return interrupted != 0;
+}
+
+/* Every file, on st->jobs threads (standard input: on this one), reported in path order. */
+static int process_files(run_state *st, const mpsfix_paths *files, char **args, size_t nargs)
+{
+	files_run fr = {.st = st, .files = files, .args = args, .nargs = nargs, .started = time(NULL)};
+	mpsfix_pool_opts po = {
+		.nthreads = st->jobs ? st->jobs : 1,
+		.nitems = files->len,
+		.payload = &fr,
+		.init = worker_init,
+		.release = worker_release,
+		.work = worker_file,
+		.consume = consume_file,
+		.should_stop = stop_requested,
+		.weight = file_weight,
+		.max_weight = SOURCE_BYTES_AT_ONCE,
+	};
+	int error;
+
+	fr.sizes = mpsfix_xcalloc(files->len + 1, sizeof(size_t));
+	for (size_t i = 0; i < files->len; i++) {
+		struct stat sb;
+
+		if (!strcmp(files->items[i], "-"))
+			po.nthreads = 1; /* standard input is read, and fix - written, here */
+		else if (stat(files->items[i], &sb) == 0 && S_ISREG(sb.st_mode))
+			fr.sizes[i] = (size_t)sb.st_size;
+	}
+	error = mpsfix_pool_run(&po, NULL);
+	free(fr.sizes);
+	if (error < 0)
+		return error;
+	progress(st, files->len, files->len, fr.started, &fr.shown);
+	return 0;
 }
 
 static const char *plural(size_t n)
@@ -669,6 +872,16 @@ static int settle(run_state *st)
 	for (size_t i = 0, dashes = 0; i < opts->npaths; i++)
 		if (!strcmp(opts->paths[i], "-") && ++dashes > 1)
 			return mpsfix_error_set(MPSFIX_ERROR, "'-' (standard input) is given twice");
+	/* -j, else MPSFIX_JOBS, else a thread per online processor */
+	st->jobs = opts->jobs;
+	if (opts->command != MPSFIX_CMD_CHECK && opts->command != MPSFIX_CMD_DIFF &&
+	    opts->command != MPSFIX_CMD_FIX)
+		return 0; /* commit, patch and review work on one thread */
+	if (!st->jobs && (env = getenv("MPSFIX_JOBS")) && *env &&
+	    (error = mpsfix_pool_parse_jobs(&st->jobs, env, "MPSFIX_JOBS")) < 0)
+		return error;
+	if (!st->jobs)
+		st->jobs = mpsfix_pool_cpus();
 	return 0;
 }
 
@@ -728,8 +941,9 @@ static void series_on_file(void *payload, const mpsfix_series_file *f)
 
 	free(st->series_rel);
 	st->series_rel = st->config.dir ? relative_to(f->path, st->config.dir) : NULL;
-	st->cur_rel = st->series_rel;
-	st->since_active = false;
+	st->series_scope.config = &st->config;
+	st->series_scope.rel = st->series_rel;
+	st->series_scope.since_active = false;
 }
 
 /* Create folder `dir` and its parents (as git format-patch -o does). */
@@ -932,7 +1146,7 @@ static int run_series(run_state *st, const mpsfix_paths *files, mpsfix_rule **en
 		.suppress = true,
 		.no_prefilter = opts->no_prefilter,
 		.keep = keep_match,
-		.keep_payload = st,
+		.keep_payload = &st->series_scope,
 	};
 	mpsfix_series s = MPSFIX_SERIES_INIT;
 	mpsfix_series_left left = {0};
@@ -1030,7 +1244,7 @@ fail:
 	print_error(mpsfix_error_last()->message);
 	status = MPSFIX_EXIT_ERROR;
 done:
-	st->cur_rel = NULL;
+	st->series_scope.rel = NULL;
 	mpsfix_patch_list_release(&patches);
 	mpsfix_commit_list_release(&commits);
 	mpsfix_recorder_free(rec);
@@ -1060,8 +1274,6 @@ static int run_files(run_state *st)
 		.show_unused = opts->show_unused_suppressions,
 	};
 	mpsfix_report_summary sum;
-	time_t started = time(NULL);
-	bool shown = false;
 	int status = MPSFIX_EXIT_OK;
 
 	if (settle(st) < 0) {
@@ -1111,11 +1323,11 @@ static int run_files(run_state *st)
 		status = run_series(st, &files, enabled, nenabled);
 		goto done;
 	}
-	for (size_t i = 0; i < files.len && !interrupted; i++) {
-		progress(st, i, files.len, started, &shown);
-		process_file(st, files.items[i], folder_of(files.items[i], args, nargs));
+	if (process_files(st, &files, args, nargs) < 0) {
+		print_error(mpsfix_error_last()->message);
+		status = MPSFIX_EXIT_ERROR;
+		goto done;
 	}
-	progress(st, files.len, files.len, started, &shown);
 	sum = (mpsfix_report_summary){
 		.files = st->files, .skipped = st->skipped, .findings = st->findings,
 		.fixable = st->fixable, .unsafe_fixable = st->unsafe_fixable, .manual = st->manual,
@@ -1248,6 +1460,7 @@ int main(int argc, char **argv)
 		print_version();
 		goto out;
 	}
+	st.series_scope.config = &st.config;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_interrupt;
 	sigemptyset(&sa.sa_mask);
@@ -1301,7 +1514,6 @@ out:
 	mpsfix_strings_release(&st.extend_select);
 	free(st.counts);
 	free(st.fixable_counts);
-	free(st.since);
 	mpsfix_target_release(&st.tgt);
 	free(st.series_rel);
 	mpsfix_ctx_release(&st.ctx);

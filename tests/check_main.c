@@ -43,6 +43,7 @@ int main(void)
 		mpsfix_suite_target,
 		mpsfix_suite_rulelist,
 		mpsfix_suite_version,
+		mpsfix_suite_pool,
 	};
 	SRunner *sr = srunner_create(NULL);
 	int failed;

@@ -34,6 +34,7 @@ Suite *mpsfix_suite_commit(void);
 Suite *mpsfix_suite_review(void);
 Suite *mpsfix_suite_prefilter(void);
 Suite *mpsfix_suite_version(void);
+Suite *mpsfix_suite_pool(void);
 
 /** The repository's top folder (MPSFIX_TOP, default "."). */
 const char *mpsfix_test_top(void);

@@ -14,6 +14,8 @@ cd "$top" || exit 2
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/mpsfix-vg.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT INT TERM
 export MPSFIX_RULES_DIR="$top/rules" MPSFIX_TOP="$top" MPSFIX_UNDER_VALGRIND=1
+# two worker threads whatever the machine (valgrind runs them one at a time)
+export MPSFIX_JOBS=2
 bin=$build/mpsfix
 # 99 is none of mpsfix's exit statuses (0, 1, 2, 130)
 vg="valgrind -q --error-exitcode=99 --leak-check=full --show-leak-kinds=definite
