@@ -558,7 +558,9 @@ done:
  * weigh at most this many bytes together (a bigger file alone), so that peak
  * memory stays bounded whatever -j; before and after a file of at least
  * TRIM_AFTER bytes the freed memory of every thread's malloc arena goes back
- * to the system.
+ * to the system.  Up to 32 files a thread may be done and wait for their
+ * turn to be reported: one slow file does not hold the other threads up,
+ * and a file with nothing to report keeps nothing in memory.
  */
 #define SOURCE_BYTES_AT_ONCE (768 * 1024)
 #define TRIM_AFTER (256 * 1024)
@@ -680,6 +682,7 @@ static int process_files(run_state *st, const mpsfix_paths *files, char **args, 
 		.should_stop = stop_requested,
 		.weight = file_weight,
 		.max_weight = SOURCE_BYTES_AT_ONCE,
+		.window = 32 * (st->jobs ? st->jobs : 1),
 	};
 	int error;
 
