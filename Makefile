@@ -227,6 +227,9 @@ BENCH_SIZES ?= 70 700
 BENCH_ROUNDS ?= 5
 BENCH_WARMUP ?= 1
 bench: $(O)/mpsfix
+	@test -x /usr/bin/time || { if [ "$$(id -u)" = 0 ]; then \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends time; \
+	else echo "make bench: needs /usr/bin/time: sudo apt-get install time"; exit 1; fi; }
 	/usr/bin/python3 bench/run.py --mpsfix $(O)/mpsfix --out $(O)/bench --sizes '$(BENCH_SIZES)' \
 		--rounds '$(BENCH_ROUNDS)' --warmup '$(BENCH_WARMUP)'
 
