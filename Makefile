@@ -37,7 +37,7 @@ TEST_SRCS = $(sort $(wildcard tests/check_*.c)) tests/testutil.c
 TEST_OBJS = $(TEST_SRCS:tests/%.c=$(O)/tests/%.o)
 GRAMMAR_LIB = $(O)/libtree-sitter-python.a
 
-.PHONY: all check demo bench bench-smoke install uninstall sanitize tsan deps clean distclean grammar unit-tests semantics FORCE \
+.PHONY: all check demo bench bench-smoke install uninstall sanitize tsan tsan-tests deps clean distclean grammar unit-tests semantics FORCE \
 	fuzz fuzz-targets replay-targets valgrind
 .DELETE_ON_ERROR:
 
@@ -208,12 +208,16 @@ sanitize:
 
 # ThreadSanitizer (clang) over the pool's tests and the command line on threads
 TSAN_CC ?= clang
+# (the tests run in a sub-make that has the flags, as for sanitize: cli.sh's
+# `make install` rebuilds with them)
 tsan:
-	$(MAKE) O=build-tsan CC=$(TSAN_CC) SANITIZE=thread CFLAGS='-O1 -g' build-tsan/mpsfix build-tsan/check_all
+	$(MAKE) O=build-tsan CC=$(TSAN_CC) SANITIZE=thread CFLAGS='-O1 -g' tsan-tests
+
+tsan-tests: $(O)/mpsfix $(O)/check_all
 	TSAN_OPTIONS='halt_on_error=1 exitcode=66 second_deadlock_stack=1' CK_RUN_SUITE=pool \
-		MPSFIX_TOP=$(CURDIR) build-tsan/check_all
-	TSAN_OPTIONS='halt_on_error=1 exitcode=66' sh tests/jobs.sh build-tsan/mpsfix 2
-	TSAN_OPTIONS='halt_on_error=1 exitcode=66' MPSFIX_JOBS=4 sh tests/cli.sh build-tsan/mpsfix
+		MPSFIX_TOP=$(CURDIR) $(O)/check_all
+	TSAN_OPTIONS='halt_on_error=1 exitcode=66' sh tests/jobs.sh $(O)/mpsfix 2
+	TSAN_OPTIONS='halt_on_error=1 exitcode=66' MPSFIX_JOBS=4 sh tests/cli.sh $(O)/mpsfix
 
 # memcheck (valgrind) over the Check suites, the fuzz replays and the command line
 valgrind: $(O)/check_all $(O)/mpsfix replay-targets
@@ -269,8 +273,7 @@ uninstall:
 else
 ifeq ($(filter deps clean distclean,$(MAKECMDGOALS)),)
 .DEFAULT_GOAL := all
-all check demo bench bench-smoke install sanitize unit-tests grammar semantics fuzz valgrind: fresh-machine
-all check demo install sanitize tsan unit-tests grammar semantics fuzz valgrind: fresh-machine
+all check demo bench bench-smoke install sanitize tsan unit-tests grammar semantics fuzz valgrind: fresh-machine
 	@:
 fresh-machine:
 	@if [ -n "$(MPSFIX_DEPS_TRIED)" ]; then \
