@@ -181,8 +181,8 @@ typedef struct {
 	bool star_warned;        /* warned once about a star import */
 	mpsfix_suppressions *sup; /* this text's suppression comments, read at the
 				     first finding (most files have none) */
-	bool *possible;          /* by rule order: its words are in this text (the
-				    others cannot match, so are not tried) */
+	bool *possible;          /* by rule order: its words are in ps->src (the
+				    others cannot match, so are not tried): read_words() */
 } pass;
 
 static int compare_edits(const void *a, const void *b)
@@ -392,20 +392,12 @@ static void run_pass(pass *ps, mpsfix_result *findings, mpsfix_edits *edits)
 	findings->suppressed = 0;
 	ps->fix = (mpsfix_fix_ctx)MPSFIX_FIX_CTX_INIT(ps->src, ps->root, names, ps->ctx->matcher);
 	ps->starts.valid = ps->ends.valid = false;
-	/* each pass's text: a fix may bring in another rule's words */
-	ps->possible = mpsfix_xcalloc(ps->ix->nrules + 1, sizeof(bool));
-	if (ps->opts->no_prefilter)
-		memset(ps->possible, 1, ps->ix->nrules * sizeof(bool));
-	else
-		mpsfix_prefilter_rules(ps->ix->prefilter, ps->src->data, ps->src->len, ps->possible);
 	mpsfix_matcher_set_names(ps->ctx->matcher, names);
 	match_all(ps);
 	warn_star(ps, names);
 	mpsfix_matcher_set_names(ps->ctx->matcher, NULL);
 	ps->fix.names = NULL;
 	mpsfix_names_free(names);
-	free(ps->possible);
-	ps->possible = NULL;
 	if (findings->len > 1)
 		qsort(findings->items, findings->len, sizeof(*findings->items), compare_findings);
 }
@@ -422,6 +414,20 @@ static void list_unused(pass *ps, mpsfix_result *out)
 		out->file_ignored = true;
 	else
 		out->unused = mpsfix_suppressions_unused(sup, &out->nunused);
+}
+
+/*
+ * Which rules' words ps->src has, into ps->possible, once per text: a fix may
+ * bring in another rule's words.  SKIP: no rule can match it.
+ */
+static mpsfix_prefilter_verdict read_words(pass *ps)
+{
+	if (ps->opts->no_prefilter) {
+		memset(ps->possible, 1, ps->ix->nrules * sizeof(bool));
+		return MPSFIX_PREFILTER_ALL;
+	}
+	return mpsfix_prefilter_scan(ps->ix->prefilter, ps->src->data, ps->src->len,
+				     ps->opts->suppress && ps->opts->unused_suppressions, ps->possible);
 }
 
 /* ---- syntax errors that a fix moves ------------------------------------------- */
@@ -552,9 +558,9 @@ int mpsfix_engine_run(mpsfix_result *out, mpsfix_ctx *ctx, const mpsfix_index *i
 	int error;
 
 	memset(out, 0, sizeof(*out));
-	if (!opts->no_prefilter &&
-	    mpsfix_prefilter_scan(ix->prefilter, src->data, src->len,
-				  opts->suppress && opts->unused_suppressions) == MPSFIX_PREFILTER_SKIP) {
+	ps.possible = mpsfix_xcalloc(ix->nrules + 1, sizeof(bool));
+	ps.src = src;
+	if (read_words(&ps) == MPSFIX_PREFILTER_SKIP) {
 		/* no rule can match: what a parse without a match gives */
 		if ((error = mpsfix_parse_check_depth(src->path, src->data, src->len)) < 0)
 			goto done;
@@ -567,7 +573,6 @@ int mpsfix_engine_run(mpsfix_result *out, mpsfix_ctx *ctx, const mpsfix_index *i
 	if ((error = parse_text(&tree, ctx, src->path, src->data, src->len)) < 0)
 		goto done;
 	base_errors = mpsfix_error_count(ts_tree_root_node(tree));
-	ps.src = src;
 	ps.root = ts_tree_root_node(tree);
 	run_pass(&ps, out, &edits);
 	if (!opts->fix) {
@@ -626,6 +631,7 @@ int mpsfix_engine_run(mpsfix_result *out, mpsfix_ctx *ctx, const mpsfix_index *i
 		mpsfix_edits_clear(&edits);
 		ps.src = now;
 		ps.root = ts_tree_root_node(tree);
+		read_words(&ps);
 		run_pass(&ps, out, &edits);
 	}
 	if (revert) {
@@ -642,6 +648,7 @@ int mpsfix_engine_run(mpsfix_result *out, mpsfix_ctx *ctx, const mpsfix_index *i
 			goto done;
 		ps.src = src;
 		ps.root = ts_tree_root_node(tree);
+		read_words(&ps);
 		run_pass(&ps, out, &edits);
 		for (size_t i = 0; i < out->len; i++)
 			if (out->items[i].fix == MPSFIX_FIX_AVAILABLE) {
@@ -662,5 +669,6 @@ done:
 	mpsfix_buf_release(&next);
 	mpsfix_suppressions_free(ps.sup);
 	mpsfix_source_release(&cur);
+	free(ps.possible);
 	return error;
 }

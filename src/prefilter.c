@@ -448,13 +448,13 @@ char *mpsfix_prefilter_describe(const mpsfix_rule *r)
 /* ---- the compiled prefilter --------------------------------------------------- */
 
 struct mpsfix_prefilter {
-	fnode *req;             /* any rule's requirement, words numbered */
-	fnode **rule_req;       /* each rule's, in the order given (owned) */
+	fnode **rule_req;       /* each rule's requirement, in the order given,
+				   words numbered (owned) */
 	size_t nrules;
-	bool selective;
+	bool selective;         /* no rule needs nothing */
 	char **words;           /* by number (owned) */
 	size_t *lens;           /* their lengths (owned) */
-	size_t nwords;
+	size_t nwords, lens_cap;
 	uint32_t *slots;        /* open addressing: word number + 1, 0 empty */
 	uint32_t mask;
 	uint64_t lengths;       /* bit n: some word has n bytes (n < 64) */
@@ -503,7 +503,9 @@ static void intern(mpsfix_prefilter *pf, fnode *f, size_t *cap)
 				return;
 			}
 		mpsfix_grow((void **)&pf->words, cap, pf->nwords + 1, sizeof(char *));
+		mpsfix_grow((void **)&pf->lens, &pf->lens_cap, pf->nwords + 1, sizeof(size_t));
 		f->id = (uint32_t)pf->nwords;
+		pf->lens[pf->nwords] = n;
 		pf->words[pf->nwords++] = mpsfix_xstrdup(f->word);
 		if (n < 64)
 			pf->lengths |= (uint64_t)1 << n;
@@ -520,32 +522,25 @@ mpsfix_prefilter *mpsfix_prefilter_new(mpsfix_rule *const *rules, size_t n)
 {
 	mpsfix_prefilter *pf = mpsfix_xcalloc(1, sizeof(*pf));
 	TSSymbol ident = mpsfix_symbol("identifier");
-	fnode *any = fnew(F_OR);
 	size_t cap = 0, size = 16;
 
-	for (size_t i = 0; i < n; i++)
-		fpush(any, rule_req(rules[i], ident));
-	pf->req = simplify(any);
-	pf->selective = pf->req->kind != F_TRUE;
-	intern(pf, pf->req, &cap);
 	pf->nrules = n;
 	pf->rule_req = mpsfix_xcalloc(n ? n : 1, sizeof(*pf->rule_req));
+	pf->selective = true;
 	for (size_t i = 0; i < n; i++) {
-		pf->rule_req[i] = simplify(rule_req(rules[i], ident));
+		pf->rule_req[i] = rule_req(rules[i], ident);
+		pf->selective = pf->selective && pf->rule_req[i]->kind != F_TRUE;
 		intern(pf, pf->rule_req[i], &cap);
 	}
 	while (size < 4 * pf->nwords)
 		size *= 2;
 	pf->mask = (uint32_t)size - 1;
-	pf->lens = mpsfix_xcalloc(pf->nwords ? pf->nwords : 1, sizeof(size_t));
-	for (size_t w = 0; w < pf->nwords; w++)
-		pf->lens[w] = strlen(pf->words[w]);
 	pf->scan_lengths = pf->lengths | (uint64_t)1 << 4 | (uint64_t)1 << 6;
 	memcpy(pf->scan_first, pf->first, sizeof(pf->first));
 	pf->scan_first['i'] = pf->scan_first['m'] = pf->scan_first['n'] = pf->scan_first['N'] = true;
 	pf->slots = mpsfix_xcalloc(size, sizeof(uint32_t));
 	for (size_t w = 0; w < pf->nwords; w++) {
-		uint32_t i = hash_word((const unsigned char *)pf->words[w], strlen(pf->words[w])) & pf->mask;
+		uint32_t i = hash_word((const unsigned char *)pf->words[w], pf->lens[w]) & pf->mask;
 
 		while (pf->slots[i])
 			i = (i + 1) & pf->mask;
@@ -558,7 +553,6 @@ void mpsfix_prefilter_free(mpsfix_prefilter *pf)
 {
 	if (!pf)
 		return;
-	ffree(pf->req);
 	for (size_t i = 0; i < pf->nrules; i++)
 		ffree(pf->rule_req[i]);
 	free(pf->rule_req);
@@ -580,9 +574,9 @@ bool mpsfix_prefilter_selective(const mpsfix_prefilter *pf)
 typedef struct {
 	const mpsfix_prefilter *pf;
 	uint64_t *seen;         /* bit per word number */
-	bool suppressions;
+	bool suppressions;      /* look for noqa / mpsfix */
 	const unsigned char *end;
-	bool collect;           /* note every word, look for star imports, judge nothing */
+	bool star, suppression; /* what was found */
 } scan_state;
 
 static bool eval(const fnode *f, const uint64_t *seen)
@@ -630,35 +624,30 @@ static bool star_follows(const unsigned char *p, const unsigned char *end)
 	return false;
 }
 
-static mpsfix_prefilter_verdict token(scan_state *st, const unsigned char *s, size_t n)
+/* One word: note it; true to stop (a star import: every rule is tried anyway). */
+static bool token(scan_state *st, const unsigned char *s, size_t n)
 {
 	int w;
 
 	if (n == 6 && s[0] == 'i' && !memcmp(s, "import", 6) && star_follows(s + 6, st->end))
-		return MPSFIX_PREFILTER_STAR;
+		return st->star = true;
 	if (st->suppressions &&
 	    ((n == 4 && (s[0] | 0x20) == 'n' && (s[1] | 0x20) == 'o' && (s[2] | 0x20) == 'q' &&
 	      (s[3] | 0x20) == 'a') ||
 	     (n == 6 && !memcmp(s, "mpsfix", 6))))
-		return MPSFIX_PREFILTER_SUPPRESSION;
-	if ((w = find_word(st->pf, s, n)) >= 0 && !((st->seen[w / 64] >> (w % 64)) & 1)) {
+		st->suppression = true;
+	if ((w = find_word(st->pf, s, n)) >= 0)
 		st->seen[w / 64] |= (uint64_t)1 << (w % 64);
-		if (!st->collect && eval(st->pf->req, st->seen))
-			return MPSFIX_PREFILTER_WORDS;
-	}
-	return MPSFIX_PREFILTER_SKIP;
+	return false;
 }
 
-/*
- * Walk the words from p to st->end, handing each a rule may need (or the
- * scan looks for itself) to token(); stop when it returns a verdict.
- */
-static mpsfix_prefilter_verdict walk(scan_state *st, const unsigned char *p)
+/* Hand every word from p to st->end a rule may need (or the scan looks for itself) to token(). */
+static void walk(scan_state *st, const unsigned char *p)
 {
 	const mpsfix_prefilter *pf = st->pf;
-	mpsfix_prefilter_verdict v = MPSFIX_PREFILTER_SKIP;
+	bool stop = false;
 
-	while (p < st->end && v == MPSFIX_PREFILTER_SKIP) {
+	while (p < st->end && !stop) {
 		const unsigned char *s;
 		size_t n;
 
@@ -673,54 +662,44 @@ static mpsfix_prefilter_verdict walk(scan_state *st, const unsigned char *p)
 		n = (size_t)(p - s);
 		if (*s >= '0' && *s <= '9') {
 			/* a number may end where a name starts (`1if`, `0x1else`) */
-			for (size_t i = 1; i < n && v == MPSFIX_PREFILTER_SKIP; i++)
+			for (size_t i = 1; i < n && !stop; i++)
 				if (!(s[i] >= '0' && s[i] <= '9'))
-					v = token(st, s + i, n - i);
+					stop = token(st, s + i, n - i);
 			continue;
 		}
 		/* most words are neither a rule's nor import/noqa/mpsfix */
 		if ((n < 64 ? (pf->scan_lengths >> n) & 1 : pf->long_words) && pf->scan_first[*s])
-			v = token(st, s, n);
+			stop = token(st, s, n);
 	}
-	return v;
-}
-
-static uint64_t *seen_bits(const mpsfix_prefilter *pf, uint64_t *small, size_t nsmall)
-{
-	if (pf->nwords > 64 * nsmall)
-		return mpsfix_xcalloc((pf->nwords + 63) / 64, sizeof(uint64_t));
-	return small;
 }
 
 mpsfix_prefilter_verdict mpsfix_prefilter_scan(const mpsfix_prefilter *pf, const char *data,
-					       size_t len, bool suppressions)
+					       size_t len, bool suppressions, bool *possible)
 {
 	uint64_t small[4] = {0};
-	scan_state st = {pf, small, suppressions, (const unsigned char *)data + len, false};
-	mpsfix_prefilter_verdict v;
+	scan_state st = {pf, small, suppressions, (const unsigned char *)data + len, false, false};
+	bool any = false;
 
+	if (!pf->selective && !possible)
+		return MPSFIX_PREFILTER_ALL;
+	if (pf->nwords > 64 * MPSFIX_ARRAY_SIZE(small))
+		st.seen = mpsfix_xcalloc((pf->nwords + 63) / 64, sizeof(uint64_t));
+	walk(&st, (const unsigned char *)data);
+	for (size_t i = 0; i < pf->nrules; i++) {
+		/* with a star import, every rule is tried: the engine's warning needs their attempts */
+		bool p = st.star || eval(pf->rule_req[i], st.seen);
+
+		if (possible)
+			possible[i] = p;
+		any = any || p;
+	}
+	if (st.seen != small)
+		free(st.seen);
 	if (!pf->selective)
 		return MPSFIX_PREFILTER_ALL;
-	st.seen = seen_bits(pf, small, MPSFIX_ARRAY_SIZE(small));
-	v = walk(&st, (const unsigned char *)data);
-	if (st.seen != small)
-		free(st.seen);
-	return v;
-}
-
-bool mpsfix_prefilter_rules(const mpsfix_prefilter *pf, const char *data, size_t len,
-			    bool *possible)
-{
-	uint64_t small[4] = {0};
-	scan_state st = {pf, small, false, (const unsigned char *)data + len, true};
-	bool masked = pf->nrules > 0;
-
-	st.seen = seen_bits(pf, small, MPSFIX_ARRAY_SIZE(small));
-	if (walk(&st, (const unsigned char *)data) == MPSFIX_PREFILTER_STAR)
-		masked = false; /* the star warning needs every rule's attempts */
-	for (size_t i = 0; i < pf->nrules; i++)
-		possible[i] = !masked || eval(pf->rule_req[i], st.seen);
-	if (st.seen != small)
-		free(st.seen);
-	return masked;
+	if (st.star)
+		return MPSFIX_PREFILTER_STAR;
+	if (any)
+		return MPSFIX_PREFILTER_WORDS;
+	return st.suppression ? MPSFIX_PREFILTER_SUPPRESSION : MPSFIX_PREFILTER_SKIP;
 }

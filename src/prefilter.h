@@ -56,27 +56,21 @@ typedef enum {
 	MPSFIX_PREFILTER_WORDS,       /* some rule's words are there */
 	MPSFIX_PREFILTER_ALL,         /* some rule needs no word */
 	MPSFIX_PREFILTER_STAR,        /* maybe `from X import *` (the engine warns about it) */
-	MPSFIX_PREFILTER_SUPPRESSION  /* a `noqa` / `mpsfix` comment word (with `suppressions`) */
+	MPSFIX_PREFILTER_SUPPRESSION  /* only a `noqa` / `mpsfix` comment word (with `suppressions`) */
 } mpsfix_prefilter_verdict;
 
 /**
- * Scan `len` bytes of `data`.  `suppressions`: suppression comments are
- * reported even without a match (--show-unused-suppressions), so a file
- * with the word `noqa` (any case) or `mpsfix` must be parsed.
+ * Scan `len` bytes of `data`: whether a rule can match them, and, when
+ * `possible` is not NULL, which ones: possible[i] for the i-th rule given to
+ * mpsfix_prefilter_new (a rule whose words are missing cannot match there,
+ * so the engine need not try it; with a star import every rule is possible,
+ * as the engine's warning about it needs every rule's attempts).
+ * `suppressions`: suppression comments are reported even without a match
+ * (--show-unused-suppressions), so a file with the word `noqa` (any case)
+ * or `mpsfix` must be parsed.
  */
 mpsfix_prefilter_verdict mpsfix_prefilter_scan(const mpsfix_prefilter *pf, const char *data,
-					       size_t len, bool suppressions);
-
-/**
- * Which rules' words `data` has: possible[i] for the i-th rule given to
- * mpsfix_prefilter_new (a rule whose words are missing cannot match there,
- * so the engine need not try it).  Scans all of it.  Returns false, with
- * every possible[i] true, when the rules cannot be told apart: none were
- * given, or a star import may be there (the engine's warning about it needs
- * every rule's attempts).
- */
-bool mpsfix_prefilter_rules(const mpsfix_prefilter *pf, const char *data, size_t len,
-			    bool *possible);
+					       size_t len, bool suppressions, bool *possible);
 
 /**
  * Does the source text `raw` of a string literal spell out every word of its

@@ -65,9 +65,9 @@ START_TEST(test_prefilter_catalog_selective)
 	}
 	pf = mpsfix_prefilter_new(set.items, set.len);
 	ck_assert(mpsfix_prefilter_selective(pf));
-	ck_assert_int_eq(mpsfix_prefilter_scan(pf, "import numpy as np\nx = np.mean(a)\n", 34, false),
+	ck_assert_int_eq(mpsfix_prefilter_scan(pf, "import numpy as np\nx = np.mean(a)\n", 34, false, NULL),
 			 MPSFIX_PREFILTER_SKIP);
-	ck_assert_int_eq(mpsfix_prefilter_scan(pf, "y = th.std_mean(a)\n", 19, false), MPSFIX_PREFILTER_WORDS);
+	ck_assert_int_eq(mpsfix_prefilter_scan(pf, "y = th.std_mean(a)\n", 19, false, NULL), MPSFIX_PREFILTER_WORDS);
 	mpsfix_prefilter_free(pf);
 	mpsfix_ruleset_release(&set);
 	free(dir);
@@ -90,7 +90,7 @@ static mpsfix_prefilter_verdict scan_n(const mpsfix_prefilter *pf, const char *s
 	mpsfix_prefilter_verdict v;
 
 	memcpy(copy, s, n);
-	v = mpsfix_prefilter_scan(pf, copy, n, sup);
+	v = mpsfix_prefilter_scan(pf, copy, n, sup, NULL);
 	free(copy);
 	return v;
 }
@@ -289,7 +289,8 @@ END_TEST
 
 static bool rules_of(const mpsfix_prefilter *pf, const char *s, bool *possible)
 {
-	return mpsfix_prefilter_rules(pf, s, strlen(s), possible);
+	/* false: a star import, every rule possible */
+	return mpsfix_prefilter_scan(pf, s, strlen(s), false, possible) != MPSFIX_PREFILTER_STAR;
 }
 
 /* Which rules a text can match: the engine tries only those. */
