@@ -34,9 +34,6 @@
 #include "target.h"
 #include "version.h"
 
-#ifndef MPSFIX_VERSION
-#define MPSFIX_VERSION "0.0.0"
-#endif
 #ifndef MPSFIX_RULES_DIR
 #define MPSFIX_RULES_DIR "/usr/local/share/mpsfix/rules"
 #endif
@@ -944,7 +941,6 @@ static void series_on_file(void *payload, const mpsfix_series_file *f)
 
 	free(st->series_rel);
 	st->series_rel = st->config.dir ? relative_to(f->path, st->config.dir) : NULL;
-	st->series_scope.config = &st->config;
 	st->series_scope.rel = st->series_rel;
 	st->series_scope.since_active = false;
 }
@@ -1271,7 +1267,7 @@ static int run_files(run_state *st)
 		.use_git = true,
 	};
 	mpsfix_report_opts ro = {
-		.tool_version = MPSFIX_VERSION,
+		.tool_version = mpsfix_version(),
 		.rules = st->rules.items,
 		.nrules = st->rules.len,
 		.show_unused = opts->show_unused_suppressions,
