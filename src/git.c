@@ -19,9 +19,18 @@
 static int git_fail(int code, const char *what)
 {
 	const git_error *e = git_error_last();
+	const char *detail = e && e->message ? e->message : "no detail";
 
-	return mpsfix_error_set(MPSFIX_ERROR, "%s: git error %d: %s", what, code,
-				e && e->message ? e->message : "no detail");
+	if (code == GIT_ELOCKED) { /* a .lock file left by a killed git (or mpsfix), or one at work */
+		size_t n = strlen(detail);
+
+		while (n && (detail[n - 1] == ' ' || detail[n - 1] == ':'))
+			n--; /* libgit2 ends it with ": " and an empty reason */
+		return mpsfix_error_set(MPSFIX_ERROR, "%s: %.*s; another git process seems to be running "
+					"in this repository; if none is, remove the .lock file and try again",
+					what, (int)n, detail);
+	}
+	return mpsfix_error_set(MPSFIX_ERROR, "%s: git error %d: %s", what, code, detail);
 }
 
 int mpsfix_git_init(void)

@@ -246,6 +246,19 @@ run_in "$tmp/n1" "$bin" commit
 expect_rc "no identity: refused" 2
 expect_err "no identity: says how to set it" "git config user.name"
 
+# a branch lock left by a killed git (or mpsfix): refused with what to do, nothing moves
+mkrepo "$tmp/l1"
+l1_head=$(cd "$tmp/l1" && git rev-parse HEAD)
+: >"$tmp/l1/.git/refs/heads/main.lock"
+run_in "$tmp/l1" "$bin" commit
+expect_rc "branch locked: refused" 2
+expect_err "branch locked: names the lock file" "main.lock"
+expect_err "branch locked: says what to do" "if none is, remove the .lock file and try again"
+expect_eq "branch locked: HEAD stays" "$(cd "$tmp/l1" && git rev-parse HEAD)" "$l1_head"
+rm -f "$tmp/l1/.git/refs/heads/main.lock"
+run_in "$tmp/l1" "$bin" commit
+expect_out "branch lock removed: commits" "[main "
+
 mkdir -p "$tmp/plain" && cp fixtures/demo/train.py "$tmp/plain/"
 run_in "$tmp/plain" "$bin" commit
 expect_rc "not a work tree: refused" 2

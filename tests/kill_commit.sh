@@ -78,11 +78,13 @@ while [ "$r" -lt "$runs" ]; do
 		bad=$((bad + 1))
 		echo "run $r (killed after ${delay} s): HEAD $head is neither before nor after"
 	fi
-	# a kill while the index is written leaves index.lock, as it does for git
-	# itself; the user removes it (git says so), and so does this test
-	if [ -e "$tmp/run/.git/index.lock" ]; then
+	# a kill while the index or a ref is written leaves index.lock or
+	# refs/heads/NAME.lock, as it does for git itself; the user removes it
+	# (git and mpsfix say so), and so does this test
+	left=$(find "$tmp/run/.git" -name '*.lock' -type f)
+	if [ -n "$left" ]; then
 		locks=$((locks + 1))
-		rm -f "$tmp/run/.git/index.lock"
+		rm -f $left
 	fi
 	# the next run finishes the job (or finds nothing left to do)
 	git -C "$tmp/run" stash -q 2>/dev/null; git -C "$tmp/run" stash drop -q 2>/dev/null
@@ -94,7 +96,7 @@ while [ "$r" -lt "$runs" ]; do
 	fi
 	r=$((r + 1))
 done
-echo "runs killed: $runs; HEAD before: $before, after: $after, neither: $bad; fsck failures: $fsck_bad; index.lock left: $locks; finished by the next run: $finished"
+echo "runs killed: $runs; HEAD before: $before, after: $after, neither: $bad; fsck failures: $fsck_bad; lock files left: $locks; finished by the next run: $finished"
 [ "$bad" = 0 ] && ok "HEAD is before or after, never a part of the series" ||
 	fail "HEAD is before or after, never a part of the series" "$bad runs"
 [ "$fsck_bad" = 0 ] && ok "git fsck --strict is clean after every kill" ||
