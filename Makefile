@@ -10,14 +10,60 @@ CC       ?= cc
 PKG_CONFIG ?= pkg-config
 
 CFLAGS   ?= -O2 -g
-WARNINGS  = -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter
-PKGS      = tree-sitter libgit2 yaml-0.1 jansson
+# Warnings are errors only where mpsfix is developed: `make DEVELOPER=1` and CI
+# (.ci/run exports DEVELOPER=1).  A user's plain `make` never fails on a
+# warning that a newer compiler adds.
+WARNINGS  = -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter
+ifneq ($(DEVELOPER),)
+WARNINGS += -Werror
+endif
+PKGS      = libgit2 yaml-0.1 jansson
 GRAMMAR   = grammars/tree-sitter-python
 GRAMMAR_SRC = $(GRAMMAR)/src
 # the pinned grammar's version, baked into the binary (mpsfix --version)
 GRAMMAR_VERSION := $(shell sed -n 's/^version=//p' grammars/tree-sitter-python.pin)
 
-override CFLAGS += -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -pthread
+# The feature macros of each system: POSIX 2008, plus what each libc hides
+# behind its own macro (flock, DT_* on macOS; realpath is XSI).  `make compat`
+# builds with Darwin's set against glibc, so what macOS hides shows up on
+# Linux too.
+UNAME_S  := $(shell uname -s 2>/dev/null || echo unknown)
+DARWIN_FEATURES = -D_XOPEN_SOURCE=700 -D_DARWIN_C_SOURCE
+ifeq ($(UNAME_S),Darwin)
+FEATURES  = -D_POSIX_C_SOURCE=200809L $(DARWIN_FEATURES)
+else ifneq ($(filter FreeBSD NetBSD OpenBSD DragonFly,$(UNAME_S)),)
+# the BSDs show POSIX 2008 and their own interfaces when no macro is set
+FEATURES  =
+else
+FEATURES  = -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
+endif
+
+# The tree-sitter runtime: by default the pinned one (grammars/tree-sitter.pin,
+# fetched with npm like the grammar), compiled here and linked statically;
+# TREE_SITTER=system links pkg-config's tree-sitter, which must be 0.25 or newer
+# (the parse-options API; Debian bookworm's 0.20.7 is refused).
+TREE_SITTER ?= pinned
+TS_PIN     = grammars/tree-sitter.pin
+TS_DIR     = grammars/tree-sitter
+TS_LIB_DIR = $(TS_DIR)/vendor/tree-sitter/lib
+TS_MIN     = 0.25
+ifeq ($(TREE_SITTER),system)
+PKGS      += tree-sitter
+TS_VERSION := $(shell $(PKG_CONFIG) --modversion tree-sitter 2>/dev/null)
+TS_ORIGIN  = system
+TS_STAMP   =
+TS_RUNTIME =
+else ifeq ($(TREE_SITTER),pinned)
+TS_VERSION := $(shell sed -n 's/^version=//p' $(TS_PIN))
+TS_ORIGIN  = pinned
+TS_STAMP   = $(TS_DIR)/.verified
+TS_RUNTIME = $(O)/libtree-sitter.a
+override CPPFLAGS += -I$(TS_LIB_DIR)/include
+else
+$(error TREE_SITTER=$(TREE_SITTER): use TREE_SITTER=pinned (the default) or TREE_SITTER=system)
+endif
+
+override CFLAGS += -std=c11 $(FEATURES) -pthread
 override CPPFLAGS += $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
 LDLIBS   += $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null) -pthread
 CHECK_LIBS = $(shell $(PKG_CONFIG) --libs check 2>/dev/null)
@@ -36,45 +82,94 @@ LIB_OBJS  = $(LIB_SRCS:src/%.c=$(O)/src/%.o)
 TEST_SRCS = $(sort $(wildcard tests/check_*.c)) tests/testutil.c
 TEST_OBJS = $(TEST_SRCS:tests/%.c=$(O)/tests/%.o)
 GRAMMAR_LIB = $(O)/libtree-sitter-python.a
+# what every program links for parsing: the grammar, and the pinned runtime
+PARSER_LIBS = $(GRAMMAR_LIB) $(TS_RUNTIME)
+# the fetched sources every compile needs first
+FETCHED_SRCS = $(GRAMMAR)/.verified $(TS_STAMP)
 
 .PHONY: all check demo bench bench-smoke install uninstall sanitize tsan tsan-tests deps clean distclean grammar unit-tests semantics FORCE \
-	fuzz fuzz-targets replay-targets valgrind
+	fuzz fuzz-targets replay-targets valgrind compat compat-api compat-posix build-tests
 .DELETE_ON_ERROR:
 
 # A fresh machine lacks the libraries: `make demo`/`make check` install them
 # first (as root; otherwise they print the apt-get line) and then start again,
 # so that the flags above are read with the libraries in place.
-MISSING := $(strip $(shell $(PKG_CONFIG) --exists $(PKGS) check 2>/dev/null || echo libraries) \
-	$(if $(wildcard grammars/cache/*.tgz),,$(if $(shell command -v npm 2>/dev/null),,npm)))
+# npm is needed only while a pinned tarball is not in grammars/cache yet.
+NO_SETUP_GOALS = deps clean distclean
+PINNED_TGZ = grammars/cache/tree-sitter-python-$(GRAMMAR_VERSION).tgz \
+	$(if $(TS_STAMP),grammars/cache/tree-sitter-$(TS_VERSION).tgz)
+# Check (the C test framework) only for the goals that build the tests.
+TEST_GOALS = check unit-tests sanitize tsan tsan-tests valgrind compat compat-api compat-posix \
+	$(O)/check_all
+NEEDS_CHECK := $(if $(filter $(TEST_GOALS),$(MAKECMDGOALS)),check)
+MISSING := $(strip $(shell $(PKG_CONFIG) --exists $(PKGS) $(NEEDS_CHECK) 2>/dev/null || echo libraries) \
+	$(if $(filter-out $(wildcard $(PINNED_TGZ)),$(PINNED_TGZ)),$(if $(shell command -v npm 2>/dev/null),,npm)))
+
+# TREE_SITTER=system: refuse a runtime without the parse-options API, before
+# anything is built or installed.
+ifeq ($(TREE_SITTER),system)
+ifneq ($(filter-out $(NO_SETUP_GOALS),$(or $(MAKECMDGOALS),all)),)
+ifeq ($(shell $(PKG_CONFIG) --atleast-version=$(TS_MIN) tree-sitter 2>/dev/null && echo ok),)
+$(error TREE_SITTER=system needs tree-sitter $(TS_MIN) or newer from $(PKG_CONFIG); \
+	$(if $(filter 0.6.3,$(TS_VERSION)),it reports 0.6.3 (Debian bookworm's libtree-sitter 0.20.7), \
+	$(if $(TS_VERSION),it reports $(TS_VERSION),it finds none)). \
+	Build with the pinned runtime (a plain make), or install a newer tree-sitter \
+	(Homebrew: brew install tree-sitter) and point PKG_CONFIG_PATH at it)
+endif
+endif
+endif
 
 ifeq ($(MISSING),)
 all: $(O)/mpsfix
 
-# --- the pinned grammar -------------------------------------------------------
+# --- the pinned grammar and runtime -------------------------------------------
 $(GRAMMAR)/.verified: grammars/tree-sitter-python.pin grammars/fetch.sh
 	sh grammars/fetch.sh
 	@touch $@
 
-grammar: $(GRAMMAR)/.verified
+$(TS_DIR)/.verified: $(TS_PIN) grammars/fetch.sh
+	sh grammars/fetch.sh tree-sitter.pin
+	@touch $@
+
+grammar: $(FETCHED_SRCS)
+
+# the runtime is third-party code: its own feature macros (those of its
+# Makefile), none of our warnings; compiled as one unit (lib.c)
+$(O)/tree-sitter/lib.o: $(TS_DIR)/.verified
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -std=c11 -D_POSIX_C_SOURCE=200112L -D_DEFAULT_SOURCE -D_BSD_SOURCE \
+		-D_DARWIN_C_SOURCE -w -I$(TS_LIB_DIR)/src -I$(TS_LIB_DIR)/src/wasm -I$(TS_LIB_DIR)/include \
+		-c $(TS_LIB_DIR)/src/lib.c -o $@
+
+$(O)/libtree-sitter.a: $(O)/tree-sitter/lib.o
+	$(AR) rcs $@ $^
 
 $(GRAMMAR_SRC)/parser.c $(GRAMMAR_SRC)/scanner.c: $(GRAMMAR)/.verified
 
 # generated code: no -Werror, no warnings of ours
 $(O)/grammar/%.o: $(GRAMMAR_SRC)/%.c | $(GRAMMAR)/.verified
 	@mkdir -p $(@D)
-	$(CC) $(filter-out -Werror,$(CFLAGS)) -w -I$(GRAMMAR_SRC) -c $< -o $@
+	$(CC) $(CFLAGS) -w -I$(GRAMMAR_SRC) -c $< -o $@
 
 $(GRAMMAR_LIB): $(O)/grammar/parser.o $(O)/grammar/scanner.o
 	$(AR) rcs $@ $^
 
 # --- our code -----------------------------------------------------------------
-$(O)/src/%.o: src/%.c | $(GRAMMAR)/.verified
+# what the sources are told at compile time (make compat uses it too)
+DEFINES = -DMPSFIX_VERSION='"$(VERSION)"' -DMPSFIX_RULES_DIR='"$(DATADIR)/rules"' \
+	-DMPSFIX_GRAMMAR_VERSION='"$(GRAMMAR_VERSION)"' \
+	-DMPSFIX_TREE_SITTER='"$(TS_VERSION) ($(TS_ORIGIN))"'
+
+$(O)/src/%.o: src/%.c | $(FETCHED_SRCS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(WARNINGS) $(CPPFLAGS) -DMPSFIX_VERSION='"$(VERSION)"' \
-		-DMPSFIX_RULES_DIR='"$(DATADIR)/rules"' -DMPSFIX_GRAMMAR_VERSION='"$(GRAMMAR_VERSION)"' \
-		-MMD -MP -c $< -o $@
+	$(CC) $(CFLAGS) $(WARNINGS) $(CPPFLAGS) $(DEFINES) -MMD -MP -c $< -o $@
 
 $(O)/src/parse.o $(O)/src/version.o: grammars/tree-sitter-python.pin
+# the runtime they were compiled against: rebuilt when TREE_SITTER changes
+$(O)/tree-sitter-origin: FORCE
+	@mkdir -p $(@D)
+	@echo '$(TS_VERSION) $(TS_ORIGIN)' | cmp -s - $@ || echo '$(TS_VERSION) $(TS_ORIGIN)' >$@
+$(LIB_OBJS) $(O)/src/main.o $(TEST_OBJS): $(O)/tree-sitter-origin
 
 # main.o has $(DATADIR) compiled in: rebuilt when it changes (make PREFIX=/usr install)
 $(O)/datadir: FORCE
@@ -83,17 +178,17 @@ $(O)/datadir: FORCE
 $(O)/src/main.o: $(O)/datadir
 FORCE:
 
-$(O)/tests/%.o: tests/%.c | $(GRAMMAR)/.verified
+$(O)/tests/%.o: tests/%.c | $(FETCHED_SRCS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(WARNINGS) $(CPPFLAGS) -Isrc -MMD -MP -c $< -o $@
 
 $(O)/libmpsfix.a: $(LIB_OBJS)
 	$(AR) rcs $@ $^
 
-$(O)/mpsfix: $(O)/src/main.o $(O)/libmpsfix.a $(GRAMMAR_LIB)
+$(O)/mpsfix: $(O)/src/main.o $(O)/libmpsfix.a $(PARSER_LIBS)
 	$(CC) $(CFLAGS) $(LDFLAGS) $^ $(LDLIBS) -o $@
 
-$(O)/check_all: $(TEST_OBJS) $(O)/libmpsfix.a $(GRAMMAR_LIB)
+$(O)/check_all: $(TEST_OBJS) $(O)/libmpsfix.a $(PARSER_LIBS)
 	$(CC) $(CFLAGS) $(LDFLAGS) $^ $(CHECK_LIBS) $(LDLIBS) -o $@
 
 # tests/adversarial.sh: a library that changes a file while mpsfix works on it
@@ -110,17 +205,17 @@ FUZZ_SECONDS ?= 10
 FUZZ_O ?= build-fuzz
 FUZZ_CC ?= clang
 
-$(O)/fuzz/%.o: tests/fuzz/%.c | $(GRAMMAR)/.verified
+$(O)/fuzz/%.o: tests/fuzz/%.c | $(FETCHED_SRCS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(WARNINGS) $(CPPFLAGS) -Isrc -DMPSFIX_FUZZ_RULES='"$(CURDIR)/rules"' \
 		-MMD -MP -c $< -o $@
 
 $(O)/fuzz/replay-%: $(O)/fuzz/fuzz_%.o $(O)/fuzz/fuzz_common.o $(O)/fuzz/replay.o \
-		$(O)/libmpsfix.a $(GRAMMAR_LIB)
+		$(O)/libmpsfix.a $(PARSER_LIBS)
 	$(CC) $(CFLAGS) $(LDFLAGS) $^ $(LDLIBS) -o $@
 
 ifdef FUZZING
-$(O)/fuzz/fuzz-%: $(O)/fuzz/fuzz_%.o $(O)/fuzz/fuzz_common.o $(O)/libmpsfix.a $(GRAMMAR_LIB)
+$(O)/fuzz/fuzz-%: $(O)/fuzz/fuzz_%.o $(O)/fuzz/fuzz_common.o $(O)/libmpsfix.a $(PARSER_LIBS)
 	$(CC) $(CFLAGS) $(LDFLAGS) -fsanitize=fuzzer $^ $(LDLIBS) -o $@
 endif
 
@@ -144,6 +239,44 @@ REPLAY_pipeline = fixtures/rules fixtures/engine fixtures/bad fixtures/bad-fixed
 	fixtures/cli/project tests/fuzz/corpus/pipeline $(wildcard tests/fuzz/regressions/pipeline)
 
 -include $(wildcard $(O)/src/*.d $(O)/tests/*.d $(O)/fuzz/*.d)
+
+# --- compile checks: the newest headers, and a strict libc (make compat) -------
+# (a) every source against Homebrew's current tree-sitter (0.26) and libgit2
+#     (1.9) headers, nothing deprecated (GIT_DEPRECATE_HARD);
+# (b) every source with clang in strict POSIX mode plus Darwin's macros: on
+#     glibc that hides what macOS hides (flock, DT_*, ...), so anything beyond
+#     POSIX 2008 must be behind a guard.
+# -fsyntax-only -Werror; nothing is linked.  .ci/run runs it.
+COMPAT    ?= ../shared/compat
+COMPAT_TS  = $(COMPAT)/tree-sitter-0.26.12/lib/include
+COMPAT_GIT2 = $(COMPAT)/libgit2-1.9.7/include
+COMPAT_CC ?= clang
+COMPAT_SRCS = $(SRCS) $(sort $(wildcard tests/*.c tests/fuzz/*.c))
+COMPAT_COMMON = -fsyntax-only -Werror $(WARNINGS) -std=c11 -pthread -Isrc $(DEFINES) \
+	-DMPSFIX_FUZZ_RULES='"$(CURDIR)/rules"' $(shell $(PKG_CONFIG) --cflags check 2>/dev/null)
+COMPAT_API_FLAGS = $(COMPAT_COMMON) $(FEATURES) -I$(COMPAT_TS) -I$(COMPAT_GIT2) -DGIT_DEPRECATE_HARD \
+	$(shell $(PKG_CONFIG) --cflags yaml-0.1 jansson 2>/dev/null)
+COMPAT_POSIX_FLAGS = $(COMPAT_COMMON) -D_POSIX_C_SOURCE=200809L $(DARWIN_FEATURES) $(CPPFLAGS)
+
+compat: compat-api compat-posix
+compat-api: $(COMPAT_SRCS:%=$(O)/compat-api/%.ok)
+compat-posix: $(COMPAT_SRCS:%=$(O)/compat-posix/%.ok)
+
+$(O)/compat-api/%.ok: % FORCE | compat-headers
+	@mkdir -p $(@D)
+	$(CC) $(COMPAT_API_FLAGS) $<
+	@touch $@
+
+$(O)/compat-posix/%.ok: % FORCE | $(FETCHED_SRCS)
+	@mkdir -p $(@D)
+	$(COMPAT_CC) $(COMPAT_POSIX_FLAGS) $<
+	@touch $@
+
+compat-headers:
+	@test -f '$(COMPAT_TS)/tree_sitter/api.h' && test -f '$(COMPAT_GIT2)/git2.h' || { \
+		echo "make compat: no tree-sitter 0.26.12 and libgit2 1.9.7 headers under $(COMPAT) (set COMPAT=DIR)" >&2; \
+		exit 2; }
+.PHONY: compat-headers
 
 # --- tests --------------------------------------------------------------------
 unit-tests: $(O)/check_all $(O)/mpsfix
@@ -174,6 +307,8 @@ check: $(O)/check_all $(O)/mpsfix $(O)/tests/preload_change.so replay-targets
 	bash tests/completion.sh $(O)/mpsfix
 	@echo "== make install and uninstall (PREFIX, DESTDIR)"
 	sh tests/install.sh $(O)
+	@echo "== the build: pinned runtime, warnings, TREE_SITTER=system"
+	sh tests/build.sh $(O)
 	@echo "== pre-commit hook and GitHub Actions examples"
 	sh tests/examples.sh $(O)/mpsfix
 	@echo "== bench corpus generator: deterministic, parses, mpsfix finds exactly the planted sites"
@@ -271,11 +406,15 @@ uninstall:
 	rmdir '$(DESTDIR)$(DATADIR)/rules' '$(DESTDIR)$(DATADIR)' 2>/dev/null || true
 
 else
-ifeq ($(filter deps clean distclean,$(MAKECMDGOALS)),)
+ifeq ($(filter $(NO_SETUP_GOALS),$(MAKECMDGOALS)),)
 .DEFAULT_GOAL := all
-all check demo bench bench-smoke install sanitize tsan unit-tests grammar semantics fuzz valgrind: fresh-machine
+all check demo bench bench-smoke install sanitize tsan unit-tests grammar semantics fuzz valgrind compat: fresh-machine
 	@:
 fresh-machine:
+ifeq ($(UNAME_S),Darwin)
+	@echo "mpsfix: missing build dependencies ($(MISSING)): brew install $(BREW_PACKAGES)$(if $(NEEDS_CHECK), $(BREW_TEST_PACKAGES))" >&2
+	@exit 2
+endif
 	@if [ -n "$(MPSFIX_DEPS_TRIED)" ]; then \
 		echo "mpsfix: still missing after make deps: $(MISSING) (is $(PKG_CONFIG) working?)" >&2; exit 2; \
 	fi
@@ -291,20 +430,28 @@ endif
 endif
 
 # --- set-up -------------------------------------------------------------------
-DEBIAN_PACKAGES = build-essential pkg-config libtree-sitter-dev libgit2-dev libyaml-dev \
+DEBIAN_PACKAGES = build-essential pkg-config libgit2-dev libyaml-dev \
 	libjansson-dev check git ca-certificates openssl groff-base python3-torch python3-yaml tmux
 # npm only when missing: a Node.js that bundles npm conflicts with Debian's npm
 NPM_PACKAGE = $(if $(shell command -v npm 2>/dev/null),,npm)
 
+# macOS: Homebrew's names (README.md, "macOS"); node brings npm
+BREW_PACKAGES = libgit2 libyaml jansson pkgconf node
+BREW_TEST_PACKAGES = check tmux groff
+
 deps:
+ifeq ($(UNAME_S),Darwin)
+	@echo "on macOS: brew install $(BREW_PACKAGES); for make check also: brew install $(BREW_TEST_PACKAGES) (README.md, macOS)"
+else
 	@if [ "$$(id -u)" = 0 ]; then \
 		apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $(DEBIAN_PACKAGES) $(NPM_PACKAGE); \
 	else \
 		echo "run as root, or: sudo apt-get install -y --no-install-recommends $(DEBIAN_PACKAGES) $(NPM_PACKAGE)"; \
 	fi
+endif
 
 clean:
 	rm -rf $(O) build-san build-tsan $(FUZZ_O)
 
 distclean: clean
-	rm -rf $(GRAMMAR) grammars/cache
+	rm -rf $(GRAMMAR) $(TS_DIR) grammars/cache

@@ -1,18 +1,31 @@
 #!/bin/sh
-# Fetch the pinned tree-sitter-python package, verify it against the recorded
-# sha512 integrity, and unpack parser.c/scanner.c under grammars/tree-sitter-python/.
+# Fetch a pinned npm package, verify it against the sha512 integrity its pin
+# records, and unpack the paths the pin lists under grammars/NAME/.
+#
+#   sh grammars/fetch.sh [PIN]     PIN: a file in grammars/, default
+#                                  tree-sitter-python.pin (the grammar);
+#                                  tree-sitter.pin is the runtime
+#
+# A pin holds name=, version=, integrity= (npm's sha512-<base64>) and files=
+# (paths inside the package, blank-separated; default: src LICENSE).
 # A verified tarball in grammars/cache/ makes later builds work offline.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
-pin="$here/tree-sitter-python.pin"
+pin="$here/${1:-tree-sitter-python.pin}"
+
+die() { echo "grammars/fetch.sh: $*" >&2; exit 1; }
+
+[ -f "$pin" ] || die "no pin file $pin"
 name=$(sed -n 's/^name=//p' "$pin")
 version=$(sed -n 's/^version=//p' "$pin")
 integrity=$(sed -n 's/^integrity=//p' "$pin")
+files=$(sed -n 's/^files=//p' "$pin")
+[ -n "$files" ] || files="src LICENSE"
+[ -n "$name" ] && [ -n "$version" ] && [ -n "$integrity" ] ||
+	die "$pin: needs name=, version= and integrity="
 cache="$here/cache"
 tarball="$cache/$name-$version.tgz"
 dest="$here/$name"
-
-die() { echo "grammars/fetch.sh: $*" >&2; exit 1; }
 
 # sha512 of a file in npm's integrity form (sha512-<base64>)
 integrity_of() {
@@ -25,8 +38,14 @@ integrity_of() {
 	fi
 }
 
-if [ -f "$dest/.verified" ] && [ "$(cat "$dest/.verified")" = "$integrity" ] &&
-   [ -f "$dest/src/parser.c" ]; then
+unpacked() {
+	[ -f "$dest/.verified" ] && [ "$(cat "$dest/.verified")" = "$integrity" ] || return 1
+	for f in $files; do
+		[ -e "$dest/$f" ] || return 1
+	done
+}
+
+if unpacked; then
 	exit 0
 fi
 
@@ -56,8 +75,13 @@ got=$(integrity_of "$tarball")
 
 rm -rf "$dest" "$dest.tmp"
 mkdir -p "$dest.tmp"
-tar -xzf "$tarball" -C "$dest.tmp" package/src package/LICENSE
+members=
+for f in $files; do
+	members="$members package/$f"
+done
+# shellcheck disable=SC2086 # the members are blank-separated on purpose
+tar -xzf "$tarball" -C "$dest.tmp" $members
 mv "$dest.tmp/package" "$dest"
 rmdir "$dest.tmp"
 printf '%s' "$integrity" > "$dest/.verified"
-echo "grammar $name@$version verified and unpacked in grammars/$name" >&2
+echo "$name@$version verified and unpacked in grammars/$name" >&2

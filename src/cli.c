@@ -343,10 +343,14 @@ int mpsfix_cli_parse(mpsfix_opts *opts, int argc, char **argv)
 	opts->color = MPSFIX_COLOR_AUTO;
 	opts->paths = mpsfix_xcalloc((size_t)argc + 1, sizeof(char *));
 	opterr = 0;
-#ifdef __GLIBC__
-	optind = 0; /* glibc: forget any state of an earlier parse */
+#if defined(__GLIBC__) || defined(__linux__)
+	optind = 0; /* glibc and musl: forget any state of an earlier parse */
 #else
 	optind = 1;
+#if defined(__APPLE__) || defined(__FreeBSD__) || defined(__NetBSD__) || defined(__OpenBSD__) || \
+	defined(__DragonFly__)
+	optreset = 1; /* BSD getopt: the same */
+#endif
 #endif
 	while ((c = getopt_long(argc, argv, short_options, long_options, NULL)) != -1 ||
 	       optind < argc) {

@@ -76,20 +76,54 @@ static bool skip_folder(const char *name)
 
 enum kind { K_OTHER, K_DIR, K_FILE };
 
+/* the type readdir() tells of an entry */
+enum entry { E_UNKNOWN, E_DIR, E_REG, E_LNK, E_SPECIAL, E_OTHER };
+
+/*
+ * d_type and DT_* are not POSIX: Linux, macOS and the BSDs have them (with
+ * _DEFAULT_SOURCE or _DARWIN_C_SOURCE); elsewhere every entry is looked at
+ * with lstat().
+ */
+static enum entry entry_type(const struct dirent *e)
+{
+#ifdef DT_UNKNOWN
+	switch (e->d_type) {
+	case DT_UNKNOWN:
+		return E_UNKNOWN;
+	case DT_DIR:
+		return E_DIR;
+	case DT_REG:
+		return E_REG;
+	case DT_LNK:
+		return E_LNK;
+	case DT_FIFO:
+	case DT_SOCK:
+	case DT_CHR:
+	case DT_BLK:
+		return E_SPECIAL;
+	default:
+		return E_OTHER;
+	}
+#else
+	(void)e;
+	return E_UNKNOWN;
+#endif
+}
+
 /* What a folder entry is; symlinks count only when they lead to a file. */
-static enum kind classify(const char *path, const char *name, unsigned char d_type)
+static enum kind classify(const char *path, const char *name, enum entry type)
 {
 	struct stat st;
 
-	if (d_type == DT_DIR)
+	if (type == E_DIR)
 		return K_DIR;
-	if (d_type == DT_REG)
+	if (type == E_REG)
 		return K_FILE;
 	/* a FIFO, socket or device named like Python: taken, so that reading it
 	 * reports it (it is never opened for reading) */
-	if (d_type == DT_FIFO || d_type == DT_SOCK || d_type == DT_CHR || d_type == DT_BLK)
+	if (type == E_SPECIAL)
 		return is_python(name) ? K_FILE : K_OTHER;
-	if (d_type == DT_UNKNOWN) {
+	if (type == E_UNKNOWN) {
 		if (lstat(path, &st) < 0)
 			return K_OTHER;
 		if (S_ISDIR(st.st_mode))
@@ -98,7 +132,7 @@ static enum kind classify(const char *path, const char *name, unsigned char d_ty
 			return K_FILE;
 		if (!S_ISLNK(st.st_mode))
 			return is_python(name) ? K_FILE : K_OTHER;
-	} else if (d_type != DT_LNK) {
+	} else if (type != E_LNK) {
 		return K_OTHER;
 	}
 	/* a symlink: taken when it has a Python file's name, never followed into a
@@ -138,7 +172,7 @@ static void walk(mpsfix_paths *out, const char *root, const reporter *r)
 			if (strcmp(name, ".") == 0 || strcmp(name, "..") == 0)
 				continue;
 			char *path = mpsfix_path_join(dir, name);
-			enum kind k = classify(path, name, ent->d_type);
+			enum kind k = classify(path, name, entry_type(ent));
 			if (k == K_DIR && !skip_folder(name)) {
 				ARRAY_PUSH(&stack, path);
 				path = NULL;

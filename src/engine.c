@@ -534,13 +534,9 @@ static bool errors_moved(TSNode old, TSNode now, const mpsfix_edits *edits)
 	return moved;
 }
 
-/*
- * Parse one version of a file.  tree-sitter's error recovery can take very
- * long on pathological input: allow 10 s plus 2 s per MB, then skip the file.
- */
+/* Parse one version of a file (within MPSFIX_PARSE_TIMEOUT_US, else skipped). */
 static int parse_text(TSTree **out, mpsfix_ctx *ctx, const char *name, const char *data, uint32_t len)
 {
-	ts_parser_set_timeout_micros(ctx->parser, 10000000ull + 2ull * len);
 	return mpsfix_parse_named(out, ctx->parser, name, data, len);
 }
 
@@ -555,15 +551,13 @@ int mpsfix_engine_run(mpsfix_result *out, mpsfix_ctx *ctx, const mpsfix_index *i
 	const mpsfix_source *now = src;
 	const char *revert = NULL; /* why the fixes are not kept */
 	pass ps = {.ctx = ctx, .ix = ix, .opts = opts};
-	int error;
+	int error = 0;
 
 	memset(out, 0, sizeof(*out));
 	ps.possible = mpsfix_xcalloc(ix->nrules + 1, sizeof(bool));
 	ps.src = src;
 	if (read_words(&ps) == MPSFIX_PREFILTER_SKIP) {
 		/* no rule can match: what a parse without a match gives */
-		if ((error = mpsfix_parse_check_depth(src->path, src->data, src->len)) < 0)
-			goto done;
 		if (opts->fix) {
 			out->text = mpsfix_xstrndup(src->data, src->len);
 			out->text_len = src->len;

@@ -10,8 +10,30 @@
 #include <sys/stat.h>
 
 #include <git2.h>
+#include <git2/sys/email.h>
 #include <git2/sys/mempack.h>
 #include <git2/sys/odb_backend.h>
+
+/*
+ * libgit2 1.5 to 1.9.  1.8 moved git_error_clear to git2/sys/errors.h (1.9
+ * names its version macros LIBGIT2_VERSION_*, and hides the old LIBGIT2_VER_*
+ * under GIT_DEPRECATE_HARD); git_email_create_from_diff has been declared in
+ * git2/sys/email.h all along, and only there from 1.9 on.
+ */
+#if defined(LIBGIT2_VERSION_MAJOR)
+#define MPSFIX_LIBGIT2 (LIBGIT2_VERSION_MAJOR * 100 + LIBGIT2_VERSION_MINOR)
+#else
+#define MPSFIX_LIBGIT2 (LIBGIT2_VER_MAJOR * 100 + LIBGIT2_VER_MINOR)
+#endif
+#if MPSFIX_LIBGIT2 >= 108
+#include <git2/sys/errors.h>
+#endif
+/* the length of a commit id in hex: GIT_OID_HEXSZ in 1.5, deprecated for GIT_OID_SHA1_HEXSIZE */
+#ifdef GIT_OID_SHA1_HEXSIZE
+#define OID_HEXSZ GIT_OID_SHA1_HEXSIZE
+#else
+#define OID_HEXSZ GIT_OID_HEXSZ
+#endif
 
 #include "source.h"
 
@@ -555,7 +577,7 @@ struct mpsfix_git_repo {
 
 static int parse_id(git_oid *out, const char *hex)
 {
-	if (!hex || strlen(hex) != GIT_OID_HEXSZ || git_oid_fromstr(out, hex) < 0) {
+	if (!hex || strlen(hex) != OID_HEXSZ || git_oid_fromstr(out, hex) < 0) {
 		git_error_clear();
 		return mpsfix_error_set(MPSFIX_ERROR, "'%s' is not a commit id", hex ? hex : "(null)");
 	}
@@ -663,7 +685,7 @@ static int commit_tree(git_tree **out, git_commit **commit_out, git_repository *
 
 	*out = NULL;
 	if ((rc = git_commit_lookup(&c, repo, id)) < 0 || (rc = git_commit_tree(out, c)) < 0) {
-		char hex[GIT_OID_HEXSZ + 1];
+		char hex[OID_HEXSZ + 1];
 
 		git_commit_free(c);
 		git_oid_tostr(hex, sizeof(hex), id);
@@ -938,7 +960,7 @@ int mpsfix_git_commit_write(char out[41], mpsfix_git_repo *r, const char *parent
 		error = git_fail(rc, "cannot write a commit");
 		goto done;
 	}
-	git_oid_tostr(out, GIT_OID_HEXSZ + 1, &id);
+	git_oid_tostr(out, OID_HEXSZ + 1, &id);
 done:
 	git_tree_entry_free(e);
 	git_tree_free(tree);

@@ -10,6 +10,10 @@
 #ifdef __GLIBC__
 #include <malloc.h>
 #endif
+#ifdef __APPLE__
+#include <mach-o/dyld.h> /* _NSGetExecutablePath */
+#endif
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -100,20 +104,49 @@ static bool is_dir(const char *path)
 	return stat(path, &sb) == 0 && S_ISDIR(sb.st_mode);
 }
 
+/*
+ * The running binary's own path, symbolic links resolved (Homebrew's
+ * bin/mpsfix is a link into its Cellar); false where the system cannot say.
+ */
+static bool exe_path(char *out, size_t size)
+{
+#if defined(__linux__) || defined(__CYGWIN__)
+	ssize_t n = readlink("/proc/self/exe", out, size - 1);
+
+	if (n <= 0)
+		return false;
+	out[n] = '\0';
+	return true;
+#elif defined(__APPLE__)
+	char raw[PATH_MAX];
+	uint32_t n = sizeof(raw);
+	char *real;
+
+	if (_NSGetExecutablePath(raw, &n) != 0 || (real = realpath(raw, NULL)) == NULL)
+		return false;
+	bool fits = strlen(real) < size;
+	if (fits)
+		memcpy(out, real, strlen(real) + 1);
+	free(real);
+	return fits;
+#else
+	(void)out;
+	(void)size;
+	return false;
+#endif
+}
+
 /* The shipped rules: $MPSFIX_RULES_DIR, next to the binary, or the data folder. */
 static char *default_rules_dir(void)
 {
 	const char *env = getenv("MPSFIX_RULES_DIR");
 	char exe[PATH_MAX];
-	ssize_t n;
 
 	if (env && *env)
 		return mpsfix_xstrdup(env);
-	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n > 0) {
+	if (exe_path(exe, sizeof(exe))) {
 		char *slash, *candidate;
 
-		exe[n] = '\0';
 		slash = strrchr(exe, '/');
 		if (slash) {
 			*slash = '\0';

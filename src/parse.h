@@ -18,13 +18,20 @@ const char *mpsfix_grammar_version(void);
 /** A parser for Python; an error if the runtime cannot load the grammar's ABI. */
 int mpsfix_parser_new(TSParser **out);
 
+/*
+ * tree-sitter's error recovery can take very long on pathological input:
+ * a parse of `len` bytes may take 10 s plus 2 s per MB, then the file is
+ * skipped.
+ */
+#define MPSFIX_PARSE_TIMEOUT_US(len) (10000000ull + 2ull * (uint64_t)(len))
+
 /**
  * Parse `len` bytes of `data` into a new tree (the caller frees it with
- * ts_tree_delete()).  Input that would leave more than MPSFIX_PARSE_MAX_OPEN
- * constructs open at its end (see mpsfix_parse_open_estimate()) is refused
- * with MPSFIX_ESKIP instead of being handed to the runtime.  When the
- * parser has a timeout (ts_parser_set_timeout_micros) and runs out of time,
- * the result is MPSFIX_ESKIP too, and the parser is reset for the next text.
+ * ts_tree_delete()).  Any nesting is handed to the runtime: tree-sitter 0.25
+ * parses 1,000,000 brackets left open, where 0.20 corrupted its heap past
+ * about 65,535 parse-stack entries.  A parse that runs out of time
+ * (MPSFIX_PARSE_TIMEOUT_US) is MPSFIX_ESKIP, and the parser is reset for
+ * the next text.
  */
 int mpsfix_parse(TSTree **out, TSParser *parser, const char *data, uint32_t len);
 
@@ -32,22 +39,12 @@ int mpsfix_parse(TSTree **out, TSParser *parser, const char *data, uint32_t len)
 int mpsfix_parse_named(TSTree **out, TSParser *parser, const char *name,
 		       const char *data, uint32_t len);
 
-/*
- * The tree-sitter 0.20 runtime corrupts its heap when it reaches the end of
- * the input with more than about 65,535 parse-stack entries: brackets left
- * open, or long chains of prefix or right-associative operators left
- * dangling by syntax errors.  Valid code never does (100,000 balanced
- * brackets parse fine).  This is a cheap, conservative estimate of that
- * depth from the tokens; about two stack entries per unit.
- */
-#define MPSFIX_PARSE_MAX_OPEN 30000u
-uint32_t mpsfix_parse_open_estimate(const char *data, uint32_t len);
-
 /**
- * The check mpsfix_parse_named() makes before parsing: MPSFIX_ESKIP (with
- * its message) for input too deeply nested to parse safely, else 0.
+ * mpsfix_parse_named() with a time limit of its own: `timeout_us`
+ * microseconds (0: none), checked through the runtime's progress callback.
  */
-int mpsfix_parse_check_depth(const char *name, const char *data, uint32_t len);
+int mpsfix_parse_timed(TSTree **out, TSParser *parser, const char *name,
+		       const char *data, uint32_t len, uint64_t timeout_us);
 
 /** Number of ERROR and MISSING nodes under `node` (iterative, any depth). */
 uint32_t mpsfix_error_count(TSNode node);

@@ -17,6 +17,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* POSIX 2008's st_mtim and st_ctim; macOS names them st_mtimespec, st_ctimespec */
+#ifdef __APPLE__
+#define ST_MTIM(st) ((st)->st_mtimespec)
+#define ST_CTIM(st) ((st)->st_ctimespec)
+#else
+#define ST_MTIM(st) ((st)->st_mtim)
+#define ST_CTIM(st) ((st)->st_ctim)
+#endif
+
 static bool is_cont(unsigned char c)
 {
 	return (c & 0xC0) == 0x80;
@@ -262,10 +271,10 @@ static mpsfix_file_stamp stamp_of(const struct stat *st)
 		.dev = (uint64_t)st->st_dev,
 		.ino = (uint64_t)st->st_ino,
 		.size = (int64_t)st->st_size,
-		.mtime_sec = (int64_t)st->st_mtim.tv_sec,
-		.mtime_nsec = st->st_mtim.tv_nsec,
-		.ctime_sec = (int64_t)st->st_ctim.tv_sec,
-		.ctime_nsec = st->st_ctim.tv_nsec,
+		.mtime_sec = (int64_t)ST_MTIM(st).tv_sec,
+		.mtime_nsec = ST_MTIM(st).tv_nsec,
+		.ctime_sec = (int64_t)ST_CTIM(st).tv_sec,
+		.ctime_nsec = ST_CTIM(st).tv_nsec,
 		.uid = (unsigned)st->st_uid,
 		.gid = (unsigned)st->st_gid,
 		.nlink = (unsigned long)st->st_nlink,
@@ -436,26 +445,34 @@ const char *mpsfix_source_newline(const mpsfix_source *s)
 /* ------------------------------------------------------------------------ */
 /* atomic write-back                                                         */
 
-/* The process umask, read without changing it where the system allows. */
-static mode_t current_umask(void)
+/*
+ * A new file gets 0644 less the user's umask.  The umask cannot be read
+ * without setting it (for the whole process: another thread's file would get
+ * the wrong mode) except through Linux's /proc, so the temporary file that
+ * mkstemp() made (0600) is made again by open() with 0644: the kernel applies
+ * the umask, and the file's mode is the one wanted.  On failure *fd is -1
+ * and the name may be someone else's now.
+ */
+static int recreate_with_umask(const char *tmp, int *fd, mode_t *mode)
 {
-	FILE *f = fopen("/proc/self/status", "re");
-	char line[256];
-	unsigned m;
+	struct stat st;
 
-	if (f) {
-		while (fgets(line, sizeof(line), f)) {
-			if (sscanf(line, "Umask: %o", &m) == 1) {
-				fclose(f);
-				return (mode_t)m;
-			}
-		}
-		fclose(f);
+	close(*fd);
+	unlink(tmp);
+	*fd = open(tmp, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (*fd < 0)
+		return -1;
+	if (fstat(*fd, &st) < 0) {
+		int e = errno;
+
+		unlink(tmp);
+		close(*fd);
+		*fd = -1;
+		errno = e;
+		return -1;
 	}
-	/* no /proc: briefly set and restore it */
-	mode_t old = umask(022);
-	umask(old);
-	return old;
+	*mode = st.st_mode & 07777;
+	return 0;
 }
 
 static int write_all(int fd, const char *data, size_t len)
@@ -592,10 +609,18 @@ static int replace_file(const char *path, const char *data, size_t len, bool hav
 		tmp = NULL; /* nothing to remove */
 		goto done;
 	}
+	mode_t want = (mode_t)(mode & 07777);
+	if (!have_mode && recreate_with_umask(tmp, &fd, &want) < 0) {
+		error = mpsfix_error_set(MPSFIX_ERROR,
+					 "%s: cannot create a temporary file in %s: %s",
+					 path, dir, strerror(errno));
+		free(tmp);
+		tmp = NULL; /* gone, or someone else's */
+		goto done;
+	}
 	(void)fcntl(fd, F_SETFD, FD_CLOEXEC);
 	/* a file system without locks still gets its file written */
 	(void)flock(fd, LOCK_EX | LOCK_NB);
-	mode_t want = have_mode ? (mode_t)(mode & 07777) : (0644 & ~current_umask());
 	if (write_all(fd, data, len) < 0) {
 		error = mpsfix_error_set(MPSFIX_ERROR, "%s: cannot write %s: %s",
 					 path, tmp, strerror(errno));

@@ -13,9 +13,18 @@
 #define MPSFIX_VERSION "0.0.0"
 #endif
 
+#ifndef MPSFIX_TREE_SITTER
+#define MPSFIX_TREE_SITTER "unknown"
+#endif
+
 const char *mpsfix_version(void)
 {
 	return MPSFIX_VERSION;
+}
+
+const char *mpsfix_tree_sitter_version(void)
+{
+	return MPSFIX_TREE_SITTER;
 }
 
 /* jansson_version_str() exists from jansson 2.13 on; before, the header's. */
@@ -36,8 +45,9 @@ void mpsfix_version_text(mpsfix_buf *out, const char *rules_dir)
 	mpsfix_buf_printf(out, "mpsfix %s (tree-sitter-python %s, libgit2 %s)\n", mpsfix_version(),
 			  mpsfix_grammar_version(), libgit2);
 	mpsfix_buf_printf(out, "grammar:     tree-sitter-python %s, language ABI %u\n",
-			  mpsfix_grammar_version(), (unsigned)ts_language_version(mpsfix_language()));
-	mpsfix_buf_printf(out, "tree-sitter: runtime for language ABI %u to %u\n",
+			  mpsfix_grammar_version(), (unsigned)ts_language_abi_version(mpsfix_language()));
+	mpsfix_buf_printf(out, "tree-sitter: %s, runtime for language ABI %u to %u\n",
+			  mpsfix_tree_sitter_version(),
 			  (unsigned)TREE_SITTER_MIN_COMPATIBLE_LANGUAGE_VERSION,
 			  (unsigned)TREE_SITTER_LANGUAGE_VERSION);
 	mpsfix_buf_printf(out, "libgit2:     %s\n", libgit2);

@@ -1,8 +1,9 @@
 /*
  * version.h: what `mpsfix --version` reports: the version of mpsfix, of the
  * pinned Python grammar (baked in at build time from
- * grammars/tree-sitter-python.pin) with its language ABI, the ABI range of the
- * tree-sitter runtime, and the libgit2, libyaml and jansson versions in use.
+ * grammars/tree-sitter-python.pin) with its language ABI, the tree-sitter
+ * runtime (pinned or the system's) with its ABI range, and the libgit2,
+ * libyaml and jansson versions in use.
  */
 #ifndef MPSFIX_VERSION_H
 #define MPSFIX_VERSION_H
@@ -11,6 +12,13 @@
 
 /** The version of mpsfix, e.g. "0.1.0". */
 const char *mpsfix_version(void);
+
+/**
+ * The tree-sitter runtime built in, as the Makefile names it: "0.25.1
+ * (pinned)" for grammars/tree-sitter.pin, or pkg-config's version and
+ * "(system)" for TREE_SITTER=system.
+ */
+const char *mpsfix_tree_sitter_version(void);
 
 /**
  * Append the --version text to `out`.  Its first line is

@@ -20,9 +20,6 @@ trap 'chmod -R u+rwX "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT INT TERM
 export MPSFIX_RULES_DIR="$top/rules"
 finding='y = x.to("mps", non_blocking=True)'
 
-same_files() { # name a b
-	if cmp -s "$2" "$3"; then ok "$1"; else fail "$1" "$2 and $3 differ"; fi
-}
 no_temp_files() { # name folder
 	left=$(find "$2" -name '.*.mpsfix-*' | head -3)
 	[ -z "$left" ] && ok "$1: no temporary file left" || fail "$1: no temporary file left" "$left"
@@ -112,10 +109,11 @@ expect_rc "10 MB line: fix exits 0" 0
 	ok "10 MB line: its start kept" || fail "10 MB line: its start kept"
 no_temp_files "10 MB line" "$d"
 
-# 100,000 nested brackets: balanced ones parse; left open, the file is skipped
+# 100,000 nested brackets: balanced ones parse; left open (tree-sitter 0.20 corrupted
+# its heap there), the file parses with its errors and nothing in it is fixed
 fresh nested
 awk 'BEGIN { s = ""; for (i = 0; i < 100000; i++) s = s "("; s = s "x"; for (i = 0; i < 100000; i++) s = s ")"; print "import torch"; print "y = " s ".to(\"mps\", non_blocking=True)" }' >"$d/balanced.py"
-awk 'BEGIN { s = ""; for (i = 0; i < 100000; i++) s = s "("; print "import torch"; print "y = " s }' >"$d/open.py"
+awk 'BEGIN { s = ""; for (i = 0; i < 100000; i++) s = s "("; print "import torch"; print "y = " s ".to(\"mps\", non_blocking=True)" }' >"$d/open.py"
 run timeout 120 "$bin" check "$d/balanced.py"
 expect_rc "100,000 balanced brackets: check exits 1" 1
 expect_out "100,000 balanced brackets: finding" "balanced.py:2:5: MPS006 [*]"
@@ -124,8 +122,8 @@ expect_rc "100,000 balanced brackets: fix exits 0" 0
 grep -q 'non_blocking' "$d/balanced.py" && fail "100,000 balanced brackets: fixed" || ok "100,000 balanced brackets: fixed"
 cp "$d/open.py" "$d/open.orig"
 run timeout 60 "$bin" check "$d/open.py"
-expect_rc "100,000 open brackets: check exits 0 (skipped)" 0
-expect_err "100,000 open brackets: message" "open.py: skipped: too deeply nested to parse safely"
+expect_rc "100,000 open brackets: check exits 0 (the call is inside the error)" 0
+expect_err "100,000 open brackets: parsed, not skipped" "1 file scanned, 0 findings"
 run timeout 60 "$bin" fix "$d/open.py"
 same_files "100,000 open brackets: fix leaves it" "$d/open.py" "$d/open.orig"
 
@@ -225,7 +223,7 @@ expect_rc "read-only file: fix exits 1 (its finding stays)" 1
 expect_err "read-only file: message" "ro.py: not fixed: the file is read-only"
 expect_out "read-only file: the finding is reported" "ro.py:2:5: MPS006 [*]"
 same_files "read-only file: unchanged" "$d/ro.py" "$d/ro.orig"
-[ "$(stat -c %a "$d/ro.py")" = 444 ] && ok "read-only file: still read-only" || fail "read-only file: still read-only"
+[ "$(file_mode "$d/ro.py")" = 444 ] && ok "read-only file: still read-only" || fail "read-only file: still read-only"
 run "$bin" check "$d/ro.py"
 expect_rc "read-only file: check exits 1 as usual" 1
 
@@ -242,7 +240,9 @@ grep -q non_blocking "$d/h2.py.txt" && ok "hard-linked file: unchanged" || fail 
 fresh changing
 printf 'import torch\n%s\n' "$finding" >"$d/c.py"
 printf 'import torch\n%s\n# changed meanwhile\n' "$finding" >"$d/c.want"
-if [ -f "$shim" ]; then
+if [ "$(uname -s)" != Linux ]; then
+	ok "file changed while processed: not run (the shim is an LD_PRELOAD library, Linux's)"
+elif [ -f "$shim" ]; then
 	# the shim appends a line to the file when mpsfix creates its temporary file
 	run env LD_PRELOAD="$shim" ASAN_OPTIONS="${ASAN_OPTIONS:-}:verify_asan_link_order=0" "$bin" fix "$d/c.py"
 	expect_rc "file changed while processed: fix exits 2" 2

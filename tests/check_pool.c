@@ -3,10 +3,18 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
+#include <time.h>
 
 #include "pool.h"
 #include "tests.h"
+
+/* usleep() is gone from POSIX 2008 */
+static void sleep_us(long us)
+{
+	struct timespec t = {us / 1000000, (us % 1000000) * 1000};
+
+	nanosleep(&t, NULL);
+}
 
 typedef struct {
 	size_t nitems;
@@ -96,7 +104,7 @@ static void *work(void *payload, void *state, size_t i)
 		f->over++;
 	pthread_mutex_unlock(&f->lock);
 	if (f->random_delay)
-		usleep((useconds_t)(rand_r(&ts->seed) % 2000));
+		sleep_us(rand_r(&ts->seed) % 2000);
 	pthread_mutex_lock(&f->lock);
 	f->weight_now -= item_weight(f, i);
 	f->busy_now--;
@@ -224,7 +232,7 @@ END_TEST
 /* A consumer slower than the workers: they may not run further ahead than the window. */
 static void slow_consume(void *payload, size_t i, void *result)
 {
-	usleep(300);
+	sleep_us(300);
 	consume(payload, i, result);
 }
 

@@ -1,4 +1,5 @@
 /* check_version.c: the --version text. */
+#include <stdio.h>
 #include <string.h>
 
 #include "git.h"
@@ -38,10 +39,10 @@ START_TEST(test_version_first_line_and_components)
 	ck_assert_int_eq(strncmp(b.data, want, strlen(want)), 0);
 	/* the grammar version is the pin's, with the grammar's ABI */
 	snprintf(want, sizeof(want), "grammar:     tree-sitter-python %s, language ABI %u",
-		 mpsfix_grammar_version(), (unsigned)ts_language_version(mpsfix_language()));
+		 mpsfix_grammar_version(), (unsigned)ts_language_abi_version(mpsfix_language()));
 	ck_assert_str_eq(line_of(b.data, "grammar:"), want);
-	snprintf(want, sizeof(want), "tree-sitter: runtime for language ABI %u to %u",
-		 (unsigned)TREE_SITTER_MIN_COMPATIBLE_LANGUAGE_VERSION,
+	snprintf(want, sizeof(want), "tree-sitter: %s, runtime for language ABI %u to %u",
+		 mpsfix_tree_sitter_version(), (unsigned)TREE_SITTER_MIN_COMPATIBLE_LANGUAGE_VERSION,
 		 (unsigned)TREE_SITTER_LANGUAGE_VERSION);
 	ck_assert_str_eq(line_of(b.data, "tree-sitter:"), want);
 	ck_assert_ptr_nonnull(strstr(line_of(b.data, "libyaml:"), "0."));

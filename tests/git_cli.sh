@@ -36,8 +36,8 @@ mkrepo() {
 
 # what must not change: HEAD, the branch, the index file, the staged entries, the files
 state() { # dir
-	(cd "$1" && git rev-parse HEAD && git symbolic-ref -q HEAD; sha1sum .git/index;
-		git ls-files -s; sha1sum *.py; git status --porcelain)
+	(cd "$1" && git rev-parse HEAD && git symbolic-ref -q HEAD; cksum .git/index;
+		git ls-files -s; cksum *.py; git status --porcelain)
 }
 
 expect_same() { # name file1 file2
@@ -65,7 +65,7 @@ run_in "$tmp/c1" "$bin" commit --unsafe-fixes --target-torch 2.1
 expect_rc "commit: exit 0 (nothing left)" 0
 expect_out "commit: prints each commit as git does" "[main "
 expect_err "commit: summary" "4 files scanned, 3 commits (4 fixes), 0 findings left"
-subjects=$(cd "$tmp/c1" && git log --format=%s "$base..HEAD" | tac)
+subjects=$(cd "$tmp/c1" && git log --reverse --format=%s "$base..HEAD")
 expect_eq "commit: one commit per rule, in code order" "$subjects" \
 "mpsfix: MPS006 to-mps-non-blocking: non_blocking=True copies to MPS can corrupt data (2 sites)
 mpsfix: MPS101 dataloader-pin-memory: pin_memory does nothing on MPS; pin only when CUDA is available (1 site)
@@ -151,7 +151,7 @@ expect_eq "allow-dirty: the staged change is the only difference in the index" \
 expect_eq "allow-dirty: the work tree has the fix" "$(cd "$tmp/c4" && grep -c 'non_blocking=True' train.py)" "2"
 expect_fsck "allow-dirty: git fsck clean" "$tmp/c4"
 mkrepo "$tmp/c4b"
-(cd "$tmp/c4b" && sed -i 's/images = images.to("mps", non_blocking=True)/images = images.to("mps", non_blocking=True).float()/' train.py)
+sed_i "$tmp/c4b/train.py" 's/images = images.to("mps", non_blocking=True)/images = images.to("mps", non_blocking=True).float()/'
 state "$tmp/c4b" >"$tmp/c4b.before"
 run_in "$tmp/c4b" "$bin" commit --allow-dirty
 expect_rc "allow-dirty: a change on the fixed lines is refused" 2
@@ -161,14 +161,14 @@ expect_same "allow-dirty: ... and nothing changed" "$tmp/c4b.before" "$tmp/c4b.a
 
 # --- 5. patch: git am gives the tree commit gives --------------------------------------
 mkrepo "$tmp/p1"
-(cd "$tmp/p1" && find .git -type f | sort | xargs sha1sum) >"$tmp/p1.before"
+(cd "$tmp/p1" && find .git -type f | sort | xargs cksum) >"$tmp/p1.before"
 run_in "$tmp/p1" "$bin" patch --unsafe-fixes --output-directory "$tmp/patches"
 expect_rc "patch: exit 0" 0
 expect_eq "patch: prints the files, named as git format-patch names them" "$out" \
 "$tmp/patches/0001-mpsfix-MPS006-to-mps-non-blocking-non_blocking-True-.patch
 $tmp/patches/0002-mpsfix-MPS101-dataloader-pin-memory-pin_memory-does-.patch
 $tmp/patches/0003-mpsfix-MPS104-device-selection-skips-mps-device-sele.patch"
-(cd "$tmp/p1" && find .git -type f | sort | xargs sha1sum) >"$tmp/p1.after"
+(cd "$tmp/p1" && find .git -type f | sort | xargs cksum) >"$tmp/p1.after"
 expect_same "patch: nothing written to the repository (objects, refs, index)" "$tmp/p1.before" "$tmp/p1.after"
 expect_eq "patch: the work tree untouched" "$(cd "$tmp/p1" && git status --porcelain)" ""
 git clone -q "$tmp/p1" "$tmp/p1am"
@@ -177,7 +177,7 @@ run_in "$tmp/p1am" git am "$tmp"/patches/*.patch
 expect_rc "patch: git am applies the series" 0
 expect_eq "patch: git am gives the tree of mpsfix commit" "$(cd "$tmp/p1am" && git rev-parse HEAD^{tree})" "$fixed_tree"
 expect_eq "patch: git am keeps the author and the messages" \
-	"$(cd "$tmp/p1am" && git log --format='%an|%s' -3 | tac)" \
+	"$(cd "$tmp/p1am" && git log --reverse --format='%an|%s' -3)" \
 "Ada Lovelace|mpsfix: MPS006 to-mps-non-blocking: non_blocking=True copies to MPS can corrupt data (2 sites)
 Ada Lovelace|mpsfix: MPS101 dataloader-pin-memory: pin_memory does nothing on MPS; pin only when CUDA is available (1 site)
 Ada Lovelace|mpsfix: MPS104 device-selection-skips-mps: device selection never tries MPS: on a Mac this runs on the CPU (1 site)"

@@ -111,7 +111,14 @@ compare() {
 
 # tree_sum DIR: every path with its type and mode, and the bytes of the regular files
 tree_sum() {
-	(cd "$1" && find . -printf '%p %y %m\n' | LC_ALL=C sort &&
+	(cd "$1" && python3 -c 'import os, stat
+def walk(p):
+    yield p
+    if stat.S_ISDIR(os.lstat(p).st_mode):
+        for n in os.listdir(p):
+            yield from walk(os.path.join(p, n))
+for p in walk("."):
+    print(p, stat.filemode(os.lstat(p).st_mode))' | LC_ALL=C sort &&
 		find . -type f -perm -u=r -exec cksum {} + | LC_ALL=C sort -k 3)
 }
 

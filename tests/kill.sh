@@ -40,9 +40,6 @@ sums() {
 temps() {
 	find "$1" -name '.*.mpsfix-*' | wc -l | tr -d ' '
 }
-now_ms() {
-	echo $(($(date +%s%N) / 1000000))
-}
 
 # the new content: one clean run on a copy
 cp -R "$tmp/orig" "$tmp/want"

@@ -22,9 +22,6 @@ isolate
 export MPSFIX_RULES_DIR="$top/rules" LC_ALL=C
 git config --global init.defaultBranch main
 
-now_ms() {
-	echo $(($(date +%s%N) / 1000000))
-}
 
 # the repository: the demo and every fixture input, many times over, committed
 mkdir "$tmp/orig"

@@ -36,12 +36,46 @@ expect_out() { # name substring
 	case $out in *"$2"*) ok "$1" ;; *) fail "$1" "stdout lacks: $2" "stdout: $out" ;; esac
 }
 
+same_files() { # name a b: the two files are byte for byte the same
+	if cmp -s "$2" "$3"; then ok "$1"; else fail "$1" "$2 and $3 differ" "$(diff "$2" "$3" | head -20)"; fi
+}
+
 expect_no_out() { # name substring
 	case $out in *"$2"*) fail "$1" "stdout has: $2" "stdout: $out" ;; *) ok "$1" ;; esac
 }
 expect_no_err() { # name substring
 	case $err in *"$2"*) fail "$1" "stderr has: $2" "stderr: $err" ;; *) ok "$1" ;; esac
 }
+
+# --- what GNU has and the BSD userland (macOS) has not, in forms both run ------------
+# sed_i FILE SED-ARGS...: sed -i (GNU and BSD spell its argument differently)
+sed_i() {
+	_f=$1
+	shift
+	sed "$@" "$_f" >"$_f.sed-i" && cat "$_f.sed-i" >"$_f" && rm -f "$_f.sed-i"
+}
+# file_mode FILE: its permission bits in octal (GNU stat -c %a, BSD stat -f %Lp)
+file_mode() { stat -c %a "$1" 2>/dev/null || stat -f %Lp "$1"; }
+# now_ms: milliseconds since the epoch (BSD date has no %N)
+now_ms() {
+	_ns=$(date +%s%N 2>/dev/null)
+	case $_ns in
+	*N | '') perl -MTime::HiRes=time -e 'printf "%d\n", time * 1000' ;;
+	*) echo $((_ns / 1000000)) ;;
+	esac
+}
+# timeout SECONDS CMD...: coreutils' timeout, Homebrew's gtimeout, else perl's alarm
+if ! command -v timeout >/dev/null 2>&1; then
+	if command -v gtimeout >/dev/null 2>&1; then
+		timeout() { gtimeout "$@"; }
+	else
+		timeout() {
+			_t=$1
+			shift
+			perl -e 'alarm shift; exec @ARGV or exit 127' "$_t" "$@"
+		}
+	fi
+fi
 
 # isolate: nothing of the user's may leak into a test (git configuration and
 # identity, hooks' variables, report format, color, an enclosing tmux); uses $tmp

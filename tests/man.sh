@@ -99,8 +99,8 @@ nrules=0
 for f in "$tmp"/example-*.yml; do
 	[ -f "$f" ] || continue
 	nrules=$((nrules + 1))
-	sed -i -e 's/\\-/-/g' -e 's/\\(aq/'"'"'/g' -e 's/\\(dq/"/g' -e 's/\\(ga/`/g' \
-		-e 's/\\f[BIRP]//g' -e 's/\\e/\\/g' "$f"
+	sed_i "$f" -e 's/\\-/-/g' -e 's/\\(aq/'"'"'/g' -e 's/\\(dq/"/g' -e 's/\\(ga/`/g' \
+		-e 's/\\f[BIRP]//g' -e 's/\\e/\\/g'
 	id=$(sed -n 's/^id: //p' "$f")
 	if out=$("$bin" test "$f" 2>&1); then ok "the rule $id of man/mpsfix-rules.5 passes mpsfix test"
 	else fail "the rule $id of man/mpsfix-rules.5 passes mpsfix test" "$out"; fi

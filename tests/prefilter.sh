@@ -73,7 +73,7 @@ printf 'import torch\ny = torch.var(x)\0z = 1\n' >"$probe/nul.py"
 printf 'import torch\nfrom torch import std_mean as sm\ns = sm(x)\n' >"$probe/alias.py"
 printf 'import torch\nx = 1if torch.cuda.is_available()else 0\ny = 0x1else_ = 2\n' >"$probe/glued.py"
 printf 'import torch\nx = t.to("mps", non_blocking=True)\n' >"$probe/to.py"
-# too deeply nested to parse: skipped with a message, prefilter or not
+# 40,000 brackets left open: the same result, prefilter or not
 python3 -c 'import sys; sys.stdout.write("x = " + "(" * 40000 + "\n")' >"$probe/deep.py"
 python3 -c 'import sys; sys.stdout.write("x = " + "(" * 40000 + "\ny = torch.std_mean(x)\n")' >"$probe/deep-trigger.py"
 printf 'x = rstd(std_mean_, std_meanx)\n' >"$probe/near-words.py"

@@ -146,8 +146,8 @@ expect_out "dictionary values are compared" "table['a']: values not bit for bit 
 expect_out "one ulp is a difference by default" "mean: values not bit for bit equal"
 expect_no_out "equal values are not reported" "count:"
 
-sed -i -e 's/^# semantic: fixes MPS900=1$/# semantic: fixes MPS900=1\n# semantic: allclose/' \
-	-e 's/^shaped = /exact_shaped = /' "$tmp/a.py"
+sed_i "$tmp/a.py" -e 's/^# semantic: fixes MPS900=1$/# semantic: fixes MPS900=1\
+# semantic: allclose/' -e 's/^shaped = /exact_shaped = /'
 compare 's/^mean = x.mean(0)$/mean = x.mean(0) * (1 + 2 ** -52)/
 s/^ratio = 0.5$/ratio = 0.5 * (1 + 2 ** -52)/'
 expect_rc "allclose accepts a difference of one ulp" 0
@@ -158,7 +158,7 @@ expect_rc "allclose rejects a relative difference of 1e-9 in float64" 1
 expect_out "the tolerance is shown" "mean: values not within rtol=1.42e-14 atol=1.42e-14"
 expect_out "exact_ variables stay bit for bit under allclose" "exact_shaped: values not bit for bit equal"
 expect_out "numbers get the same tolerance" "ratio: 0.5 in the original, 0.500000001 in the fixed script"
-sed -i 's/^# semantic: allclose$/# semantic: allclose rtol=1e-6/' "$tmp/a.py"
+sed_i "$tmp/a.py" 's/^# semantic: allclose$/# semantic: allclose rtol=1e-6/'
 compare 's/^ratio = 0.5$/ratio = 0.5 + 1e-9/
 s/^mean = x.mean(0)$/mean = x.mean(0) * (1 + 1e-9)/'
 expect_rc "allclose rtol= sets the tolerance" 0
