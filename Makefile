@@ -334,7 +334,7 @@ semantics: $(O)/mpsfix
 		echo "mpsfix: the semantic tests need python3-torch: running make deps first"; \
 		$(MAKE) --no-print-directory deps; }
 	@echo "== the semantic test harness"
-	sh tests/semantics.sh $(O)/mpsfix
+	MPSFIX_TORCH_PYTHON=$(TORCH_PYTHON) sh tests/semantics.sh $(O)/mpsfix
 	@echo "== semantic tests (fixed scripts compute what the originals did, torch on the CPU)"
 	$(TORCH_PYTHON) tests/semantics/run.py --mpsfix $(O)/mpsfix
 

@@ -25,6 +25,7 @@ isolate
 # why a block may be left out, and what tests it instead
 skip_reasons='installs-system-packages: apt-get needs root and the network; make deps and .ci/run install the same packages
 macos-only: brew runs on macOS only; the make commands are the Debian ones, run above
+needs-shared-compat: make compat needs the headers of ../shared/compat; .ci/run runs it
 it-runs-this-test: make check runs tests/readme.sh itself
 needs-a-terminal: mpsfix review reads keys from a terminal; tests/review_tmux.sh runs it under tmux'
 
