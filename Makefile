@@ -58,13 +58,15 @@ TS_VERSION := $(shell sed -n 's/^version=//p' $(TS_PIN))
 TS_ORIGIN  = pinned
 TS_STAMP   = $(TS_DIR)/.verified
 TS_RUNTIME = $(O)/libtree-sitter.a
-override CPPFLAGS += -I$(TS_LIB_DIR)/include
+TS_INCLUDE = -I$(TS_LIB_DIR)/include
 else
 $(error TREE_SITTER=$(TREE_SITTER): use TREE_SITTER=pinned (the default) or TREE_SITTER=system)
 endif
 
-override CFLAGS += -std=c11 $(FEATURES) -pthread
-override CPPFLAGS += $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
+# the feature macros go with our code only (CPPFLAGS): the runtime has its own
+PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
+override CFLAGS += -std=c11 -pthread
+override CPPFLAGS += $(FEATURES) $(TS_INCLUDE) $(PKG_CFLAGS)
 LDLIBS   += $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null) -pthread
 CHECK_LIBS = $(shell $(PKG_CONFIG) --libs check 2>/dev/null)
 # tests/kill.sh in make check: runs killed, copies of the fixture inputs in its tree
@@ -134,10 +136,13 @@ $(TS_DIR)/.verified: $(TS_PIN) grammars/fetch.sh
 grammar: $(FETCHED_SRCS)
 
 # the runtime is third-party code: its own feature macros (those of its
-# Makefile), none of our warnings; compiled as one unit (lib.c)
+# Makefile), none of our warnings; compiled as one unit (lib.c).  Under
+# ThreadSanitizer it stays uninstrumented, as a system library would be (a
+# parser and its trees never leave their thread; instrumented, a 10 MB file
+# takes longer than the parse timeout).
 $(O)/tree-sitter/lib.o: $(TS_DIR)/.verified
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -std=c11 -D_POSIX_C_SOURCE=200112L -D_DEFAULT_SOURCE -D_BSD_SOURCE \
+	$(CC) $(filter-out -fsanitize=thread,$(CFLAGS)) -D_POSIX_C_SOURCE=200112L -D_DEFAULT_SOURCE -D_BSD_SOURCE \
 		-D_DARWIN_C_SOURCE -w -I$(TS_LIB_DIR)/src -I$(TS_LIB_DIR)/src/wasm -I$(TS_LIB_DIR)/include \
 		-c $(TS_LIB_DIR)/src/lib.c -o $@
 
@@ -256,7 +261,8 @@ COMPAT_COMMON = -fsyntax-only -Werror $(WARNINGS) -std=c11 -pthread -Isrc $(DEFI
 	-DMPSFIX_FUZZ_RULES='"$(CURDIR)/rules"' $(shell $(PKG_CONFIG) --cflags check 2>/dev/null)
 COMPAT_API_FLAGS = $(COMPAT_COMMON) $(FEATURES) -I$(COMPAT_TS) -I$(COMPAT_GIT2) -DGIT_DEPRECATE_HARD \
 	$(shell $(PKG_CONFIG) --cflags yaml-0.1 jansson 2>/dev/null)
-COMPAT_POSIX_FLAGS = $(COMPAT_COMMON) -D_POSIX_C_SOURCE=200809L $(DARWIN_FEATURES) $(CPPFLAGS)
+COMPAT_POSIX_FLAGS = $(COMPAT_COMMON) -D_POSIX_C_SOURCE=200809L $(DARWIN_FEATURES) $(TS_INCLUDE) \
+	$(PKG_CFLAGS)
 
 compat: compat-api compat-posix
 compat-api: $(COMPAT_SRCS:%=$(O)/compat-api/%.ok)

@@ -139,7 +139,7 @@ int mpsfix_parse_named(TSTree **out, TSParser *parser, const char *name,
 
 int mpsfix_parse(TSTree **out, TSParser *parser, const char *data, uint32_t len)
 {
-	return mpsfix_parse_named(out, parser, NULL, data, len);
+	return mpsfix_parse_timed(out, parser, NULL, data, len, 0);
 }
 
 static bool is_bad(TSNode node)

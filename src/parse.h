@@ -27,15 +27,18 @@ int mpsfix_parser_new(TSParser **out);
 
 /**
  * Parse `len` bytes of `data` into a new tree (the caller frees it with
- * ts_tree_delete()).  Any nesting is handed to the runtime: tree-sitter 0.25
+ * ts_tree_delete()), with no time limit (patterns, signatures: text mpsfix
+ * writes itself).  Any nesting is handed to the runtime: tree-sitter 0.25
  * parses 1,000,000 brackets left open, where 0.20 corrupted its heap past
- * about 65,535 parse-stack entries.  A parse that runs out of time
- * (MPSFIX_PARSE_TIMEOUT_US) is MPSFIX_ESKIP, and the parser is reset for
- * the next text.
+ * about 65,535 parse-stack entries.
  */
 int mpsfix_parse(TSTree **out, TSParser *parser, const char *data, uint32_t len);
 
-/** mpsfix_parse(), with error messages starting with `name` ("NAME: skipped: ..."). */
+/**
+ * Parse a file's text: mpsfix_parse() within MPSFIX_PARSE_TIMEOUT_US, else
+ * MPSFIX_ESKIP and the parser reset for the next text; error messages start
+ * with `name` ("NAME: skipped: ...").
+ */
 int mpsfix_parse_named(TSTree **out, TSParser *parser, const char *name,
 		       const char *data, uint32_t len);
 
