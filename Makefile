@@ -90,7 +90,7 @@ PARSER_LIBS = $(GRAMMAR_LIB) $(TS_RUNTIME)
 FETCHED_SRCS = $(GRAMMAR)/.verified $(TS_STAMP)
 
 .PHONY: all check demo bench bench-smoke install uninstall sanitize tsan tsan-tests deps clean distclean grammar unit-tests semantics FORCE \
-	fuzz fuzz-targets replay-targets valgrind compat compat-api compat-posix build-tests
+	fuzz fuzz-targets replay-targets valgrind compat compat-api compat-posix
 .DELETE_ON_ERROR:
 
 # A fresh machine lacks the libraries: `make demo`/`make check` install them
@@ -257,10 +257,15 @@ COMPAT_TS  = $(COMPAT)/tree-sitter-0.26.12/lib/include
 COMPAT_GIT2 = $(COMPAT)/libgit2-1.9.7/include
 COMPAT_CC ?= clang
 COMPAT_SRCS = $(SRCS) $(sort $(wildcard tests/*.c tests/fuzz/*.c))
+# (pkg-config asked once, only when a compat goal is made)
+ifneq ($(filter compat%,$(MAKECMDGOALS)),)
+COMPAT_CHECK_CFLAGS := $(shell $(PKG_CONFIG) --cflags check 2>/dev/null)
+endif
 COMPAT_COMMON = -fsyntax-only -Werror $(WARNINGS) -std=c11 -pthread -Isrc $(DEFINES) \
-	-DMPSFIX_FUZZ_RULES='"$(CURDIR)/rules"' $(shell $(PKG_CONFIG) --cflags check 2>/dev/null)
+	-DMPSFIX_FUZZ_RULES='"$(CURDIR)/rules"' $(COMPAT_CHECK_CFLAGS)
+# the compat headers come first, ahead of any folder pkg-config names
 COMPAT_API_FLAGS = $(COMPAT_COMMON) $(FEATURES) -I$(COMPAT_TS) -I$(COMPAT_GIT2) -DGIT_DEPRECATE_HARD \
-	$(shell $(PKG_CONFIG) --cflags yaml-0.1 jansson 2>/dev/null)
+	$(PKG_CFLAGS)
 COMPAT_POSIX_FLAGS = $(COMPAT_COMMON) -D_POSIX_C_SOURCE=200809L $(DARWIN_FEATURES) $(TS_INCLUDE) \
 	$(PKG_CFLAGS)
 

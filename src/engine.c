@@ -534,12 +534,6 @@ static bool errors_moved(TSNode old, TSNode now, const mpsfix_edits *edits)
 	return moved;
 }
 
-/* Parse one version of a file (within MPSFIX_PARSE_TIMEOUT_US, else skipped). */
-static int parse_text(TSTree **out, mpsfix_ctx *ctx, const char *name, const char *data, uint32_t len)
-{
-	return mpsfix_parse_named(out, ctx->parser, name, data, len);
-}
-
 int mpsfix_engine_run(mpsfix_result *out, mpsfix_ctx *ctx, const mpsfix_index *ix,
 		      const mpsfix_source *src, const mpsfix_engine_opts *opts)
 {
@@ -564,7 +558,7 @@ int mpsfix_engine_run(mpsfix_result *out, mpsfix_ctx *ctx, const mpsfix_index *i
 		}
 		goto done;
 	}
-	if ((error = parse_text(&tree, ctx, src->path, src->data, src->len)) < 0)
+	if ((error = mpsfix_parse_named(&tree, ctx->parser, src->path, src->data, src->len)) < 0)
 		goto done;
 	base_errors = mpsfix_error_count(ts_tree_root_node(tree));
 	ps.root = ts_tree_root_node(tree);
@@ -594,8 +588,8 @@ int mpsfix_engine_run(mpsfix_result *out, mpsfix_ctx *ctx, const mpsfix_index *i
 			goto done;
 		if (applied == 0)
 			break;
-		if ((error = parse_text(&next_tree, ctx, src->path, next.data ? next.data : "",
-					(uint32_t)next.len)) < 0)
+		if ((error = mpsfix_parse_named(&next_tree, ctx->parser, src->path,
+						next.data ? next.data : "", (uint32_t)next.len)) < 0)
 			goto done;
 		errors = mpsfix_error_count(ts_tree_root_node(next_tree));
 		if (errors > base_errors) {
@@ -638,7 +632,7 @@ int mpsfix_engine_run(mpsfix_result *out, mpsfix_ctx *ctx, const mpsfix_index *i
 		now = src;
 		out->fixed = 0;
 		out->passes = 0;
-		if ((error = parse_text(&tree, ctx, src->path, src->data, src->len)) < 0)
+		if ((error = mpsfix_parse_named(&tree, ctx->parser, src->path, src->data, src->len)) < 0)
 			goto done;
 		ps.src = src;
 		ps.root = ts_tree_root_node(tree);
