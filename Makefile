@@ -176,11 +176,11 @@ $(O)/tree-sitter-origin: FORCE
 	@echo '$(TS_VERSION) $(TS_ORIGIN)' | cmp -s - $@ || echo '$(TS_VERSION) $(TS_ORIGIN)' >$@
 $(LIB_OBJS) $(O)/src/main.o $(TEST_OBJS): $(O)/tree-sitter-origin
 
-# main.o has $(DATADIR) compiled in: rebuilt when it changes (make PREFIX=/usr install)
+# settings.o has $(DATADIR) compiled in: rebuilt when it changes (make PREFIX=/usr install)
 $(O)/datadir: FORCE
 	@mkdir -p $(@D)
 	@echo '$(DATADIR)' | cmp -s - $@ || echo '$(DATADIR)' >$@
-$(O)/src/main.o: $(O)/datadir
+$(O)/src/settings.o: $(O)/datadir
 FORCE:
 
 $(O)/tests/%.o: tests/%.c | $(FETCHED_SRCS)

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static _Thread_local mpsfix_error last_error;
 
@@ -179,4 +180,11 @@ char *mpsfix_path_join(const char *dir, const char *name)
 	if (n > 0 && dir[n - 1] == '/')
 		return mpsfix_xasprintf("%.*s%s", (int)n, dir, name);
 	return mpsfix_xasprintf("%.*s/%s", (int)n, dir, name);
+}
+
+bool mpsfix_path_is_dir(const char *path)
+{
+	struct stat sb;
+
+	return stat(path, &sb) == 0 && S_ISDIR(sb.st_mode);
 }

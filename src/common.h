@@ -97,6 +97,9 @@ typedef struct {
 /** `dir/name`, with no doubled slash however many `dir` ends with (newly allocated). */
 char *mpsfix_path_join(const char *dir, const char *name);
 
+/** Whether `path` is a folder (symbolic links followed). */
+bool mpsfix_path_is_dir(const char *path);
+
 #define MPSFIX_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 #endif

@@ -1,0 +1,186 @@
+/*
+ * cmd.c: what the commands share: messages, the exit status, the settings,
+ * where a walked file belongs, and whether a match counts in the file at
+ * hand.
+ */
+#include "cmd.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+void mpsfix_cmd_error(const char *message)
+{
+	fprintf(stderr, "mpsfix: %s\n", message);
+}
+
+void mpsfix_cmd_on_error(void *payload, const char *message)
+{
+	mpsfix_cmd *cmd = payload;
+
+	mpsfix_cmd_error(message);
+	cmd->io_error = true;
+}
+
+void mpsfix_cmd_on_warning(void *payload, const char *message)
+{
+	(void)payload;
+	mpsfix_cmd_error(message);
+}
+
+const char *mpsfix_cmd_plural(size_t n)
+{
+	return n == 1 ? "" : "s";
+}
+
+int mpsfix_cmd_settle(mpsfix_cmd *cmd)
+{
+	return mpsfix_settings_resolve(&cmd->set, cmd->opts, &cmd->config, cmd->rules.items, cmd->rules.len,
+				       mpsfix_cmd_on_warning, NULL);
+}
+
+mpsfix_rule **mpsfix_cmd_enabled(const mpsfix_cmd *cmd, size_t *n)
+{
+	size_t len = cmd->rules.len;
+	mpsfix_rule **enabled = mpsfix_xcalloc(len + 1, sizeof(*enabled));
+	bool *selected = mpsfix_xcalloc(len + 1, sizeof(bool));
+
+	*n = 0;
+	mpsfix_select_rules(selected, cmd->rules.items, len, &cmd->set.select, cmd->set.has_select,
+			    &cmd->set.extend_select, &cmd->set.ignore);
+	for (size_t i = 0; i < len; i++)
+		if (selected[i] && mpsfix_target_runs(&cmd->set.tgt, cmd->rules.items[i]))
+			enabled[(*n)++] = cmd->rules.items[i];
+	free(selected);
+	return enabled;
+}
+
+int mpsfix_cmd_files(mpsfix_cmd *cmd, mpsfix_paths *files)
+{
+	const mpsfix_opts *opts = cmd->opts;
+	char *dot[] = {"."};
+	mpsfix_discover_opts dopts = {
+		.no_ignore = opts->no_ignore,
+		.use_git = true,
+		/* command-line globs are relative to the current folder, the configuration's to its own */
+		.exclude = opts->exclude.items,
+		.nexclude = opts->exclude.len,
+		.include = opts->include.items,
+		.ninclude = opts->include.len,
+		.extra_exclude = cmd->config.exclude.items,
+		.nextra_exclude = cmd->config.exclude.len,
+		.extra_base = cmd->config.dir,
+	};
+
+	return mpsfix_discover_files(files, opts->npaths ? opts->paths : dot, opts->npaths ? opts->npaths : 1,
+				     &dopts, mpsfix_cmd_on_error, cmd);
+}
+
+bool mpsfix_cmd_color(const mpsfix_cmd *cmd, FILE *f)
+{
+	mpsfix_color color = cmd->opts->color;
+
+	return color == MPSFIX_COLOR_ALWAYS ||
+	       (color == MPSFIX_COLOR_AUTO && isatty(fileno(f)) &&
+		!(getenv("NO_COLOR") && *getenv("NO_COLOR")));
+}
+
+int mpsfix_cmd_exit_status(const mpsfix_cmd *cmd, bool left, size_t fixed)
+{
+	int status = left ? MPSFIX_EXIT_FINDINGS : MPSFIX_EXIT_OK;
+
+	if (cmd->opts->exit_zero)
+		status = MPSFIX_EXIT_OK;
+	if (cmd->opts->exit_non_zero_on_fix && fixed)
+		status = MPSFIX_EXIT_FINDINGS;
+	if (cmd->io_error)
+		status = MPSFIX_EXIT_ERROR;
+	return status;
+}
+
+const char *mpsfix_cmd_folder_of(const char *path, char *const *args, size_t nargs)
+{
+	for (size_t i = 0; i < nargs; i++) {
+		size_t n = strlen(args[i]);
+
+		/* "dir", "dir/" and "dir//" all walk to "dir/..." */
+		while (n > 1 && args[i][n - 1] == '/')
+			n--;
+		if (n && !strncmp(path, args[i], n) && (path[n] == '/' || (n == 1 && args[i][0] == '/')) &&
+		    mpsfix_path_is_dir(args[i]))
+			return args[i];
+	}
+	return NULL;
+}
+
+bool mpsfix_cmd_leaves_root(const char *path, const char *root)
+{
+	char *real_path, *real_root;
+	bool outside = false;
+	size_t n;
+
+	if (!root)
+		return false;
+	real_path = realpath(path, NULL);
+	real_root = realpath(root, NULL);
+	if (real_path && real_root) {
+		n = strlen(real_root);
+		outside = strncmp(real_path, real_root, n) != 0 ||
+			  (real_path[n] != '/' && !(n == 1 && real_root[0] == '/'));
+	}
+	free(real_path);
+	free(real_root);
+	return outside;
+}
+
+char *mpsfix_cmd_relative_to(const char *path, const char *dir)
+{
+	char *abs = realpath(path, NULL), *rel = NULL;
+	size_t n;
+
+	if (!abs || !dir)
+		goto done;
+	n = strlen(dir);
+	if (!strncmp(abs, dir, n) && abs[n] == '/')
+		rel = mpsfix_xstrdup(abs + n + 1);
+	else if (n == 1 && dir[0] == '/')
+		rel = mpsfix_xstrdup(abs + 1);
+done:
+	free(abs);
+	return rel;
+}
+
+static bool line_changed(const mpsfix_file_scope *fs, uint32_t line)
+{
+	size_t lo = 0, hi = fs->nsince;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (fs->since[mid].last < line)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < fs->nsince && fs->since[lo].first <= line;
+}
+
+bool mpsfix_cmd_keep(void *payload, const mpsfix_rule *rule, uint32_t line)
+{
+	const mpsfix_file_scope *fs = payload;
+	const mpsfix_config *cfg = fs->config;
+
+	if (fs->since_active && !line_changed(fs, line))
+		return false;
+	for (size_t i = 0; fs->rel && i < cfg->nper_file_ignores; i++) {
+		const mpsfix_per_file_ignore *pfi = &cfg->per_file_ignores[i];
+
+		if (!mpsfix_glob_matches(pfi->glob, fs->rel))
+			continue;
+		for (size_t k = 0; k < pfi->codes.len; k++)
+			if (mpsfix_selector_matches(pfi->codes.items[k], rule))
+				return false;
+	}
+	return true;
+}

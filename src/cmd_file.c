@@ -1,0 +1,260 @@
+/*
+ * cmd_file.c: the work on one file for check, diff and fix: read it (a
+ * file, standard input, or the index with --staged), run the engine, make
+ * the diff, write the fixed text back.  It runs on worker threads: it reads
+ * the command's settings and writes only its record and the file.
+ */
+#include "cmd.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/*
+ * The name a diff gives `path`: in a git work tree, relative to its top (as
+ * `git diff` names files, and `git apply` reads them from anywhere in the
+ * tree); elsewhere relative to the current folder when under it; never with
+ * "." or empty components.
+ */
+static char *diff_name(const char *path)
+{
+	mpsfix_buf b = MPSFIX_BUF_INIT;
+	char *cwd = NULL, *in_tree = mpsfix_git_worktree_path(path);
+	const char *p = path;
+	size_t n;
+
+	/* in a git work tree: from its top, as git diff names it */
+	if (in_tree)
+		return in_tree;
+
+	/* relative to the current folder when under it */
+	if (path[0] == '/' && (cwd = getcwd(NULL, 0)) != NULL) {
+		n = strlen(cwd);
+		if (n > 1 && !strncmp(path, cwd, n) && path[n] == '/')
+			p = path + n + 1;
+	}
+	if (p[0] == '/')
+		mpsfix_buf_addc(&b, '/');
+	/* without "." or empty components: git apply refuses "a/./x.py" */
+	while (*p) {
+		size_t len = strcspn(p, "/");
+
+		if (len && !(len == 1 && p[0] == '.')) {
+			if (b.len && b.data[b.len - 1] != '/')
+				mpsfix_buf_addc(&b, '/');
+			mpsfix_buf_add(&b, p, len);
+		}
+		p += len;
+		while (*p == '/')
+			p++;
+	}
+	free(cwd);
+	return mpsfix_buf_detach(&b, NULL);
+}
+
+static int read_stdin(mpsfix_buf *out)
+{
+	char chunk[65536];
+	size_t n;
+
+	while ((n = fread(chunk, 1, sizeof(chunk), stdin)) > 0) {
+		mpsfix_buf_add(out, chunk, n);
+		if (out->len > MPSFIX_SOURCE_MAX)
+			return mpsfix_error_set(MPSFIX_ESKIP, "-: skipped: standard input too large "
+						"(more than %u bytes)", MPSFIX_SOURCE_MAX);
+	}
+	if (ferror(stdin))
+		return mpsfix_error_set(MPSFIX_ERROR, "-: cannot read standard input: %s", strerror(errno));
+	return 0;
+}
+
+/*
+ * fix -: text that is not fixed still goes to standard output, unchanged
+ * (with the rest of standard input when reading it stopped early), so that
+ * `mpsfix fix - <a.py >b.py` never loses it.
+ */
+static void pass_through(const char *data, size_t len, bool rest_of_stdin)
+{
+	char chunk[65536];
+	size_t n;
+
+	fwrite(data, 1, len, stdout);
+	while (rest_of_stdin && (n = fread(chunk, 1, sizeof(chunk), stdin)) > 0)
+		fwrite(chunk, 1, n, stdout);
+}
+
+/* The bytes of `path` as this run sees them: the file, standard input, or the index. */
+static int load_source(const mpsfix_opts *opts, mpsfix_source *src, const char *path, const char *display)
+{
+	mpsfix_buf b = MPSFIX_BUF_INIT;
+	int error;
+
+	if (!strcmp(path, "-")) {
+		bool all_read = (error = read_stdin(&b)) == 0;
+
+		if (all_read)
+			error = mpsfix_source_from_buffer(src, display, b.data ? b.data : "", b.len);
+		if (error == MPSFIX_ESKIP && opts->command == MPSFIX_CMD_FIX)
+			pass_through(b.data ? b.data : "", b.len, !all_read);
+	} else if (opts->staged) {
+		error = mpsfix_git_read_staged(&b, path);
+		if (error == MPSFIX_ENOMATCH)
+			error = mpsfix_error_set(MPSFIX_ESKIP, "%s: not in the index (--staged)", path);
+		if (error == 0)
+			error = mpsfix_source_from_buffer(src, path, b.data ? b.data : "", b.len);
+	} else {
+		error = mpsfix_source_read(src, path);
+	}
+	mpsfix_buf_release(&b);
+	return error;
+}
+
+void mpsfix_file_record_free(mpsfix_file_record *rec)
+{
+	if (!rec)
+		return;
+	mpsfix_strings_release(&rec->messages);
+	mpsfix_source_release(&rec->src);
+	mpsfix_source_release(&rec->fixed);
+	mpsfix_result_release(&rec->res);
+	mpsfix_buf_release(&rec->diff);
+	free(rec);
+}
+
+/* The message of the last error, for standard error after the file's turn comes. */
+static void note_error(mpsfix_file_record *rec)
+{
+	mpsfix_strings_push(&rec->messages, mpsfix_error_last()->message);
+}
+
+void mpsfix_cmd_file(const mpsfix_cmd *cmd, const mpsfix_index *index, mpsfix_ctx *ctx,
+		     mpsfix_file_record *rec, const char *path, const char *root)
+{
+	const mpsfix_opts *opts = cmd->opts;
+	bool is_stdin = !strcmp(path, "-");
+	const char *display = is_stdin ? (opts->stdin_filename ? opts->stdin_filename : "-") : path;
+
+	mpsfix_source *src = &rec->src;
+	mpsfix_result *res = &rec->res, fixing = MPSFIX_RESULT_INIT;
+	const mpsfix_result *diff_of = res;
+	mpsfix_file_scope scope = {.config = &cmd->config};
+	mpsfix_engine_opts eo = {
+		.fix = opts->command != MPSFIX_CMD_CHECK,
+		.unsafe_fixes = cmd->set.unsafe_fixes,
+		.suppress = true,
+		.unused_suppressions = opts->show_unused_suppressions,
+		.no_prefilter = opts->no_prefilter,
+		.keep = mpsfix_cmd_keep,
+		.keep_payload = &scope,
+	};
+	bool write_back = opts->command == MPSFIX_CMD_FIX;
+	char *rel = NULL;
+	int error;
+
+	/* files found under "." are shown as git and ruff show them: "a.py", not "./a.py" */
+	while (!is_stdin && display[0] == '.' && display[1] == '/' && display[2])
+		display += 2;
+	rec->display = display;
+	error = load_source(opts, src, path, display);
+	if (error == MPSFIX_ESKIP) {
+		note_error(rec);
+		rec->skipped = true;
+		return;
+	}
+	if (error < 0)
+		goto fail;
+	if (write_back && !is_stdin && mpsfix_cmd_leaves_root(path, root)) {
+		char *msg = mpsfix_xasprintf("%s: not fixed: a symbolic link to a file outside %s", path, root);
+
+		mpsfix_strings_push(&rec->messages, msg);
+		free(msg);
+		write_back = eo.fix = false; /* its findings stay, as check reports them */
+	} else if (write_back && !is_stdin && mpsfix_source_check_writable(src, path) < 0) {
+		note_error(rec);
+		if (mpsfix_error_last()->code != MPSFIX_ESKIP)
+			goto fail_noted;
+		write_back = eo.fix = false;
+	}
+	rel = cmd->config.dir ? mpsfix_cmd_relative_to(is_stdin ? display : path, cmd->config.dir) : NULL;
+	scope.rel = rel;
+	if (opts->since && !is_stdin) {
+		/* standard input: no history to compare with */
+		if ((error = mpsfix_git_changed_lines(&scope.since, &scope.nsince, path, opts->since,
+						      opts->staged)) < 0)
+			goto fail;
+		scope.since_active = true;
+	}
+	error = mpsfix_engine_run(res, ctx, index, src, &eo);
+	if (error == MPSFIX_ESKIP) {
+		note_error(rec);
+		rec->skipped = true;
+		if (is_stdin && opts->command == MPSFIX_CMD_FIX)
+			pass_through(src->data, src->len, false);
+		goto done;
+	}
+	if (error < 0)
+		goto fail;
+	rec->scanned = true;
+	for (size_t i = 0; i < res->nwarnings; i++)
+		mpsfix_strings_push(&rec->messages, res->warnings[i]);
+	if (opts->command == MPSFIX_CMD_CHECK && cmd->set.format == MPSFIX_FORMAT_DIFF) {
+		/* check --format diff: the findings are the unfixed ones; a second,
+		 * fixing run gives the diff */
+		mpsfix_engine_opts fo = eo;
+
+		fo.fix = true;
+		fo.unused_suppressions = false;
+		if ((error = mpsfix_engine_run(&fixing, ctx, index, src, &fo)) < 0)
+			goto fail;
+		diff_of = &fixing;
+	}
+	if (diff_of->text && diff_of->changed) {
+		char *name = is_stdin ? mpsfix_xstrdup(display) : diff_name(path);
+
+		error = mpsfix_git_diff(&rec->diff, name, src->data, src->len, diff_of->text,
+					diff_of->text_len);
+		free(name);
+		if (error < 0)
+			goto fail;
+	}
+	if (opts->command != MPSFIX_CMD_CHECK && eo.fix) {
+		/* what remains is in the new text */
+		if ((error = mpsfix_source_from_buffer(&rec->fixed, display, res->text, res->text_len)) < 0)
+			goto fail;
+		rec->show_fixed = true;
+	}
+	if (opts->command == MPSFIX_CMD_FIX && is_stdin) {
+		/* the fixed text goes to standard output, the report to standard error */
+		fwrite(res->text, 1, res->text_len, stdout);
+	} else if (write_back && res->changed &&
+		   (error = mpsfix_source_write_back(src, path, res->text, res->text_len)) < 0) {
+		goto fail;
+	}
+	rec->done = true;
+	rec->changed = res->changed;
+	rec->nfixed = res->fixed;
+	rec->report = res->len || res->nunused || rec->diff.len;
+	/* the new text is written: the report needs only the findings, the source
+	 * they are in and the diff, and nothing when there is nothing to report */
+	free(res->text);
+	res->text = NULL;
+	res->text_len = 0;
+	if (!rec->report) {
+		mpsfix_result_release(res);
+		mpsfix_source_release(&rec->src);
+		mpsfix_source_release(&rec->fixed);
+	} else if (rec->show_fixed) {
+		mpsfix_source_release(&rec->src);
+	}
+	goto done;
+fail:
+	note_error(rec);
+fail_noted:
+	rec->io_error = true;
+done:
+	free(rel);
+	free(scope.since);
+	mpsfix_result_release(&fixing);
+}
+
