@@ -1,89 +1,102 @@
 /*
- * cli.c: option table and usage text.  Every long option of long_options[]
- * is listed by mpsfix_cli_usage() and documented in man/mpsfix.1, with the
- * same argument name (tests/man.sh checks that the three agree).
+ * cli.c: the command line.  One table, long_options[], says for each
+ * option its name, argument, what it sets in mpsfix_opts and its help:
+ * getopt_long's tables and the options of --help are made from it.  Every
+ * option is documented in man/mpsfix.1 with the same argument name
+ * (tests/man.sh checks that the three agree).
  */
 #include "cli.h"
 
 #include <getopt.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "pool.h"
 
-enum {
-	OPT_RULES = 256,
-	OPT_NO_DEFAULT_RULES,
-	OPT_UNSAFE_FIXES,
-	OPT_NO_UNSAFE_FIXES,
-	OPT_FORMAT,
-	OPT_COLOR,
-	OPT_STATISTICS,
-	OPT_EXIT_ZERO,
-	OPT_EXIT_NON_ZERO_ON_FIX,
-	OPT_SELECT,
-	OPT_IGNORE,
-	OPT_EXTEND_SELECT,
-	OPT_SHOW_UNUSED_SUPPRESSIONS,
-	OPT_CONFIG,
-	OPT_ISOLATED,
-	OPT_EXCLUDE,
-	OPT_INCLUDE,
-	OPT_NO_IGNORE,
-	OPT_NO_PREFILTER,
-	OPT_STDIN_FILENAME,
-	OPT_SINCE,
-	OPT_STAGED,
-	OPT_TARGET_TORCH,
-	OPT_SQUASH,
-	OPT_BRANCH,
-	OPT_ALLOW_DIRTY,
-	OPT_STDOUT,
-	OPT_OUTPUT_DIRECTORY,
-	OPT_COMMIT,
+/* What an option does to mpsfix_opts (at `field`). */
+enum option_kind {
+	SET_TRUE,     /* bool = true */
+	SET_INT,      /* int = value (--unsafe-fixes 1, --no-unsafe-fixes 0) */
+	SET_STRING,   /* const char * = the argument */
+	PUSH,         /* mpsfix_argv_list: the argument appended (repeatable) */
+	CHOOSE_FORMAT,/* const char * = one of format_names */
+	CHOOSE_COLOR, /* mpsfix_color = the index in color_names */
+	PARSE_JOBS    /* size_t = the number of jobs */
 };
 
-/* One entry per line: tests/man.sh reads the names from here. */
-static const struct option long_options[] = {
-	{"rules", required_argument, NULL, OPT_RULES},
-	{"no-default-rules", no_argument, NULL, OPT_NO_DEFAULT_RULES},
-	{"unsafe-fixes", no_argument, NULL, OPT_UNSAFE_FIXES},
-	{"no-unsafe-fixes", no_argument, NULL, OPT_NO_UNSAFE_FIXES},
-	{"exclude", required_argument, NULL, OPT_EXCLUDE},
-	{"include", required_argument, NULL, OPT_INCLUDE},
-	{"no-ignore", no_argument, NULL, OPT_NO_IGNORE},
-	{"stdin-filename", required_argument, NULL, OPT_STDIN_FILENAME},
-	{"since", required_argument, NULL, OPT_SINCE},
-	{"staged", no_argument, NULL, OPT_STAGED},
-	{"format", required_argument, NULL, OPT_FORMAT},
-	{"output", required_argument, NULL, 'o'},
-	{"color", required_argument, NULL, OPT_COLOR},
-	{"statistics", no_argument, NULL, OPT_STATISTICS},
-	{"quiet", no_argument, NULL, 'q'},
-	{"exit-zero", no_argument, NULL, OPT_EXIT_ZERO},
-	{"exit-non-zero-on-fix", no_argument, NULL, OPT_EXIT_NON_ZERO_ON_FIX},
-	{"select", required_argument, NULL, OPT_SELECT},
-	{"extend-select", required_argument, NULL, OPT_EXTEND_SELECT},
-	{"ignore", required_argument, NULL, OPT_IGNORE},
-	{"show-unused-suppressions", no_argument, NULL, OPT_SHOW_UNUSED_SUPPRESSIONS},
-	{"no-prefilter", no_argument, NULL, OPT_NO_PREFILTER},
-	{"config", required_argument, NULL, OPT_CONFIG},
-	{"isolated", no_argument, NULL, OPT_ISOLATED},
-	{"target-torch", required_argument, NULL, OPT_TARGET_TORCH},
-	{"jobs", required_argument, NULL, 'j'},
-	{"squash", no_argument, NULL, OPT_SQUASH},
-	{"signoff", no_argument, NULL, 's'},
-	{"branch", required_argument, NULL, OPT_BRANCH},
-	{"allow-dirty", no_argument, NULL, OPT_ALLOW_DIRTY},
-	{"stdout", no_argument, NULL, OPT_STDOUT},
-	{"output-directory", required_argument, NULL, OPT_OUTPUT_DIRECTORY},
-	{"commit", no_argument, NULL, OPT_COMMIT},
-	{"help", no_argument, NULL, 'h'},
-	{"version", no_argument, NULL, 'V'},
-	{NULL, 0, NULL, 0},
+/*
+ * The options: getopt_long's table, the short options and --help all come
+ * from this one.  In --help order; `section` starts a group there, `arg`
+ * names the argument (NULL: none), `help` may have more lines ("\n").  One
+ * entry per line starting with {"name": tests/man.sh reads the names from
+ * here and checks them against --help and man/mpsfix.1.
+ */
+#define F(name) offsetof(mpsfix_opts, name)
+static const struct cli_option {
+	const char *name;
+	char short_name;
+	const char *arg;
+	enum option_kind kind;
+	size_t field;
+	int value;
+	const char *section;
+	const char *help;
+} long_options[] = {
+	{"rules", 0, "PATH", PUSH, F(rule_paths), 0, "Rules and fixes",
+	 "add a rule folder or rule file (repeatable)"},
+	{"no-default-rules", 0, NULL, SET_TRUE, F(no_default_rules), 0, NULL, "do not load the shipped rules"},
+	{"unsafe-fixes", 0, NULL, SET_INT, F(unsafe_fixes), 1, NULL, "also apply fixes marked unsafe"},
+	{"no-unsafe-fixes", 0, NULL, SET_INT, F(unsafe_fixes), 0, NULL,
+	 "apply only safe fixes (overrides the config)"},
+	{"exclude", 0, "GLOB", PUSH, F(exclude), 0, "Files", "skip matching files and folders (repeatable)"},
+	{"include", 0, "GLOB", PUSH, F(include), 0, NULL, "read only matching files (repeatable)"},
+	{"no-ignore", 0, NULL, SET_TRUE, F(no_ignore), 0, NULL, "also read files git ignores"},
+	{"stdin-filename", 0, "NAME", SET_STRING, F(stdin_filename), 0, NULL,
+	 "the name to report standard input ('-') as"},
+	{"since", 0, "REF", SET_STRING, F(since), 0, NULL, "only lines changed since git revision REF"},
+	{"staged", 0, NULL, SET_TRUE, F(staged), 0, NULL, "read the staged content of staged files"},
+	{"format", 0, "FORMAT", CHOOSE_FORMAT, F(format), 0, "Output",
+	 "the report format: full, concise, json,\njsonl, sarif, github or diff"},
+	{"output", 'o', "FILE", SET_STRING, F(output), 0, NULL, "write the report to FILE"},
+	{"color", 0, "WHEN", CHOOSE_COLOR, F(color), 0, NULL, "color the output: auto, always or never"},
+	{"statistics", 0, NULL, SET_TRUE, F(statistics), 0, NULL, "print a count of findings per rule"},
+	{"quiet", 'q', NULL, SET_TRUE, F(quiet), 0, NULL, "no summary line"},
+	{"exit-zero", 0, NULL, SET_TRUE, F(exit_zero), 0, NULL, "exit 0 even if findings remain"},
+	{"exit-non-zero-on-fix", 0, NULL, SET_TRUE, F(exit_non_zero_on_fix), 0, NULL,
+	 "exit 1 if anything was fixed"},
+	{"select", 0, "LIST", PUSH, F(select), 0, "Selection",
+	 "run only these codes, prefixes or rule ids\n(comma-separated, repeatable)"},
+	{"extend-select", 0, "LIST", PUSH, F(extend_select), 0, NULL, "run these rules too (repeatable)"},
+	{"ignore", 0, "LIST", PUSH, F(ignore), 0, NULL, "do not run these rules (repeatable)"},
+	{"show-unused-suppressions", 0, NULL, SET_TRUE, F(show_unused_suppressions), 0, NULL,
+	 "report noqa comments that suppress nothing"},
+	{"no-prefilter", 0, NULL, SET_TRUE, F(no_prefilter), 0, NULL,
+	 "parse every file, also those no rule's words are in"},
+	{"config", 0, "FILE", SET_STRING, F(config), 0, "Configuration",
+	 "read this configuration, not .mpsfix.yml"},
+	{"isolated", 0, NULL, SET_TRUE, F(isolated), 0, NULL, "read no configuration file"},
+	{"target-torch", 0, "SPEC", SET_STRING, F(target_torch), 0, NULL,
+	 "the torch versions to target (>=2.1,<2.6)"},
+	{"jobs", 'j', "N", PARSE_JOBS, F(jobs), 0, "Speed (check, diff, fix)",
+	 "work on N files at once (default: one per\nonline processor); the output is the same\nfor every N"},
+	{"squash", 0, NULL, SET_TRUE, F(squash), 0, "Commits and patches (commit, patch, review --commit)",
+	 "one commit for all the rules"},
+	{"signoff", 's', NULL, SET_TRUE, F(signoff), 0, NULL, "add a Signed-off-by trailer"},
+	{"branch", 0, "NAME", SET_STRING, F(branch), 0, NULL,
+	 "commit on a new branch NAME from HEAD;\nleave HEAD, index and work tree alone"},
+	{"allow-dirty", 0, NULL, SET_TRUE, F(allow_dirty), 0, NULL,
+	 "commit even if the files have uncommitted\nchanges (they stay uncommitted)"},
+	{"stdout", 0, NULL, SET_TRUE, F(to_stdout), 0, NULL, "patch: write one mbox to standard output"},
+	{"output-directory", 0, "DIR", SET_STRING, F(output_directory), 0, NULL,
+	 "patch: write the patch files into DIR"},
+	{"commit", 0, NULL, SET_TRUE, F(review_commit), 0, NULL, "review: commit the accepted fixes per rule"},
+	{"help", 'h', NULL, SET_TRUE, F(help), 0, "Other", "show this help"},
+	{"version", 'V', NULL, SET_TRUE, F(version), 0, NULL, "show the version"},
 };
+#undef F
 
-static const char short_options[] = "+:qhVo:sj:";
+#define NOPTIONS MPSFIX_ARRAY_SIZE(long_options)
 
 static const struct {
 	const char *name;
@@ -143,65 +156,28 @@ void mpsfix_cli_usage(FILE *f)
 	      "In a git work tree, tracked and untracked-but-not-ignored *.py and *.pyi\n"
 	      "files are read; elsewhere folders are walked (hidden folders, __pycache__,\n"
 	      "node_modules, .venv, venv and site-packages skipped).  The default PATH\n"
-	      "is the current folder; '-' reads standard input.\n"
-	      "\n"
-	      "Rules and fixes:\n"
-	      "  --rules PATH                add a rule folder or rule file (repeatable)\n"
-	      "  --no-default-rules          do not load the shipped rules\n"
-	      "  --unsafe-fixes              also apply fixes marked unsafe\n"
-	      "  --no-unsafe-fixes           apply only safe fixes (overrides the config)\n"
-	      "\n"
-	      "Files:\n"
-	      "  --exclude GLOB              skip matching files and folders (repeatable)\n"
-	      "  --include GLOB              read only matching files (repeatable)\n"
-	      "  --no-ignore                 also read files git ignores\n"
-	      "  --stdin-filename NAME       the name to report standard input ('-') as\n"
-	      "  --since REF                 only lines changed since git revision REF\n"
-	      "  --staged                    read the staged content of staged files\n"
-	      "\n"
-	      "Output:\n"
-	      "  --format FORMAT             the report format: full, concise, json,\n"
-	      "                              jsonl, sarif, github or diff\n"
-	      "  -o, --output FILE           write the report to FILE\n"
-	      "  --color WHEN                color the output: auto, always or never\n"
-	      "  --statistics                print a count of findings per rule\n"
-	      "  -q, --quiet                 no summary line\n"
-	      "  --exit-zero                 exit 0 even if findings remain\n"
-	      "  --exit-non-zero-on-fix      exit 1 if anything was fixed\n"
-	      "\n"
-	      "Selection:\n"
-	      "  --select LIST               run only these codes, prefixes or rule ids\n"
-	      "                              (comma-separated, repeatable)\n"
-	      "  --extend-select LIST        run these rules too (repeatable)\n"
-	      "  --ignore LIST               do not run these rules (repeatable)\n"
-	      "  --show-unused-suppressions  report noqa comments that suppress nothing\n"
-	      "  --no-prefilter              parse every file, also those no rule's words are in\n"
-	      "\n"
-	      "Configuration:\n"
-	      "  --config FILE               read this configuration, not .mpsfix.yml\n"
-	      "  --isolated                  read no configuration file\n"
-	      "  --target-torch SPEC         the torch versions to target (>=2.1,<2.6)\n"
-	      "\n"
-	      "Speed (check, diff, fix):\n"
-	      "  -j, --jobs N                work on N files at once (default: one per\n"
-	      "                              online processor); the output is the same\n"
-	      "                              for every N\n"
-	      "\n"
-	      "Commits and patches (commit, patch, review --commit):\n"
-	      "  --squash                    one commit for all the rules\n"
-	      "  -s, --signoff               add a Signed-off-by trailer\n"
-	      "  --branch NAME               commit on a new branch NAME from HEAD;\n"
-	      "                              leave HEAD, index and work tree alone\n"
-	      "  --allow-dirty               commit even if the files have uncommitted\n"
-	      "                              changes (they stay uncommitted)\n"
-	      "  --stdout                    patch: write one mbox to standard output\n"
-	      "  --output-directory DIR      patch: write the patch files into DIR\n"
-	      "  --commit                    review: commit the accepted fixes per rule\n"
-	      "\n"
-	      "Other:\n"
-	      "  -h, --help                  show this help\n"
-	      "  -V, --version               show the version\n"
-	      "\n"
+	      "is the current folder; '-' reads standard input.\n",
+	      f);
+	for (size_t i = 0; i < NOPTIONS; i++) {
+		const struct cli_option *o = &long_options[i];
+		char tag[64];
+		const char *h = o->help;
+
+		if (o->section)
+			fprintf(f, "\n%s:\n", o->section);
+		if (o->short_name)
+			snprintf(tag, sizeof(tag), "-%c, --%s%s%s", o->short_name, o->name, o->arg ? " " : "",
+				 o->arg ? o->arg : "");
+		else
+			snprintf(tag, sizeof(tag), "--%s%s%s", o->name, o->arg ? " " : "", o->arg ? o->arg : "");
+		/* the description at column 30, its further lines under it */
+		fprintf(f, "  %-26s  %.*s\n", tag, (int)strcspn(h, "\n"), h);
+		while ((h = strchr(h, '\n')) != NULL) {
+			h++;
+			fprintf(f, "%30s%.*s\n", "", (int)strcspn(h, "\n"), h);
+		}
+	}
+	fputs("\n"
 	      "Exit status: 0 nothing found (or everything fixed); 1 findings remain,\n"
 	      "the diff is not empty, or something was fixed with --exit-non-zero-on-fix;\n"
 	      "2 usage, configuration, rule-file, I/O or git error; 130 interrupted.\n"
@@ -232,16 +208,60 @@ static int choose(int *out, const char *option, const char *value, const char *c
 	return error;
 }
 
-static void list_push(mpsfix_argv_list *l, char *value)
+/* The entry of getopt_long's answer `c`: a short option's letter, or 256 + its index. */
+static const struct cli_option *find_option(int c)
 {
-	l->items[l->len++] = value;
+	if (c >= 256 && (size_t)(c - 256) < NOPTIONS)
+		return &long_options[c - 256];
+	for (size_t i = 0; c > 0 && c < 256 && i < NOPTIONS; i++)
+		if (long_options[i].short_name == c)
+			return &long_options[i];
+	return NULL;
+}
+
+/* Do what option `o` does, with its argument `arg` (NULL when it takes none). */
+static int apply_option(mpsfix_opts *opts, const struct cli_option *o, char *arg)
+{
+	char *field = (char *)opts + o->field;
+	int choice, error;
+
+	switch (o->kind) {
+	case SET_TRUE:
+		*(bool *)field = true;
+		break;
+	case SET_INT:
+		*(int *)field = o->value;
+		break;
+	case SET_STRING:
+		*(const char **)field = arg;
+		break;
+	case PUSH: {
+		mpsfix_argv_list *l = (mpsfix_argv_list *)field;
+
+		l->items[l->len++] = arg;
+		break;
+	}
+	case CHOOSE_FORMAT:
+		if ((error = choose(&choice, o->name, arg, format_names)) < 0)
+			return error;
+		*(const char **)field = format_names[choice];
+		break;
+	case CHOOSE_COLOR:
+		if ((error = choose(&choice, o->name, arg, color_names)) < 0)
+			return error;
+		*(mpsfix_color *)field = (mpsfix_color)choice;
+		break;
+	case PARSE_JOBS:
+		return mpsfix_pool_parse_jobs((size_t *)field, arg, "'--jobs'");
+	}
+	return 0;
 }
 
 /* The message for an option getopt_long refused (`arg` as written). */
 static int option_error(const char *arg)
 {
 	size_t n, matches = 0;
-	const struct option *last = NULL;
+	const struct cli_option *last = NULL;
 
 	if (strncmp(arg, "--", 2) != 0 || arg[2] == '\0') {
 		if (optopt && optopt < 256)
@@ -250,7 +270,7 @@ static int option_error(const char *arg)
 		return mpsfix_error_set(MPSFIX_ERROR, "unknown option '%s' (try 'mpsfix --help')", arg);
 	}
 	n = strcspn(arg + 2, "=");
-	for (const struct option *o = long_options; o->name; o++) {
+	for (const struct cli_option *o = long_options; o < long_options + NOPTIONS; o++) {
 		if (strncmp(o->name, arg + 2, n) != 0)
 			continue;
 		if (o->name[n] == '\0') {
@@ -262,7 +282,7 @@ static int option_error(const char *arg)
 		last = o;
 		matches++;
 	}
-	if (matches == 1 && last->has_arg == no_argument && arg[2 + n] == '=')
+	if (matches == 1 && !last->arg && arg[2 + n] == '=')
 		return mpsfix_error_set(MPSFIX_ERROR, "option '--%s' takes no value", last->name);
 	if (matches > 1)
 		return mpsfix_error_set(MPSFIX_ERROR, "option '%.*s' is ambiguous (try 'mpsfix --help')",
@@ -328,7 +348,27 @@ int mpsfix_cli_parse(mpsfix_opts *opts, int argc, char **argv)
 {
 	mpsfix_argv_list *lists[6];
 	size_t nlists = 0;
-	int c, choice, error = 0;
+	/* getopt_long's tables, from long_options[] */
+	struct option getopt_table[NOPTIONS + 1];
+	char shorts[3 + 2 * NOPTIONS], *p = shorts;
+	const struct cli_option *o;
+	int c, error = 0;
+
+	*p++ = '+'; /* stop at the first operand: the command, then its paths */
+	*p++ = ':'; /* a missing value is ':', not '?' */
+	for (size_t i = 0; i < NOPTIONS; i++) {
+		const struct cli_option *lo = &long_options[i];
+
+		getopt_table[i] = (struct option){lo->name, lo->arg ? required_argument : no_argument, NULL,
+						  lo->short_name ? lo->short_name : 256 + (int)i};
+		if (lo->short_name) {
+			*p++ = lo->short_name;
+			if (lo->arg)
+				*p++ = ':';
+		}
+	}
+	getopt_table[NOPTIONS] = (struct option){NULL, 0, NULL, 0};
+	*p = '\0';
 
 	memset(opts, 0, sizeof(*opts));
 	lists[nlists++] = &opts->rule_paths;
@@ -352,7 +392,7 @@ int mpsfix_cli_parse(mpsfix_opts *opts, int argc, char **argv)
 	optreset = 1; /* BSD getopt: the same */
 #endif
 #endif
-	while ((c = getopt_long(argc, argv, short_options, long_options, NULL)) != -1 ||
+	while ((c = getopt_long(argc, argv, shorts, getopt_table, NULL)) != -1 ||
 	       optind < argc) {
 		if (c == -1) {
 			/* an operand: the command first, then paths; options may follow */
@@ -386,126 +426,18 @@ int mpsfix_cli_parse(mpsfix_opts *opts, int argc, char **argv)
 			}
 			continue;
 		}
-		switch (c) {
-		case OPT_RULES:
-			list_push(&opts->rule_paths, optarg);
-			break;
-		case OPT_NO_DEFAULT_RULES:
-			opts->no_default_rules = true;
-			break;
-		case OPT_UNSAFE_FIXES:
-			opts->unsafe_fixes = 1;
-			break;
-		case OPT_NO_UNSAFE_FIXES:
-			opts->unsafe_fixes = 0;
-			break;
-		case OPT_EXCLUDE:
-			list_push(&opts->exclude, optarg);
-			break;
-		case OPT_INCLUDE:
-			list_push(&opts->include, optarg);
-			break;
-		case OPT_NO_IGNORE:
-			opts->no_ignore = true;
-			break;
-		case OPT_NO_PREFILTER:
-			opts->no_prefilter = true;
-			break;
-		case OPT_STDIN_FILENAME:
-			opts->stdin_filename = optarg;
-			break;
-		case OPT_SINCE:
-			opts->since = optarg;
-			break;
-		case OPT_STAGED:
-			opts->staged = true;
-			break;
-		case OPT_FORMAT:
-			if ((error = choose(&choice, "format", optarg, format_names)) < 0)
-				goto done;
-			opts->format = format_names[choice];
-			break;
-		case 'o':
-			opts->output = optarg;
-			break;
-		case OPT_COLOR:
-			if ((error = choose(&choice, "color", optarg, color_names)) < 0)
-				goto done;
-			opts->color = (mpsfix_color)choice;
-			break;
-		case OPT_STATISTICS:
-			opts->statistics = true;
-			break;
-		case 'q':
-			opts->quiet = true;
-			break;
-		case OPT_EXIT_ZERO:
-			opts->exit_zero = true;
-			break;
-		case OPT_EXIT_NON_ZERO_ON_FIX:
-			opts->exit_non_zero_on_fix = true;
-			break;
-		case OPT_SELECT:
-			list_push(&opts->select, optarg);
-			opts->has_select = true;
-			break;
-		case OPT_EXTEND_SELECT:
-			list_push(&opts->extend_select, optarg);
-			break;
-		case OPT_IGNORE:
-			list_push(&opts->ignore, optarg);
-			break;
-		case OPT_SHOW_UNUSED_SUPPRESSIONS:
-			opts->show_unused_suppressions = true;
-			break;
-		case OPT_CONFIG:
-			opts->config = optarg;
-			break;
-		case OPT_ISOLATED:
-			opts->isolated = true;
-			break;
-		case OPT_TARGET_TORCH:
-			opts->target_torch = optarg;
-			break;
-		case 'j':
-			if ((error = mpsfix_pool_parse_jobs(&opts->jobs, optarg, "'--jobs'")) < 0)
-				goto done;
-			break;
-		case OPT_SQUASH:
-			opts->squash = true;
-			break;
-		case 's':
-			opts->signoff = true;
-			break;
-		case OPT_BRANCH:
-			opts->branch = optarg;
-			break;
-		case OPT_ALLOW_DIRTY:
-			opts->allow_dirty = true;
-			break;
-		case OPT_STDOUT:
-			opts->to_stdout = true;
-			break;
-		case OPT_OUTPUT_DIRECTORY:
-			opts->output_directory = optarg;
-			break;
-		case OPT_COMMIT:
-			opts->review_commit = true;
-			break;
-		case 'h':
-			opts->help = true;
-			break;
-		case 'V':
-			opts->version = true;
-			break;
-		case ':':
+		if (c == ':') {
 			error = mpsfix_error_set(MPSFIX_ERROR, "option '%s' needs a value", argv[optind - 1]);
 			goto done;
-		default:
+		}
+		if ((o = find_option(c)) == NULL) {
 			error = option_error(argv[optind - 1]);
 			goto done;
 		}
+		if ((error = apply_option(opts, o, optarg)) < 0)
+			goto done;
 	}
+	opts->has_select = opts->select.len > 0;
 	if (opts->config && opts->isolated) {
 		error = mpsfix_error_set(MPSFIX_ERROR,
 					 "options '--config' and '--isolated' cannot be used together");
