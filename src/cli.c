@@ -19,7 +19,7 @@ enum option_kind {
 	SET_TRUE,     /* bool = true */
 	SET_INT,      /* int = value (--unsafe-fixes 1, --no-unsafe-fixes 0) */
 	SET_STRING,   /* const char * = the argument */
-	PUSH,         /* mpsfix_argv_list: the argument appended (repeatable) */
+	PUSH,         /* mpsfix_strvec: the argument appended (repeatable) */
 	CHOOSE_FORMAT,/* const char * = one of format_names */
 	CHOOSE_COLOR, /* mpsfix_color = the index in color_names */
 	PARSE_JOBS    /* size_t = the number of jobs */
@@ -235,12 +235,9 @@ static int apply_option(mpsfix_opts *opts, const struct cli_option *o, char *arg
 	case SET_STRING:
 		*(const char **)field = arg;
 		break;
-	case PUSH: {
-		mpsfix_argv_list *l = (mpsfix_argv_list *)field;
-
-		l->items[l->len++] = arg;
+	case PUSH:
+		mpsfix_strvec_push((mpsfix_strvec *)field, arg);
 		break;
-	}
 	case CHOOSE_FORMAT:
 		if ((error = choose(&choice, o->name, arg, format_names)) < 0)
 			return error;
@@ -346,8 +343,6 @@ static int check_git_options(const mpsfix_opts *o)
 
 int mpsfix_cli_parse(mpsfix_opts *opts, int argc, char **argv)
 {
-	mpsfix_argv_list *lists[6];
-	size_t nlists = 0;
 	/* getopt_long's tables, from long_options[] */
 	struct option getopt_table[NOPTIONS + 1];
 	char shorts[3 + 2 * NOPTIONS], *p = shorts;
@@ -371,14 +366,6 @@ int mpsfix_cli_parse(mpsfix_opts *opts, int argc, char **argv)
 	*p = '\0';
 
 	memset(opts, 0, sizeof(*opts));
-	lists[nlists++] = &opts->rule_paths;
-	lists[nlists++] = &opts->select;
-	lists[nlists++] = &opts->ignore;
-	lists[nlists++] = &opts->extend_select;
-	lists[nlists++] = &opts->exclude;
-	lists[nlists++] = &opts->include;
-	for (size_t i = 0; i < nlists; i++)
-		lists[i]->items = mpsfix_xcalloc((size_t)argc + 1, sizeof(char *));
 	opts->unsafe_fixes = -1;
 	opts->color = MPSFIX_COLOR_AUTO;
 	opts->paths = mpsfix_xcalloc((size_t)argc + 1, sizeof(char *));
@@ -464,12 +451,12 @@ done:
 
 void mpsfix_opts_release(mpsfix_opts *opts)
 {
-	free(opts->rule_paths.items);
-	free(opts->select.items);
-	free(opts->ignore.items);
-	free(opts->extend_select.items);
-	free(opts->exclude.items);
-	free(opts->include.items);
+	mpsfix_strvec_release(&opts->rule_paths);
+	mpsfix_strvec_release(&opts->select);
+	mpsfix_strvec_release(&opts->ignore);
+	mpsfix_strvec_release(&opts->extend_select);
+	mpsfix_strvec_release(&opts->exclude);
+	mpsfix_strvec_release(&opts->include);
 	free(opts->paths);
 	memset(opts, 0, sizeof(*opts));
 }

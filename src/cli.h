@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "common.h"
+#include "strvec.h"
 
 enum {
 	MPSFIX_EXIT_OK = 0,        /* nothing found, or everything fixed */
@@ -34,15 +35,9 @@ typedef enum {
 	MPSFIX_COLOR_NEVER
 } mpsfix_color;
 
-/* A repeatable option's values, borrowed from argv. */
-typedef struct {
-	char **items;
-	size_t len;
-} mpsfix_argv_list;
-
 typedef struct {
 	mpsfix_command command;
-	mpsfix_argv_list rule_paths;  /* --rules */
+	mpsfix_strvec rule_paths;    /* --rules (repeatable options: copies of their values) */
 	bool no_default_rules;
 	int unsafe_fixes;             /* --unsafe-fixes 1, --no-unsafe-fixes 0, else -1 */
 	bool quiet;
@@ -54,12 +49,12 @@ typedef struct {
 	bool statistics;              /* --statistics */
 	bool exit_zero;               /* --exit-zero */
 	bool exit_non_zero_on_fix;    /* --exit-non-zero-on-fix */
-	mpsfix_argv_list select, ignore, extend_select; /* each value may be comma-separated */
+	mpsfix_strvec select, ignore, extend_select; /* each value may be comma-separated */
 	bool has_select;
 	bool show_unused_suppressions;
 	const char *config;           /* --config FILE */
 	bool isolated;                /* --isolated: no configuration file */
-	mpsfix_argv_list exclude, include; /* --exclude/--include GLOB */
+	mpsfix_strvec exclude, include; /* --exclude/--include GLOB */
 	bool no_ignore;               /* --no-ignore */
 	bool no_prefilter;            /* --no-prefilter */
 	const char *stdin_filename;   /* --stdin-filename NAME */

@@ -56,7 +56,7 @@ mpsfix_rule **mpsfix_cmd_enabled(const mpsfix_cmd *cmd, size_t *n)
 	return enabled;
 }
 
-int mpsfix_cmd_files(mpsfix_cmd *cmd, mpsfix_paths *files)
+int mpsfix_cmd_files(mpsfix_cmd *cmd, mpsfix_strvec *files)
 {
 	const mpsfix_opts *opts = cmd->opts;
 	char *dot[] = {"."};

@@ -67,7 +67,7 @@ mpsfix_rule **mpsfix_cmd_enabled(const mpsfix_cmd *cmd, size_t *n);
  * finds them with --exclude, --include, --no-ignore and the configuration's
  * excludes; unreadable ones are printed and set io_error.
  */
-int mpsfix_cmd_files(mpsfix_cmd *cmd, mpsfix_paths *files);
+int mpsfix_cmd_files(mpsfix_cmd *cmd, mpsfix_strvec *files);
 
 /** Whether to color output going to `f` (--color, a terminal, NO_COLOR). */
 bool mpsfix_cmd_color(const mpsfix_cmd *cmd, FILE *f);
@@ -111,7 +111,7 @@ bool mpsfix_cmd_keep(void *payload, const mpsfix_rule *rule, uint32_t line);
  * and what it adds to the counters.
  */
 typedef struct {
-	mpsfix_strings messages;     /* each printed as "mpsfix: MESSAGE" */
+	mpsfix_strvec messages;     /* each printed as "mpsfix: MESSAGE" */
 	const char *display;         /* the name in the report (borrowed from the path) */
 	mpsfix_source src, fixed;
 	bool show_fixed;             /* report on `fixed` (what remains), not `src` */

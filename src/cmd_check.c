@@ -65,7 +65,7 @@ static void count_findings(check_run *st, const mpsfix_result *res)
 
 typedef struct {
 	check_run *st;
-	const mpsfix_paths *files;
+	const mpsfix_strvec *files;
 	size_t *sizes;               /* of each file, as found before the run */
 	char **args;
 	size_t nargs;
@@ -167,7 +167,7 @@ static bool stop_requested(void *payload)
 }
 
 /* Every file, on st->cmd->set.jobs threads (standard input: on this one), reported in path order. */
-static int process_files(check_run *st, const mpsfix_paths *files, char **args, size_t nargs)
+static int process_files(check_run *st, const mpsfix_strvec *files, char **args, size_t nargs)
 {
 	files_run fr = {.st = st, .files = files, .args = args, .nargs = nargs, .started = time(NULL)};
 	mpsfix_pool_opts po = {
@@ -251,11 +251,6 @@ static void progress(const check_run *st, size_t done, size_t total, time_t star
 	*shown = true;
 }
 
-static int cmp_path(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 static void on_stale_temp(void *payload, const char *path)
 {
 	(void)payload;
@@ -263,9 +258,9 @@ static void on_stale_temp(void *payload, const char *path)
 }
 
 /* fix: first remove the temporary files a killed run left next to the files to fix. */
-static void remove_stale_temps(check_run *st, const mpsfix_paths *files)
+static void remove_stale_temps(check_run *st, const mpsfix_strvec *files)
 {
-	mpsfix_paths dirs = MPSFIX_PATHS_INIT;
+	mpsfix_strvec dirs = MPSFIX_STRVEC_INIT;
 
 	for (size_t i = 0; i < files->len; i++) {
 		char *real = strcmp(files->items[i], "-") ? realpath(files->items[i], NULL) : NULL;
@@ -273,14 +268,12 @@ static void remove_stale_temps(check_run *st, const mpsfix_paths *files)
 
 		if (slash) {
 			slash[slash == real] = '\0'; /* the folder the temporary file goes to */
-			mpsfix_grow((void **)&dirs.items, &dirs.cap, dirs.len + 1, sizeof(char *));
-			dirs.items[dirs.len++] = real;
+			mpsfix_strvec_push_owned(&dirs, real);
 		} else {
 			free(real);
 		}
 	}
-	if (dirs.len > 1)
-		qsort(dirs.items, dirs.len, sizeof(char *), cmp_path);
+	mpsfix_strvec_sort(&dirs);
 	for (size_t i = 0; i < dirs.len; i++) {
 		if (i && !strcmp(dirs.items[i], dirs.items[i - 1]))
 			continue;
@@ -289,14 +282,14 @@ static void remove_stale_temps(check_run *st, const mpsfix_paths *files)
 			st->cmd->io_error = true;
 		}
 	}
-	mpsfix_paths_release(&dirs);
+	mpsfix_strvec_release(&dirs);
 }
 
 int mpsfix_cmd_check(mpsfix_cmd *cmd)
 {
 	const mpsfix_opts *opts = cmd->opts;
 	check_run run = {.cmd = cmd}, *st = &run;
-	mpsfix_paths files = MPSFIX_PATHS_INIT;
+	mpsfix_strvec files = MPSFIX_STRVEC_INIT;
 	char *dot[] = {"."};
 	char **args = opts->npaths ? opts->paths : dot;
 	size_t nargs = opts->npaths ? opts->npaths : 1;
@@ -363,7 +356,7 @@ int mpsfix_cmd_check(mpsfix_cmd *cmd)
 	if (*cmd->interrupted)
 		status = MPSFIX_EXIT_INTERRUPT;
 done:
-	mpsfix_paths_release(&files);
+	mpsfix_strvec_release(&files);
 	mpsfix_reporter_free(run.reporter);
 	mpsfix_index_free(run.index);
 	free(run.enabled);

@@ -114,7 +114,7 @@ void mpsfix_file_record_free(mpsfix_file_record *rec)
 {
 	if (!rec)
 		return;
-	mpsfix_strings_release(&rec->messages);
+	mpsfix_strvec_release(&rec->messages);
 	mpsfix_source_release(&rec->src);
 	mpsfix_source_release(&rec->fixed);
 	mpsfix_result_release(&rec->res);
@@ -125,7 +125,7 @@ void mpsfix_file_record_free(mpsfix_file_record *rec)
 /* The message of the last error, for standard error after the file's turn comes. */
 static void note_error(mpsfix_file_record *rec)
 {
-	mpsfix_strings_push(&rec->messages, mpsfix_error_last()->message);
+	mpsfix_strvec_push(&rec->messages, mpsfix_error_last()->message);
 }
 
 void mpsfix_cmd_file(const mpsfix_cmd *cmd, const mpsfix_index *index, mpsfix_ctx *ctx,
@@ -167,7 +167,7 @@ void mpsfix_cmd_file(const mpsfix_cmd *cmd, const mpsfix_index *index, mpsfix_ct
 	if (write_back && !is_stdin && mpsfix_cmd_leaves_root(path, root)) {
 		char *msg = mpsfix_xasprintf("%s: not fixed: a symbolic link to a file outside %s", path, root);
 
-		mpsfix_strings_push(&rec->messages, msg);
+		mpsfix_strvec_push(&rec->messages, msg);
 		free(msg);
 		write_back = eo.fix = false; /* its findings stay, as check reports them */
 	} else if (write_back && !is_stdin && mpsfix_source_check_writable(src, path) < 0) {
@@ -197,7 +197,7 @@ void mpsfix_cmd_file(const mpsfix_cmd *cmd, const mpsfix_index *index, mpsfix_ct
 		goto fail;
 	rec->scanned = true;
 	for (size_t i = 0; i < res->nwarnings; i++)
-		mpsfix_strings_push(&rec->messages, res->warnings[i]);
+		mpsfix_strvec_push(&rec->messages, res->warnings[i]);
 	if (opts->command == MPSFIX_CMD_CHECK && cmd->set.format == MPSFIX_FORMAT_DIFF) {
 		/* check --format diff: the findings are the unfixed ones; a second,
 		 * fixing run gives the diff */

@@ -143,7 +143,7 @@ static int series_refusals(const mpsfix_cmd *st)
 
 /* The files of a series: from HEAD when recording, else from the file system. */
 static void series_files(mpsfix_cmd *st, mpsfix_series *s, mpsfix_recorder *rec,
-			 const mpsfix_paths *files, size_t *skipped)
+			 const mpsfix_strvec *files, size_t *skipped)
 {
 	for (size_t i = 0; i < files->len && !*st->interrupted; i++) {
 		const char *path = files->items[i];
@@ -218,7 +218,7 @@ static int series_review(mpsfix_cmd *st, mpsfix_series *s, mpsfix_recorder *rec,
  * commit, patch, review: the fixes rule by rule (code order) as a series,
  * then commits, patch files, or the files themselves.
  */
-static int run_series(mpsfix_cmd *st, const mpsfix_paths *files, mpsfix_rule **enabled, size_t nenabled,
+static int run_series(mpsfix_cmd *st, const mpsfix_strvec *files, mpsfix_rule **enabled, size_t nenabled,
 		      const mpsfix_index *index)
 {
 	const mpsfix_opts *opts = st->opts;
@@ -343,7 +343,7 @@ done:
 
 int mpsfix_cmd_series(mpsfix_cmd *cmd)
 {
-	mpsfix_paths files = MPSFIX_PATHS_INIT;
+	mpsfix_strvec files = MPSFIX_STRVEC_INIT;
 	mpsfix_rule **enabled = NULL;
 	mpsfix_index *index = NULL;
 	size_t nenabled = 0;
@@ -361,7 +361,7 @@ fail:
 	mpsfix_cmd_error(mpsfix_error_last()->message);
 	status = MPSFIX_EXIT_ERROR;
 done:
-	mpsfix_paths_release(&files);
+	mpsfix_strvec_release(&files);
 	mpsfix_index_free(index);
 	free(enabled);
 	return status;

@@ -21,23 +21,6 @@
 #define CONFIG_FILE_MAX (1024u * 1024u)
 #define CONFIG_NAME ".mpsfix.yml"
 
-/* --- string lists ---------------------------------------------------------------- */
-
-void mpsfix_strings_push(mpsfix_strings *s, const char *str)
-{
-	mpsfix_grow((void **)&s->items, &s->cap, s->len + 1, sizeof(*s->items));
-	s->items[s->len++] = mpsfix_xstrdup(str);
-}
-
-void mpsfix_strings_release(mpsfix_strings *s)
-{
-	for (size_t i = 0; i < s->len; i++)
-		free(s->items[i]);
-	free(s->items);
-	s->items = NULL;
-	s->len = s->cap = 0;
-}
-
 /* --- finding the file ---------------------------------------------------------------- */
 
 int mpsfix_config_find(char **out, const char *start)
@@ -133,7 +116,7 @@ typedef struct {
  * of one); null (`ignore:` with nothing after it) is the empty list.
  */
 static int load_strings(const loader *ld, const char *name, const mpsfix_yaml_node *v,
-			mpsfix_strings *out)
+			mpsfix_strvec *out)
 {
 	size_t n = v->type == MPSFIX_YAML_SEQ ? v->nitems : 1;
 
@@ -150,7 +133,7 @@ static int load_strings(const loader *ld, const char *name, const mpsfix_yaml_no
 						"of strings", name);
 		if (item->len == 0)
 			return mpsfix_yaml_fail(ld->doc, item, "empty string in '%s'", name);
-		mpsfix_strings_push(out, item->value);
+		mpsfix_strvec_push(out, item->value);
 	}
 	return 0;
 }
@@ -185,7 +168,7 @@ static int load_per_file_ignores(const loader *ld, const mpsfix_yaml_node *v)
 /* Rule paths are relative to the configuration file's folder. */
 static int load_rule_paths(const loader *ld, const mpsfix_yaml_node *v)
 {
-	mpsfix_strings given = {0};
+	mpsfix_strvec given = {0};
 	int error;
 
 	if ((error = load_strings(ld, "rules", v, &given)) == 0) {
@@ -194,11 +177,11 @@ static int load_rule_paths(const loader *ld, const mpsfix_yaml_node *v)
 				mpsfix_xstrdup(given.items[i]) :
 				mpsfix_xasprintf("%s/%s", ld->cfg->dir, given.items[i]);
 
-			mpsfix_strings_push(&ld->cfg->rules, p);
+			mpsfix_strvec_push(&ld->cfg->rules, p);
 			free(p);
 		}
 	}
-	mpsfix_strings_release(&given);
+	mpsfix_strvec_release(&given);
 	return error;
 }
 
@@ -321,14 +304,14 @@ void mpsfix_config_release(mpsfix_config *cfg)
 		return;
 	free(cfg->path);
 	free(cfg->dir);
-	mpsfix_strings_release(&cfg->select);
-	mpsfix_strings_release(&cfg->extend_select);
-	mpsfix_strings_release(&cfg->ignore);
-	mpsfix_strings_release(&cfg->exclude);
-	mpsfix_strings_release(&cfg->rules);
+	mpsfix_strvec_release(&cfg->select);
+	mpsfix_strvec_release(&cfg->extend_select);
+	mpsfix_strvec_release(&cfg->ignore);
+	mpsfix_strvec_release(&cfg->exclude);
+	mpsfix_strvec_release(&cfg->rules);
 	for (size_t i = 0; i < cfg->nper_file_ignores; i++) {
 		free(cfg->per_file_ignores[i].glob);
-		mpsfix_strings_release(&cfg->per_file_ignores[i].codes);
+		mpsfix_strvec_release(&cfg->per_file_ignores[i].codes);
 	}
 	free(cfg->per_file_ignores);
 	free(cfg->target_torch);
@@ -365,7 +348,7 @@ bool mpsfix_selector_known(const char *sel, mpsfix_rule *const *rules, size_t n)
  * by default — except ALL, which names only the rules on by default (as
  * ruff's ALL leaves preview rules out).
  */
-static bool turns_on(const mpsfix_strings *list, const mpsfix_rule *r)
+static bool turns_on(const mpsfix_strvec *list, const mpsfix_rule *r)
 {
 	for (size_t i = 0; i < list->len; i++) {
 		const char *sel = list->items[i];
@@ -376,7 +359,7 @@ static bool turns_on(const mpsfix_strings *list, const mpsfix_rule *r)
 	return false;
 }
 
-static bool names(const mpsfix_strings *list, const mpsfix_rule *r)
+static bool names(const mpsfix_strvec *list, const mpsfix_rule *r)
 {
 	for (size_t i = 0; i < list->len; i++)
 		if (mpsfix_selector_matches(list->items[i], r))
@@ -385,10 +368,10 @@ static bool names(const mpsfix_strings *list, const mpsfix_rule *r)
 }
 
 void mpsfix_select_rules(bool *selected, mpsfix_rule *const *rules, size_t n,
-			 const mpsfix_strings *select, bool has_select,
-			 const mpsfix_strings *extend_select, const mpsfix_strings *ignore)
+			 const mpsfix_strvec *select, bool has_select,
+			 const mpsfix_strvec *extend_select, const mpsfix_strvec *ignore)
 {
-	static const mpsfix_strings none = {0};
+	static const mpsfix_strvec none = {0};
 
 	if (!select)
 		select = &none;

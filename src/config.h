@@ -24,25 +24,18 @@
 
 #include "common.h"
 #include "rule.h"
-
-typedef struct {
-	char **items;   /* owned strings */
-	size_t len, cap;
-} mpsfix_strings;
-
-void mpsfix_strings_push(mpsfix_strings *s, const char *str);
-void mpsfix_strings_release(mpsfix_strings *s);
+#include "strvec.h"
 
 typedef struct {
 	char *glob;             /* as written (owned) */
-	mpsfix_strings codes;
+	mpsfix_strvec codes;
 } mpsfix_per_file_ignore;
 
 typedef struct {
 	char *path;             /* the file read, or NULL when none (owned) */
 	char *dir;              /* its folder, absolute (owned); globs are relative to it */
 	bool has_select;        /* `select:` was given (even empty) */
-	mpsfix_strings select, extend_select, ignore, exclude, rules;
+	mpsfix_strvec select, extend_select, ignore, exclude, rules;
 	mpsfix_per_file_ignore *per_file_ignores;   /* owned */
 	size_t nper_file_ignores;
 	char *target_torch;     /* or NULL (owned) */
@@ -92,8 +85,8 @@ bool mpsfix_selector_known(const char *sel, mpsfix_rule *const *rules, size_t n)
  * Any list may be NULL (empty).
  */
 void mpsfix_select_rules(bool *selected, mpsfix_rule *const *rules, size_t n,
-			 const mpsfix_strings *select, bool has_select,
-			 const mpsfix_strings *extend_select, const mpsfix_strings *ignore);
+			 const mpsfix_strvec *select, bool has_select,
+			 const mpsfix_strvec *extend_select, const mpsfix_strvec *ignore);
 
 /**
  * Does glob `glob` match `path` (relative to the glob's base folder, '/'

@@ -41,11 +41,6 @@ static void report(const reporter *r, const char *fmt, ...)
 	mpsfix_buf_release(&b);
 }
 
-static void add(mpsfix_paths *p, char *path)
-{
-	mpsfix_grow((void **)&p->items, &p->cap, p->len + 1, sizeof(*p->items));
-	p->items[p->len++] = path;
-}
 
 
 static bool ends_with(const char *s, const char *suffix)
@@ -146,7 +141,7 @@ static enum kind classify(const char *path, const char *name, enum entry type)
 }
 
 /* Append every Python file under `root` to `out` (unsorted). */
-static void walk(mpsfix_paths *out, const char *root, const reporter *r)
+static void walk(mpsfix_strvec *out, const char *root, const reporter *r)
 {
 	ARRAY(char *) stack = {0};
 
@@ -177,7 +172,7 @@ static void walk(mpsfix_paths *out, const char *root, const reporter *r)
 				ARRAY_PUSH(&stack, path);
 				path = NULL;
 			} else if (k == K_FILE && is_python(name)) {
-				add(out, path);
+				mpsfix_strvec_push_owned(out, path);
 				path = NULL;
 			}
 			free(path);
@@ -234,7 +229,7 @@ static bool same_file(const keyed *x, const keyed *y)
  * symbolic link to it are one file (a diff naming it twice would not
  * apply); the file's own name is preferred to a link's.
  */
-static void dedupe(mpsfix_paths *p)
+static void dedupe(mpsfix_strvec *p)
 {
 	keyed *k = mpsfix_xmalloc(p->len * sizeof(*k));
 	bool *dup = mpsfix_xcalloc(p->len, sizeof(*dup));
@@ -369,7 +364,7 @@ static bool in_skipped_folder(const char *dir, const char *path)
 }
 
 /* The files of folder argument `dir` from git; *listed is false outside a work tree. */
-static int git_files(mpsfix_paths *out, bool *listed, const char *dir, bool no_ignore)
+static int git_files(mpsfix_strvec *out, bool *listed, const char *dir, bool no_ignore)
 {
 	char **files = NULL;
 	size_t n = 0;
@@ -381,13 +376,13 @@ static int git_files(mpsfix_paths *out, bool *listed, const char *dir, bool no_i
 		if (in_skipped_folder(dir, files[i]))
 			free(files[i]);
 		else
-			add(out, files[i]);
+			mpsfix_strvec_push_owned(out, files[i]);
 	}
 	free(files);
 	return 0;
 }
 
-int mpsfix_discover_files(mpsfix_paths *out, char *const *args, size_t nargs,
+int mpsfix_discover_files(mpsfix_strvec *out, char *const *args, size_t nargs,
 			  const mpsfix_discover_opts *opts,
 			  void (*on_error)(void *payload, const char *message), void *payload)
 {
@@ -426,7 +421,7 @@ int mpsfix_discover_files(mpsfix_paths *out, char *const *args, size_t nargs,
 			goto done;
 		}
 		if (!strcmp(arg, "-")) { /* standard input: read by the caller */
-			add(out, mpsfix_xstrdup(arg));
+			mpsfix_strvec_push(out, arg);
 			continue;
 		}
 		if (lstat(arg, &st) < 0) {
@@ -437,7 +432,7 @@ int mpsfix_discover_files(mpsfix_paths *out, char *const *args, size_t nargs,
 		bool folder = S_ISDIR(st.st_mode) ||
 			      (S_ISLNK(st.st_mode) && stat(arg, &st) == 0 && S_ISDIR(st.st_mode));
 		if (!folder) { /* named explicitly: always taken */
-			add(out, mpsfix_xstrdup(arg));
+			mpsfix_strvec_push(out, arg);
 			continue;
 		}
 		size_t start = out->len;
@@ -469,7 +464,7 @@ done:
 	return error;
 }
 
-int mpsfix_discover(mpsfix_paths *out, char *const *args, size_t nargs,
+int mpsfix_discover(mpsfix_strvec *out, char *const *args, size_t nargs,
 		    void (*on_error)(void *payload, const char *message), void *payload)
 {
 	mpsfix_discover_opts opts = {.use_git = false};
@@ -477,13 +472,3 @@ int mpsfix_discover(mpsfix_paths *out, char *const *args, size_t nargs,
 	return mpsfix_discover_files(out, args, nargs, &opts, on_error, payload);
 }
 
-void mpsfix_paths_release(mpsfix_paths *p)
-{
-	if (!p)
-		return;
-	for (size_t i = 0; i < p->len; i++)
-		free(p->items[i]);
-	free(p->items);
-	p->items = NULL;
-	p->len = p->cap = 0;
-}

@@ -6,14 +6,7 @@
 #define MPSFIX_DISCOVER_H
 
 #include "common.h"
-
-/** A list of paths; every string is owned and freed by mpsfix_paths_release(). */
-typedef struct {
-	char **items;
-	size_t len, cap;
-} mpsfix_paths;
-
-#define MPSFIX_PATHS_INIT {NULL, 0, 0}
+#include "strvec.h"
 
 /**
  * Append to `out` the files named by `args`:
@@ -32,7 +25,7 @@ typedef struct {
  * The argument `-` (standard input) is passed through as it is.
  * Returns 0, or MPSFIX_ERROR for a fatal problem.
  */
-int mpsfix_discover(mpsfix_paths *out, char *const *args, size_t nargs,
+int mpsfix_discover(mpsfix_strvec *out, char *const *args, size_t nargs,
 		    void (*on_error)(void *payload, const char *message), void *payload);
 
 /** What mpsfix_discover_files looks at. */
@@ -61,11 +54,9 @@ typedef struct {
  * `..` and `.` resolved, symlinks not) and its parent folders; they say
  * nothing about a file outside `glob_base`.  `opts` NULL: no git, no globs.
  */
-int mpsfix_discover_files(mpsfix_paths *out, char *const *args, size_t nargs,
+int mpsfix_discover_files(mpsfix_strvec *out, char *const *args, size_t nargs,
 			  const mpsfix_discover_opts *opts,
 			  void (*on_error)(void *payload, const char *message), void *payload);
 
-/** Free every path and the list; `p` is left empty and reusable. */
-void mpsfix_paths_release(mpsfix_paths *p);
 
 #endif

@@ -9,8 +9,8 @@
 #include "cond.h"
 #include "names.h"
 #include "parse.h"
+#include "strvec.h"
 
-typedef ARRAY(char *) name_list;
 
 static bool is_param_name(const char *s)
 {
@@ -313,7 +313,7 @@ static char *root_of(const char *qname)
  * when a name cannot be spelled there.
  */
 static char *spell_names(mpsfix_fix_ctx *fc, const mpsfix_template *t, TSNode target,
-			 char **spellings, name_list *imports)
+			 char **spellings, mpsfix_strvec *imports)
 {
 	mpsfix_buf b = MPSFIX_BUF_INIT;
 	char *reason = NULL;
@@ -329,13 +329,10 @@ static char *spell_names(mpsfix_fix_ctx *fc, const mpsfix_template *t, TSNode ta
 		case MPSFIX_SPELL_NEED_IMPORT:
 			spellings[q] = mpsfix_xstrdup(qname);
 			root = root_of(qname);
-			for (size_t i = 0; root && i < imports->len; i++)
-				if (!strcmp(imports->items[i], root)) {
-					free(root);
-					root = NULL;
-				}
-			if (root)
-				ARRAY_PUSH(imports, root);
+			if (root && mpsfix_strvec_has(imports, root))
+				free(root);
+			else if (root)
+				mpsfix_strvec_push_owned(imports, root);
 			break;
 		default:
 			root = root_of(qname);
@@ -358,7 +355,7 @@ static char *render(mpsfix_fix_ctx *fc, const mpsfix_fix_edit *fe, const mpsfix_
 		    TSNode target, const char *prefix, mpsfix_buf *text, mpsfix_spans *kept,
 		    mpsfix_edits *edits, uint32_t group)
 {
-	name_list imports = {0};
+	mpsfix_strvec imports = MPSFIX_STRVEC_INIT;
 	size_t nq = mpsfix_template_qname_count(fe->tmpl);
 	char **spellings = mpsfix_xcalloc(nq + 1, sizeof(char *));
 	char *reason = NULL;
@@ -385,9 +382,7 @@ done:
 	for (size_t i = 0; i < nq; i++)
 		free(spellings[i]);
 	free(spellings);
-	for (size_t i = 0; i < imports.len; i++)
-		free(imports.items[i]);
-	free(imports.items);
+	mpsfix_strvec_release(&imports);
 	return reason;
 }
 

@@ -10,6 +10,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "strvec.h"
+
 /* --- rule sets ------------------------------------------------------------------- */
 
 /* Add `r` (taken over) unless its id or code is already used. */
@@ -55,15 +57,8 @@ static bool is_rule_name(const char *name)
 	       (n > 5 && strcmp(name + n - 5, ".yaml") == 0);
 }
 
-static int name_cmp(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-typedef ARRAY(char *) name_list;
-
 /* The rule file names of folder `dir`, sorted. */
-static int list_rule_files(name_list *names, const char *dir)
+static int list_rule_files(mpsfix_strvec *names, const char *dir)
 {
 	DIR *d = opendir(dir);
 	struct dirent *de;
@@ -76,7 +71,7 @@ static int list_rule_files(name_list *names, const char *dir)
 		if (!(de = readdir(d)))
 			break;
 		if (is_rule_name(de->d_name))
-			ARRAY_PUSH(names, mpsfix_xstrdup(de->d_name));
+			mpsfix_strvec_push(names, de->d_name);
 	}
 	if (errno) {
 		int error = mpsfix_error_set(MPSFIX_ERROR, "cannot read rule folder '%s': %s", dir,
@@ -86,14 +81,13 @@ static int list_rule_files(name_list *names, const char *dir)
 		return error;
 	}
 	closedir(d);
-	if (names->len)
-		qsort(names->items, names->len, sizeof(*names->items), name_cmp);
+	mpsfix_strvec_sort(names);
 	return 0;
 }
 
 int mpsfix_ruleset_load(mpsfix_ruleset *set, TSParser *parser, const char *dir)
 {
-	name_list names = {0};
+	mpsfix_strvec names = MPSFIX_STRVEC_INIT;
 	size_t start = set->len;
 	struct stat st;
 	int error = 0;
@@ -120,9 +114,7 @@ int mpsfix_ruleset_load(mpsfix_ruleset *set, TSParser *parser, const char *dir)
 		free(file);
 	}
 done:
-	for (size_t i = 0; i < names.len; i++)
-		free(names.items[i]);
-	free(names.items);
+	mpsfix_strvec_release(&names);
 	if (error < 0) {
 		for (size_t i = start; i < set->len; i++)
 			mpsfix_rule_free(set->items[i]);

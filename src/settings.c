@@ -127,7 +127,7 @@ int mpsfix_settings_load_config(mpsfix_config *cfg, const mpsfix_opts *opts)
 /* ---- the settings of a run ------------------------------------------------------------ */
 
 /* Add the comma-separated values of each argument to `out`. */
-static void split_list(mpsfix_strings *out, const mpsfix_argv_list *args)
+static void split_list(mpsfix_strvec *out, const mpsfix_strvec *args)
 {
 	for (size_t i = 0; i < args->len; i++) {
 		const char *p = args->items[i];
@@ -143,7 +143,7 @@ static void split_list(mpsfix_strings *out, const mpsfix_argv_list *args)
 			while (e > s && e[-1] == ' ')
 				*--e = '\0';
 			if (*s)
-				mpsfix_strings_push(out, s);
+				mpsfix_strvec_push(out, s);
 			free(item);
 			p += n;
 			if (*p == ',')
@@ -152,14 +152,14 @@ static void split_list(mpsfix_strings *out, const mpsfix_argv_list *args)
 	}
 }
 
-static void copy_strings(mpsfix_strings *out, const mpsfix_strings *in)
+static void copy_strings(mpsfix_strvec *out, const mpsfix_strvec *in)
 {
 	for (size_t i = 0; i < in->len; i++)
-		mpsfix_strings_push(out, in->items[i]);
+		mpsfix_strvec_push(out, in->items[i]);
 }
 
 /* Every selector must name some rule: a typo would silently check nothing. */
-static int check_selectors(const mpsfix_strings *list, const char *what, mpsfix_rule *const *rules,
+static int check_selectors(const mpsfix_strvec *list, const char *what, mpsfix_rule *const *rules,
 			   size_t nrules)
 {
 	for (size_t i = 0; i < list->len; i++)
@@ -257,9 +257,9 @@ int mpsfix_settings_resolve(mpsfix_settings *set, const mpsfix_opts *opts, const
 
 void mpsfix_settings_release(mpsfix_settings *set)
 {
-	mpsfix_strings_release(&set->select);
-	mpsfix_strings_release(&set->ignore);
-	mpsfix_strings_release(&set->extend_select);
+	mpsfix_strvec_release(&set->select);
+	mpsfix_strvec_release(&set->ignore);
+	mpsfix_strvec_release(&set->extend_select);
 	mpsfix_target_release(&set->tgt);
 	memset(set, 0, sizeof(*set));
 }

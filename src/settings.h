@@ -15,7 +15,7 @@
 #include "target.h"
 
 typedef struct {
-	mpsfix_strings select, ignore, extend_select; /* the rule selectors, split at commas */
+	mpsfix_strvec select, ignore, extend_select; /* the rule selectors, split at commas */
 	bool has_select;
 	bool unsafe_fixes;
 	mpsfix_target tgt;           /* the torch target: rules whose range misses it do not run */

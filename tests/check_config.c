@@ -305,28 +305,28 @@ static void selection(char out[4], const char *select, bool has_select, const ch
 		rule("MPS102", "to-mps", true),
 		rule("MPS202", "pin-memory", false),
 	};
-	mpsfix_strings sel = {0}, ext = {0}, ign = {0};
+	mpsfix_strvec sel = {0}, ext = {0}, ign = {0};
 	bool on[3];
 	char buf[64], *tok;
 
 	strcpy(buf, select ? select : "");
 	for (tok = strtok(buf, " "); tok; tok = strtok(NULL, " "))
-		mpsfix_strings_push(&sel, tok);
+		mpsfix_strvec_push(&sel, tok);
 	strcpy(buf, extend ? extend : "");
 	for (tok = strtok(buf, " "); tok; tok = strtok(NULL, " "))
-		mpsfix_strings_push(&ext, tok);
+		mpsfix_strvec_push(&ext, tok);
 	strcpy(buf, ignore ? ignore : "");
 	for (tok = strtok(buf, " "); tok; tok = strtok(NULL, " "))
-		mpsfix_strings_push(&ign, tok);
+		mpsfix_strvec_push(&ign, tok);
 	mpsfix_select_rules(on, rules, 3, &sel, has_select, &ext, &ign);
 	for (int i = 0; i < 3; i++) {
 		out[i] = on[i] ? '1' : '0';
 		mpsfix_rule_free(rules[i]);
 	}
 	out[3] = '\0';
-	mpsfix_strings_release(&sel);
-	mpsfix_strings_release(&ext);
-	mpsfix_strings_release(&ign);
+	mpsfix_strvec_release(&sel);
+	mpsfix_strvec_release(&ext);
+	mpsfix_strvec_release(&ign);
 }
 
 START_TEST(test_config_select_precedence)

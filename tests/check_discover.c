@@ -105,7 +105,7 @@ static void on_error(void *payload, const char *message)
 static void expect_opts(char *const *args, size_t nargs, const mpsfix_discover_opts *opts,
 			const char *const *want, errors *e)
 {
-	mpsfix_paths p = MPSFIX_PATHS_INIT;
+	mpsfix_strvec p = MPSFIX_STRVEC_INIT;
 	mpsfix_buf got = MPSFIX_BUF_INIT, exp = MPSFIX_BUF_INIT;
 
 	if (opts)
@@ -122,7 +122,7 @@ static void expect_opts(char *const *args, size_t nargs, const mpsfix_discover_o
 	ck_assert_str_eq(got.data, exp.data);
 	mpsfix_buf_release(&got);
 	mpsfix_buf_release(&exp);
-	mpsfix_paths_release(&p);
+	mpsfix_strvec_release(&p);
 	ck_assert_ptr_null(p.items);
 	ck_assert_uint_eq(p.len, 0);
 }
@@ -236,10 +236,10 @@ START_TEST(test_discover_missing_and_unreadable)
 			 "nope/: No such file or directory\n");
 
 	/* no callback: problems are skipped silently */
-	mpsfix_paths p = MPSFIX_PATHS_INIT;
+	mpsfix_strvec p = MPSFIX_STRVEC_INIT;
 	ck_assert_int_eq(mpsfix_discover(&p, args, 1, NULL, NULL), 0);
 	ck_assert_uint_eq(p.len, 0);
-	mpsfix_paths_release(&p);
+	mpsfix_strvec_release(&p);
 
 	/* an unreadable folder (root reads everything: only as a normal user) */
 	if (geteuid() != 0) {
@@ -259,7 +259,7 @@ END_TEST
 START_TEST(test_discover_many)
 {
 	errors e = {MPSFIX_BUF_INIT, 0};
-	mpsfix_paths p = MPSFIX_PATHS_INIT;
+	mpsfix_strvec p = MPSFIX_STRVEC_INIT;
 	char *args[] = {"proj/many"};
 	char name[64];
 
@@ -286,7 +286,7 @@ START_TEST(test_discover_many)
 	ck_assert_str_eq(p.items[500], "proj/many/f499.py");
 	for (size_t i = 1; i < p.len; i++)
 		ck_assert_int_lt(strcmp(p.items[i - 1], p.items[i]), 0);
-	mpsfix_paths_release(&p);
+	mpsfix_strvec_release(&p);
 	mpsfix_buf_release(&e.messages);
 }
 END_TEST
