@@ -5,6 +5,7 @@
  */
 #include "cmd.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -153,17 +154,11 @@ done:
 
 static bool line_changed(const mpsfix_file_scope *fs, uint32_t line)
 {
-	size_t lo = 0, hi = fs->nsince;
+	/* the first range that does not end before the line */
+	size_t i = mpsfix_lower_bound(fs->since, fs->nsince, sizeof(*fs->since),
+				      offsetof(mpsfix_line_range, last), line);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (fs->since[mid].last < line)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < fs->nsince && fs->since[lo].first <= line;
+	return i < fs->nsince && fs->since[i].first <= line;
 }
 
 bool mpsfix_cmd_keep(void *payload, const mpsfix_rule *rule, uint32_t line)

@@ -188,3 +188,21 @@ bool mpsfix_path_is_dir(const char *path)
 
 	return stat(path, &sb) == 0 && S_ISDIR(sb.st_mode);
 }
+
+size_t mpsfix_lower_bound(const void *base, size_t n, size_t size, size_t offset, uint32_t key)
+{
+	const unsigned char *p = base;
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		uint32_t k;
+
+		memcpy(&k, p + mid * size + offset, sizeof(k));
+		if (k < key)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}

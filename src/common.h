@@ -100,6 +100,13 @@ char *mpsfix_path_join(const char *dir, const char *name);
 /** Whether `path` is a folder (symbolic links followed). */
 bool mpsfix_path_is_dir(const char *path);
 
+/**
+ * Binary search in `n` elements of `size` bytes at `base`, sorted by the
+ * uint32_t at byte `offset` of each: the index of the first whose key is at
+ * least `key`, or `n` when none is.
+ */
+size_t mpsfix_lower_bound(const void *base, size_t n, size_t size, size_t offset, uint32_t key);
+
 #define MPSFIX_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 #endif

@@ -13,6 +13,7 @@
 #include "match.h"
 #include "rule.h"
 #include "source.h"
+#include "suppress.h"
 
 #define MPSFIX_MAX_PASSES 10
 
@@ -52,12 +53,6 @@ typedef struct {
 	bool deferred;                /* fix mode: its fix overlapped another one and
 					 waits (reported, never silently dropped) */
 } mpsfix_finding;
-
-/** An inline suppression comment that suppressed nothing. */
-typedef struct {
-	uint32_t line, col;           /* 1-based, of the comment */
-	char *codes;                  /* what it names ("MPS001, MPS002"), or NULL for all (owned) */
-} mpsfix_unused_suppression;
 
 typedef struct {
 	mpsfix_finding *items;        /* sorted by position, then code */

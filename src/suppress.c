@@ -26,6 +26,7 @@
 #include "suppress.h"
 
 #include <ctype.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -336,17 +337,7 @@ static bool is_statement(TSNode n)
 /* The first directive on `line`, or s->len. */
 static size_t first_on(const mpsfix_suppressions *s, uint32_t line)
 {
-	size_t lo = 0, hi = s->len;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (s->items[mid].line < line)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return mpsfix_lower_bound(s->items, s->len, sizeof(*s->items), offsetof(sup_entry, line), line);
 }
 
 /* Does a directive on `line` cover `rule`?  Marks what applied as used. */

@@ -20,9 +20,14 @@
 #include <tree_sitter/api.h>
 
 #include "common.h"
-#include "engine.h"
 #include "rule.h"
 #include "source.h"
+
+/** An inline suppression comment that suppressed nothing. */
+typedef struct {
+	uint32_t line, col;           /* 1-based, of the comment */
+	char *codes;                  /* what it names ("MPS001, MPS002"), or NULL for all (owned) */
+} mpsfix_unused_suppression;
 
 typedef struct mpsfix_suppressions mpsfix_suppressions;
 
