@@ -4,7 +4,21 @@
  * byte, the findings with expected.txt and the fixed text with expected.py
  * (unsafe fixes enabled).  Cases under fixtures/engine/<case>/ do the same
  * with the rule of their own rule.yml (engine capabilities no shipped rule
- * uses yet).
+ * uses yet).  The check run leaves no text.
+ *
+ * A case may also have an expect.txt: more about the two runs, one
+ * assertion a line (empty lines and lines starting with # are skipped):
+ *
+ *   RUN.findings=N    RUN.fixed=N    RUN.passes=N    RUN.warnings=N
+ *                     the run's findings (for fix: those left), fixes
+ *                     applied, passes and warnings; `>=N` in place of `=N`
+ *                     asks for at least N
+ *   RUN.changed=0|1   the run's text differs from input.py
+ *   RUN.warning=TEXT  one of the run's warnings contains TEXT
+ *   RUN.finding.N=LINE the run's N-th finding (from 1), as a line of
+ *                     expected.txt
+ *
+ * where RUN is check (the run of expected.txt) or fix (that of expected.py).
  */
 #include <dirent.h>
 #include <stdio.h>
@@ -83,19 +97,105 @@ static void collect_cases(void)
 	free(root);
 }
 
+static void format_finding(mpsfix_buf *out, const mpsfix_finding *f)
+{
+	mpsfix_buf_printf(out, "input.py:%u:%u: %s ", f->line, f->col, f->rule->code);
+	if (f->fix == MPSFIX_FIX_AVAILABLE)
+		mpsfix_buf_printf(out, "[*] %s\n", f->rule->message);
+	else if (f->fix == MPSFIX_FIX_MANUAL)
+		mpsfix_buf_printf(out, "%s (needs a manual fix: %s)\n", f->rule->message, f->reason);
+	else
+		mpsfix_buf_printf(out, "%s\n", f->rule->message);
+}
+
 static void format_findings(mpsfix_buf *out, const mpsfix_result *res)
 {
-	for (size_t i = 0; i < res->len; i++) {
-		const mpsfix_finding *f = &res->items[i];
+	for (size_t i = 0; i < res->len; i++)
+		format_finding(out, &res->items[i]);
+}
 
-		mpsfix_buf_printf(out, "input.py:%u:%u: %s ", f->line, f->col, f->rule->code);
-		if (f->fix == MPSFIX_FIX_AVAILABLE)
-			mpsfix_buf_printf(out, "[*] %s\n", f->rule->message);
-		else if (f->fix == MPSFIX_FIX_MANUAL)
-			mpsfix_buf_printf(out, "%s (needs a manual fix: %s)\n", f->rule->message, f->reason);
-		else
-			mpsfix_buf_printf(out, "%s\n", f->rule->message);
+/* One line of expect.txt (see the top of this file) against the two runs. */
+static void expect_line(const char *name, const char *line, const mpsfix_result *check,
+			const mpsfix_result *fix)
+{
+	const char *eq = strchr(line, '=');
+	const char *key = line, *value = eq ? eq + 1 : "";
+	bool at_least = eq && eq > line && eq[-1] == '>';
+	size_t keylen = eq ? (size_t)(eq - line) - at_least : 0;
+	const mpsfix_result *res = NULL;
+	unsigned long want = 0, got;
+	char *end = NULL;
+	bool count = true;
+
+	if (keylen > 6 && !strncmp(line, "check.", 6)) {
+		res = check;
+		key += 6;
+		keylen -= 6;
+	} else if (keylen > 4 && !strncmp(line, "fix.", 4)) {
+		res = fix;
+		key += 4;
+		keylen -= 4;
 	}
+	ck_assert_msg(res != NULL, "%s: expect.txt: not check.KEY=VALUE or fix.KEY=VALUE: %s", name, line);
+	if (keylen == 7 && !strncmp(key, "warning", 7) && !at_least) {
+		bool found = false;
+
+		for (size_t i = 0; i < res->nwarnings; i++)
+			found |= strstr(res->warnings[i], value) != NULL;
+		ck_assert_msg(found, "%s: no warning contains what expect.txt says: %s", name, line);
+		return;
+	}
+	if (keylen > 8 && !strncmp(key, "finding.", 8) && !at_least) {
+		unsigned long n = strtoul(key + 8, &end, 10);
+		mpsfix_buf got_line = MPSFIX_BUF_INIT;
+
+		ck_assert_msg(end == key + keylen && n >= 1, "%s: expect.txt: bad finding number: %s", name, line);
+		ck_assert_msg(n <= res->len, "%s: expect.txt: there are only %zu findings: %s", name, res->len, line);
+		format_finding(&got_line, &res->items[n - 1]);
+		ck_assert_msg(got_line.len == strlen(value) + 1 && !memcmp(got_line.data, value, got_line.len - 1),
+			      "%s: expect.txt: %s\n--- got\n%s", name, line, got_line.data);
+		mpsfix_buf_release(&got_line);
+		return;
+	}
+	if (keylen == 8 && !strncmp(key, "findings", 8))
+		got = res->len;
+	else if (keylen == 5 && !strncmp(key, "fixed", 5))
+		got = res->fixed;
+	else if (keylen == 6 && !strncmp(key, "passes", 6))
+		got = res->passes;
+	else if (keylen == 8 && !strncmp(key, "warnings", 8))
+		got = res->nwarnings;
+	else if (keylen == 7 && !strncmp(key, "changed", 7))
+		got = res->changed;
+	else
+		count = false;
+	ck_assert_msg(count, "%s: expect.txt: unknown key: %s", name, line);
+	want = strtoul(value, &end, 10);
+	ck_assert_msg(*value >= '0' && *value <= '9' && *end == '\0', "%s: expect.txt: not a number: %s", name,
+		      line);
+	if (at_least)
+		ck_assert_msg(got >= want, "%s: expect.txt: %s, got %lu", name, line, got);
+	else
+		ck_assert_msg(got == want, "%s: expect.txt: %s, got %lu", name, line, got);
+}
+
+/* Every line of the case's expect.txt, if it has one. */
+static void check_expect(const char *name, const char *path, const mpsfix_result *check,
+			 const mpsfix_result *fix)
+{
+	char *text = tu_read_file(path, NULL);
+	char *line, *next;
+
+	if (!text)
+		return;
+	for (line = text; *line; line = next) {
+		next = line + strcspn(line, "\n");
+		if (*next)
+			*next++ = '\0';
+		if (*line && *line != '#')
+			expect_line(name, line, check, fix);
+	}
+	free(text);
 }
 
 START_TEST(test_fixture_case)
@@ -110,6 +210,7 @@ START_TEST(test_fixture_case)
 	char *in_path = mpsfix_xasprintf("%s/input.py", dir);
 	char *py_path = mpsfix_xasprintf("%s/expected.py", dir);
 	char *txt_path = mpsfix_xasprintf("%s/expected.txt", dir);
+	char *expect_path = mpsfix_xasprintf("%s/expect.txt", dir);
 	mpsfix_rule *rule = NULL;
 	mpsfix_source src = MPSFIX_SOURCE_INIT;
 	mpsfix_result found = MPSFIX_RESULT_INIT, fixed = MPSFIX_RESULT_INIT;
@@ -134,9 +235,11 @@ START_TEST(test_fixture_case)
 	ck_assert_msg(lines.len == want_txt_len && !memcmp(lines.data ? lines.data : "", want_txt, want_txt_len),
 		      "%s: findings differ\n--- expected\n%s--- got\n%s", name, want_txt,
 		      lines.data ? lines.data : "");
+	ck_assert_ptr_null(found.text);
 	ck_assert_int_eq(mpsfix_engine_run(&fixed, &ctx, ix, &src, &fix), 0);
 	ck_assert_msg(fixed.text_len == want_py_len && !memcmp(fixed.text, want_py, want_py_len),
 		      "%s: fixed text differs\n--- expected\n%s--- got\n%s", name, want_py, fixed.text);
+	check_expect(name, expect_path, &found, &fixed);
 
 	mpsfix_buf_release(&lines);
 	mpsfix_result_release(&found);
@@ -153,6 +256,7 @@ START_TEST(test_fixture_case)
 	free(in_path);
 	free(py_path);
 	free(txt_path);
+	free(expect_path);
 }
 END_TEST
 
