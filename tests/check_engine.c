@@ -20,21 +20,6 @@ static char *fix_with(mpsfix_rule *r, const char *code, mpsfix_result *res)
 	return tu_run(r, code, strlen(code), true, res);
 }
 
-START_TEST(test_engine_remove_argument_and_comma)
-{
-	mpsfix_rule *r = nb_rule();
-	mpsfix_result res = MPSFIX_RESULT_INIT;
-	char *out = fix_with(r, "y = x.to('mps', non_blocking=True)\nz = x.to(non_blocking=True, device='cpu')\n", &res);
-
-	ck_assert_str_eq(out, "y = x.to('mps')\nz = x.to(non_blocking=True, device='cpu')\n");
-	ck_assert_uint_eq(res.fixed, 1);
-	ck_assert_uint_eq(res.len, 0);
-	free(out);
-	mpsfix_result_release(&res);
-	mpsfix_rule_free(r);
-}
-END_TEST
-
 START_TEST(test_engine_nested_matches_take_two_passes)
 {
 	mpsfix_rule *r = nb_rule();
@@ -468,7 +453,6 @@ Suite *mpsfix_suite_engine(void)
 	Suite *s = suite_create("engine");
 	TCase *tc = tcase_create("engine");
 
-	tcase_add_test(tc, test_engine_remove_argument_and_comma);
 	tcase_add_test(tc, test_engine_nested_matches_take_two_passes);
 	tcase_add_test(tc, test_engine_check_mode_reports_positions);
 	tcase_add_test(tc, test_engine_comment_would_be_dropped);
