@@ -20,21 +20,6 @@ static char *fix_with(mpsfix_rule *r, const char *code, mpsfix_result *res)
 	return tu_run(r, code, strlen(code), true, res);
 }
 
-START_TEST(test_engine_nested_matches_take_two_passes)
-{
-	mpsfix_rule *r = nb_rule();
-	mpsfix_result res = MPSFIX_RESULT_INIT;
-	char *out = fix_with(r, "y = a.to('mps', non_blocking=True).b.to('mps', non_blocking=True)\n", &res);
-
-	ck_assert_str_eq(out, "y = a.to('mps').b.to('mps')\n");
-	ck_assert_uint_eq(res.fixed, 2);
-	ck_assert_uint_ge(res.passes, 1);
-	free(out);
-	mpsfix_result_release(&res);
-	mpsfix_rule_free(r);
-}
-END_TEST
-
 START_TEST(test_engine_check_mode_reports_positions)
 {
 	mpsfix_rule *r = nb_rule();
@@ -453,7 +438,6 @@ Suite *mpsfix_suite_engine(void)
 	Suite *s = suite_create("engine");
 	TCase *tc = tcase_create("engine");
 
-	tcase_add_test(tc, test_engine_nested_matches_take_two_passes);
 	tcase_add_test(tc, test_engine_check_mode_reports_positions);
 	tcase_add_test(tc, test_engine_comment_would_be_dropped);
 	tcase_add_test(tc, test_engine_syntax_error_region_not_fixed);
