@@ -20,24 +20,6 @@ static char *fix_with(mpsfix_rule *r, const char *code, mpsfix_result *res)
 	return tu_run(r, code, strlen(code), true, res);
 }
 
-START_TEST(test_engine_check_mode_reports_positions)
-{
-	mpsfix_rule *r = nb_rule();
-	mpsfix_result res = MPSFIX_RESULT_INIT;
-
-	const char *code = "import torch\n\xc3\xa9 = 1; y = x.to('mps', non_blocking=True)\n";
-
-	tu_run(r, code, strlen(code), false, &res);
-	ck_assert_uint_eq(res.len, 1);
-	ck_assert_uint_eq(res.items[0].line, 2);
-	ck_assert_uint_eq(res.items[0].col, 12); /* characters, not bytes */
-	ck_assert_int_eq(res.items[0].fix, MPSFIX_FIX_AVAILABLE);
-	ck_assert_ptr_null(res.text);
-	mpsfix_result_release(&res);
-	mpsfix_rule_free(r);
-}
-END_TEST
-
 START_TEST(test_engine_comment_would_be_dropped)
 {
 	mpsfix_rule *r = nb_rule();
@@ -438,7 +420,6 @@ Suite *mpsfix_suite_engine(void)
 	Suite *s = suite_create("engine");
 	TCase *tc = tcase_create("engine");
 
-	tcase_add_test(tc, test_engine_check_mode_reports_positions);
 	tcase_add_test(tc, test_engine_comment_would_be_dropped);
 	tcase_add_test(tc, test_engine_syntax_error_region_not_fixed);
 	tcase_add_test(tc, test_engine_fix_that_breaks_syntax_is_dropped);
