@@ -20,23 +20,6 @@ static char *fix_with(mpsfix_rule *r, const char *code, mpsfix_result *res)
 	return tu_run(r, code, strlen(code), true, res);
 }
 
-START_TEST(test_engine_comment_would_be_dropped)
-{
-	mpsfix_rule *r = nb_rule();
-	mpsfix_result res = MPSFIX_RESULT_INIT;
-	const char *code = "y = x.to('mps',  # fast path\n         non_blocking=True)\n";
-	char *out = fix_with(r, code, &res);
-
-	ck_assert_str_eq(out, code);
-	ck_assert_uint_eq(res.len, 1);
-	ck_assert_int_eq(res.items[0].fix, MPSFIX_FIX_MANUAL);
-	ck_assert_str_eq(res.items[0].reason, "the fix would drop a comment");
-	free(out);
-	mpsfix_result_release(&res);
-	mpsfix_rule_free(r);
-}
-END_TEST
-
 START_TEST(test_engine_syntax_error_region_not_fixed)
 {
 	mpsfix_rule *r = nb_rule();
@@ -420,7 +403,6 @@ Suite *mpsfix_suite_engine(void)
 	Suite *s = suite_create("engine");
 	TCase *tc = tcase_create("engine");
 
-	tcase_add_test(tc, test_engine_comment_would_be_dropped);
 	tcase_add_test(tc, test_engine_syntax_error_region_not_fixed);
 	tcase_add_test(tc, test_engine_fix_that_breaks_syntax_is_dropped);
 	tcase_add_test(tc, test_engine_torch_import_added);
