@@ -20,26 +20,6 @@ static char *fix_with(mpsfix_rule *r, const char *code, mpsfix_result *res)
 	return tu_run(r, code, strlen(code), true, res);
 }
 
-START_TEST(test_engine_syntax_error_region_not_fixed)
-{
-	mpsfix_rule *r = nb_rule();
-	mpsfix_result res = MPSFIX_RESULT_INIT;
-	const char *code = "a = x.to('mps', non_blocking=True)\n"
-			   "b = (x.to('mps', non_blocking=True) +\n"
-			   "c = 1\n";
-	char *out = fix_with(r, code, &res);
-
-	ck_assert_str_eq(out, "a = x.to('mps')\n"
-			      "b = (x.to('mps', non_blocking=True) +\n"
-			      "c = 1\n");
-	ck_assert_uint_eq(res.len, 1);
-	ck_assert_str_eq(res.items[0].reason, "inside a syntax error");
-	free(out);
-	mpsfix_result_release(&res);
-	mpsfix_rule_free(r);
-}
-END_TEST
-
 START_TEST(test_engine_fix_that_breaks_syntax_is_dropped)
 {
 	/* an assignment where only an expression may stand */
@@ -403,7 +383,6 @@ Suite *mpsfix_suite_engine(void)
 	Suite *s = suite_create("engine");
 	TCase *tc = tcase_create("engine");
 
-	tcase_add_test(tc, test_engine_syntax_error_region_not_fixed);
 	tcase_add_test(tc, test_engine_fix_that_breaks_syntax_is_dropped);
 	tcase_add_test(tc, test_engine_torch_import_added);
 	tcase_add_test(tc, test_engine_bytes_outside_edits_kept);
