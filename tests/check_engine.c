@@ -20,25 +20,6 @@ static char *fix_with(mpsfix_rule *r, const char *code, mpsfix_result *res)
 	return tu_run(r, code, strlen(code), true, res);
 }
 
-START_TEST(test_engine_fix_that_breaks_syntax_is_dropped)
-{
-	/* an assignment where only an expression may stand */
-	const char *pats[] = {"f($X)", NULL};
-	mpsfix_rule *r = tu_rule("MPS999", pats, NULL, "$X = 1", NULL, false);
-	mpsfix_result res = MPSFIX_RESULT_INIT;
-	char *out = fix_with(r, "def g():\n    return f(a)\n", &res);
-
-	ck_assert_str_eq(out, "def g():\n    return f(a)\n");
-	ck_assert_uint_eq(res.nwarnings, 1);
-	ck_assert_ptr_nonnull(strstr(res.warnings[0], "would not parse"));
-	ck_assert_uint_eq(res.fixed, 0);
-	ck_assert_int_eq(res.items[0].fix, MPSFIX_FIX_MANUAL);
-	free(out);
-	mpsfix_result_release(&res);
-	mpsfix_rule_free(r);
-}
-END_TEST
-
 START_TEST(test_engine_torch_import_added)
 {
 	const char *pats[] = {"DataLoader($$$A, pin_memory=$V)", NULL};
@@ -383,7 +364,6 @@ Suite *mpsfix_suite_engine(void)
 	Suite *s = suite_create("engine");
 	TCase *tc = tcase_create("engine");
 
-	tcase_add_test(tc, test_engine_fix_that_breaks_syntax_is_dropped);
 	tcase_add_test(tc, test_engine_torch_import_added);
 	tcase_add_test(tc, test_engine_bytes_outside_edits_kept);
 	tcase_add_test(tc, test_engine_fix_twice_changes_nothing);
