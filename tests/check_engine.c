@@ -20,24 +20,6 @@ static char *fix_with(mpsfix_rule *r, const char *code, mpsfix_result *res)
 	return tu_run(r, code, strlen(code), true, res);
 }
 
-START_TEST(test_engine_fix_twice_changes_nothing)
-{
-	mpsfix_rule *r = nb_rule();
-	mpsfix_result res = MPSFIX_RESULT_INIT, res2 = MPSFIX_RESULT_INIT;
-	char *once = fix_with(r, "a = x.to('mps', dtype=d, non_blocking=True).to('mps', non_blocking=True)\n", &res);
-	char *twice = fix_with(r, once, &res2);
-
-	ck_assert_str_eq(once, "a = x.to('mps', dtype=d).to('mps')\n");
-	ck_assert_str_eq(once, twice);
-	ck_assert(!res2.changed);
-	free(once);
-	free(twice);
-	mpsfix_result_release(&res);
-	mpsfix_result_release(&res2);
-	mpsfix_rule_free(r);
-}
-END_TEST
-
 START_TEST(test_engine_unsafe_fix_needs_opt_in)
 {
 	const char *pats[] = {"f($X)", NULL};
@@ -327,7 +309,6 @@ Suite *mpsfix_suite_engine(void)
 	Suite *s = suite_create("engine");
 	TCase *tc = tcase_create("engine");
 
-	tcase_add_test(tc, test_engine_fix_twice_changes_nothing);
 	tcase_add_test(tc, test_engine_unsafe_fix_needs_opt_in);
 	tcase_add_test(tc, test_engine_pass_limit);
 	tcase_add_test(tc, test_engine_impure_expression_not_duplicated);
