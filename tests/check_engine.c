@@ -68,23 +68,6 @@ START_TEST(test_engine_pass_limit)
 }
 END_TEST
 
-START_TEST(test_engine_impure_expression_not_duplicated)
-{
-	const char *pats[] = {"twice($X)", NULL};
-	mpsfix_rule *r = tu_rule("MPS999", pats, NULL, "($X, $X)", NULL, false);
-	mpsfix_result res = MPSFIX_RESULT_INIT;
-	char *out = fix_with(r, "a = twice(x.y[0])\nb = twice(next(it))\n", &res);
-
-	ck_assert_str_eq(out, "a = (x.y[0], x.y[0])\nb = twice(next(it))\n");
-	ck_assert_uint_eq(res.len, 1);
-	ck_assert_int_eq(res.items[0].fix, MPSFIX_FIX_MANUAL);
-	ck_assert_str_eq(res.items[0].reason, "`next(it)` would be evaluated twice");
-	free(out);
-	mpsfix_result_release(&res);
-	mpsfix_rule_free(r);
-}
-END_TEST
-
 /* A rule removing both $A and $B. */
 static mpsfix_rule *remove_two_rule(const char *pattern)
 {
@@ -311,7 +294,6 @@ Suite *mpsfix_suite_engine(void)
 
 	tcase_add_test(tc, test_engine_unsafe_fix_needs_opt_in);
 	tcase_add_test(tc, test_engine_pass_limit);
-	tcase_add_test(tc, test_engine_impure_expression_not_duplicated);
 	tcase_add_test(tc, test_engine_removals_in_one_list);
 	tcase_add_test(tc, test_engine_tuple_keeps_its_comma);
 	tcase_add_test(tc, test_engine_overlapping_edits_of_one_fix);
