@@ -68,18 +68,6 @@ START_TEST(test_engine_pass_limit)
 }
 END_TEST
 
-/* A rule removing both $A and $B. */
-static mpsfix_rule *remove_two_rule(const char *pattern)
-{
-	const char *pats[] = {pattern, NULL};
-	mpsfix_rule *r = tu_rule("MPS999", pats, NULL, NULL, "A", false);
-
-	r->fix.cases[0].edits = mpsfix_xrealloc(r->fix.cases[0].edits, 2 * sizeof(*r->fix.cases[0].edits));
-	r->fix.cases[0].edits[1] = (mpsfix_fix_edit){.op = MPSFIX_FIX_REMOVE, .target = mpsfix_xstrdup("B")};
-	r->fix.cases[0].nedits = 2;
-	return r;
-}
-
 static void expect_fix(mpsfix_rule *r, const char *in, const char *want, const char *reason)
 {
 	mpsfix_result res = MPSFIX_RESULT_INIT;
@@ -93,20 +81,6 @@ static void expect_fix(mpsfix_rule *r, const char *in, const char *want, const c
 	free(out);
 	mpsfix_result_release(&res);
 }
-
-START_TEST(test_engine_removals_in_one_list)
-{
-	mpsfix_rule *r = remove_two_rule("f($$$R, a=$A, b=$B)");
-
-	expect_fix(r, "f(b=2, a=1)\n", "f()\n", NULL);
-	expect_fix(r, "f(a=1, b=2, x)\n", "f(x)\n", NULL);
-	expect_fix(r, "f(x, a=1, y, b=2)\n", "f(x, y)\n", NULL);
-	expect_fix(r, "f(x, a=1, b=2, y)\n", "f(x, y)\n", NULL);
-	expect_fix(r, "f(\n    x,\n    a=1,\n    b=2,\n)\n", "f(\n    x,\n)\n", NULL);
-	expect_fix(r, "f(a=1, b=2,)\n", "f()\n", NULL);
-	mpsfix_rule_free(r);
-}
-END_TEST
 
 START_TEST(test_engine_tuple_keeps_its_comma)
 {
@@ -294,7 +268,6 @@ Suite *mpsfix_suite_engine(void)
 
 	tcase_add_test(tc, test_engine_unsafe_fix_needs_opt_in);
 	tcase_add_test(tc, test_engine_pass_limit);
-	tcase_add_test(tc, test_engine_removals_in_one_list);
 	tcase_add_test(tc, test_engine_tuple_keeps_its_comma);
 	tcase_add_test(tc, test_engine_overlapping_edits_of_one_fix);
 	tcase_add_test(tc, test_engine_matching_gives_up_with_a_warning);
