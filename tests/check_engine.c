@@ -82,18 +82,6 @@ static void expect_fix(mpsfix_rule *r, const char *in, const char *want, const c
 	mpsfix_result_release(&res);
 }
 
-START_TEST(test_engine_tuple_keeps_its_comma)
-{
-	const char *pats[] = {"($X, drop)", NULL};
-	mpsfix_rule *r = tu_rule("MPS999", pats, NULL, NULL, "X", false);
-
-	expect_fix(r, "t = (a, drop)\n", "t = (a, drop)\n",
-		   "removing it would leave a one-element tuple without its comma");
-	expect_fix(r, "t = (a, drop,)\n", "t = (drop,)\n", NULL);
-	mpsfix_rule_free(r);
-}
-END_TEST
-
 START_TEST(test_engine_overlapping_edits_of_one_fix)
 {
 	/* replacing $V and removing the argument that holds it overlap */
@@ -268,7 +256,6 @@ Suite *mpsfix_suite_engine(void)
 
 	tcase_add_test(tc, test_engine_unsafe_fix_needs_opt_in);
 	tcase_add_test(tc, test_engine_pass_limit);
-	tcase_add_test(tc, test_engine_tuple_keeps_its_comma);
 	tcase_add_test(tc, test_engine_overlapping_edits_of_one_fix);
 	tcase_add_test(tc, test_engine_matching_gives_up_with_a_warning);
 	tcase_add_test(tc, test_engine_import_torch_in_clauses);
