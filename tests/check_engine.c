@@ -82,26 +82,6 @@ static void expect_fix(mpsfix_rule *r, const char *in, const char *want, const c
 	mpsfix_result_release(&res);
 }
 
-START_TEST(test_engine_overlapping_edits_of_one_fix)
-{
-	/* replacing $V and removing the argument that holds it overlap */
-	const char *pats[] = {"f($$$R, a=$A)", NULL};
-	mpsfix_rule *r = tu_rule("MPS999", pats, "A", "2", NULL, false);
-	mpsfix_result res = MPSFIX_RESULT_INIT;
-	char *out;
-
-	r->fix.cases[0].edits = mpsfix_xrealloc(r->fix.cases[0].edits, 2 * sizeof(*r->fix.cases[0].edits));
-	r->fix.cases[0].edits[1] = (mpsfix_fix_edit){.op = MPSFIX_FIX_REMOVE, .target = mpsfix_xstrdup("A")};
-	r->fix.cases[0].nedits = 2;
-	out = fix_with(r, "f(x, a=1)\ny = z.to('mps')\n", &res);
-	ck_assert_str_eq(out, "f(x, a=1)\ny = z.to('mps')\n");
-	ck_assert_str_eq(res.items[0].reason, "the edits of this fix overlap");
-	free(out);
-	mpsfix_result_release(&res);
-	mpsfix_rule_free(r);
-}
-END_TEST
-
 START_TEST(test_engine_matching_gives_up_with_a_warning)
 {
 	const char *pats[] = {"f($$$A, $$$B, $$$C, $$$D, $$$E, y)", NULL};
@@ -256,7 +236,6 @@ Suite *mpsfix_suite_engine(void)
 
 	tcase_add_test(tc, test_engine_unsafe_fix_needs_opt_in);
 	tcase_add_test(tc, test_engine_pass_limit);
-	tcase_add_test(tc, test_engine_overlapping_edits_of_one_fix);
 	tcase_add_test(tc, test_engine_matching_gives_up_with_a_warning);
 	tcase_add_test(tc, test_engine_import_torch_in_clauses);
 	tcase_add_test(tc, test_engine_removals_that_python_would_refuse);
