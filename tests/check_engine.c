@@ -82,23 +82,6 @@ static void expect_fix(mpsfix_rule *r, const char *in, const char *want, const c
 	mpsfix_result_release(&res);
 }
 
-START_TEST(test_engine_import_torch_in_clauses)
-{
-	const char *pats[] = {"DataLoader($$$A, pin_memory=$V)", NULL};
-	mpsfix_rule *r = tu_rule("MPS101", pats, "V", "torch.cuda.is_available()", NULL, false);
-
-	expect_fix(r, "try:\n    import numpy\nexcept ImportError:\n    import torch\nl = DataLoader(d, pin_memory=True)\n",
-		   "try:\n    import numpy\nexcept ImportError:\n    import torch\nl = DataLoader(d, pin_memory=torch.cuda.is_available())\n", NULL);
-	expect_fix(r, "if x:\n    pass\nelse:\n    import torch as torch\nl = DataLoader(d, pin_memory=True)\n",
-		   "if x:\n    pass\nelse:\n    import torch as torch\nl = DataLoader(d, pin_memory=torch.cuda.is_available())\n", NULL);
-	/* an import inside a function does not count at module level */
-	expect_fix(r, "def f():\n    import torch\nl = DataLoader(d, pin_memory=True)\n",
-		   "import torch\ndef f():\n    import torch\nl = DataLoader(d, pin_memory=torch.cuda.is_available())\n",
-		   NULL);
-	mpsfix_rule_free(r);
-}
-END_TEST
-
 START_TEST(test_engine_removals_that_python_would_refuse)
 {
 	const char *tuple_pats[] = {"y = $X, $$$R", NULL};
@@ -215,7 +198,6 @@ Suite *mpsfix_suite_engine(void)
 
 	tcase_add_test(tc, test_engine_unsafe_fix_needs_opt_in);
 	tcase_add_test(tc, test_engine_pass_limit);
-	tcase_add_test(tc, test_engine_import_torch_in_clauses);
 	tcase_add_test(tc, test_engine_removals_that_python_would_refuse);
 	tcase_add_test(tc, test_engine_fix_that_changes_nothing);
 	tcase_add_test(tc, test_engine_impure_code_kept_and_copied);
