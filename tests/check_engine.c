@@ -5,16 +5,6 @@
 #include "tests.h"
 #include "testutil.h"
 
-static const char *to_mps[] = {"$X.to(\"mps\", $$$A, non_blocking=$NB)", NULL};
-
-static mpsfix_rule *nb_rule(void)
-{
-	mpsfix_rule *r = tu_rule("MPS006", to_mps, NULL, NULL, "NB", false);
-
-	tu_rule_value(r, "NB", NULL, 1);
-	return r;
-}
-
 static char *fix_with(mpsfix_rule *r, const char *code, mpsfix_result *res)
 {
 	return tu_run(r, code, strlen(code), true, res);
@@ -68,64 +58,6 @@ START_TEST(test_engine_pass_limit)
 }
 END_TEST
 
-/*
- * tree-sitter's error recovery is not local: here, removing the reported
- * non_blocking=True of the call on line 3 makes the broken code below parse
- * another way, so that a second pass would remove the one on line 16, of a
- * call the first parse put inside a syntax error, which no finding offered
- * to fix (found by tests/fuzz/fuzz_pipeline.c).  No fix is kept.
- */
-START_TEST(test_engine_fix_that_moves_syntax_errors)
-{
-	static const char code[] =
-		"\t\tself.:3:10: MPS104 [*] device selection neveru=True):\n"
-		"def to_mpr(sample):\n"
-		"\t\tfor _ in range(epochsample[\"depth\"].to(\n"
-		"        # the Apple GPU\n"
-		"        \"mps\",\n"
-		"        non_blocking=True,\n"
-		"    )\n"
-		"    mask = sample[\"mask\"].to(\n"
-		"        torch=tos):\n"
-		"\t\t\tfor bat5h in loader:\n"
-		"def to_mpr(sample):\n"
-		"    # kept: 7:15: MPS104 device selection never tries MPS: ocomments inside a bound node, or away from the removed argument\n"
-		"    image = torch.stack(\n"
-		"    )*    flow = sample[\"flow\"].to(\n"
-		"        \"mps\",\n"
-		"        non_blocking=True,  # overlap the copy with compute\n"
-		"                                 device=\"mps\")\n"
-		"    return image, depth, mask, ff.speprch.bool,  # masks are boolean\n"
-		"        non_blocking=True,\n"
-		"\n"
-		;
-	mpsfix_rule *r = nb_rule();
-	mpsfix_result res = MPSFIX_RESULT_INIT;
-	char *out = fix_with(r, code, &res);
-	bool warned = false;
-
-	ck_assert_str_eq(out, code);
-	ck_assert_uint_eq(res.fixed, 0);
-	for (size_t i = 0; i < res.nwarnings; i++)
-		warned |= strstr(res.warnings[i], "would change how the code around the file's syntax "
-				 "errors parses") != NULL;
-	ck_assert(warned);
-	ck_assert_uint_ge(res.len, 1);
-	ck_assert_int_eq(res.items[0].fix, MPSFIX_FIX_MANUAL);
-	ck_assert_str_eq(res.items[0].reason, "the fix would change how the code around a syntax error parses");
-	free(out);
-	mpsfix_result_release(&res);
-
-	/* a syntax error the fix does not reach: fixed as usual */
-	out = fix_with(r, "def f(:\n    pass\n\ny = x.to('mps', non_blocking=True)\n", &res);
-	ck_assert_str_eq(out, "def f(:\n    pass\n\ny = x.to('mps')\n");
-	ck_assert_uint_eq(res.fixed, 1);
-	free(out);
-	mpsfix_result_release(&res);
-	mpsfix_rule_free(r);
-}
-END_TEST
-
 Suite *mpsfix_suite_engine(void)
 {
 	Suite *s = suite_create("engine");
@@ -133,7 +65,6 @@ Suite *mpsfix_suite_engine(void)
 
 	tcase_add_test(tc, test_engine_unsafe_fix_needs_opt_in);
 	tcase_add_test(tc, test_engine_pass_limit);
-	tcase_add_test(tc, test_engine_fix_that_moves_syntax_errors);
 	suite_add_tcase(s, tc);
 	return s;
 }
