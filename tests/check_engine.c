@@ -1,4 +1,8 @@
-/* check_engine.c: findings, fix passes, guards. */
+/*
+ * check_engine.c: what the engine fixtures (fixtures/engine/<case>/, run by
+ * check_fixtures.c with unsafe fixes on) cannot say: that an unsafe fix
+ * needs the opt-in, and that passes stop at MPSFIX_MAX_PASSES.
+ */
 #include <stdlib.h>
 #include <string.h>
 
