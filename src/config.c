@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "rule.h"
 #include "torchver.h"
 #include "yaml_util.h"
 

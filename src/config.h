@@ -23,8 +23,8 @@
 #define MPSFIX_CONFIG_H
 
 #include "common.h"
-#include "rule.h"
 #include "strvec.h"
+#include "types.h"
 
 typedef struct {
 	char *glob;             /* as written (owned) */

@@ -10,6 +10,7 @@
 #include "names.h"
 #include "parse.h"
 #include "strvec.h"
+#include "template.h"
 
 
 static bool is_param_name(const char *s)

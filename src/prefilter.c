@@ -8,6 +8,8 @@
 #include <string.h>
 
 #include "parse.h"
+#include "pattern.h"
+#include "rule.h"
 
 /* [A-Za-z0-9_]: the bytes of a word. */
 static const unsigned char word_byte[256] = {

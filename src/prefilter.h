@@ -40,7 +40,7 @@
 #define MPSFIX_PREFILTER_H
 
 #include "common.h"
-#include "rule.h"
+#include "types.h"
 
 typedef struct mpsfix_prefilter mpsfix_prefilter;
 

@@ -61,8 +61,8 @@
 
 #include "common.h"
 #include "engine.h"
-#include "rule.h"
 #include "source.h"
+#include "types.h"
 
 typedef enum {
 	MPSFIX_FORMAT_FULL,

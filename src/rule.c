@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "parse.h"
+#include "template.h"
 #include "yaml_util.h"
 
 #define RULE_FILE_MAX (1024u * 1024u)

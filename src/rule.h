@@ -9,10 +9,9 @@
 #include <tree_sitter/api.h>
 
 #include "common.h"
-#include "pattern.h"
 #include "signature.h"
-#include "template.h"
 #include "torchver.h"
+#include "types.h"
 
 typedef enum {
 	MPSFIX_SEV_ERROR,
@@ -67,7 +66,7 @@ typedef struct {
 	uint32_t line;          /* line of the example in the rule file */
 } mpsfix_example;
 
-typedef struct {
+struct mpsfix_rule {
 	char *path;             /* the rule file (owned) */
 	char *id, *code, *message, *note, *url, *torch; /* owned; note/url may be NULL */
 	mpsfix_torch_range range;       /* `torch:` read (all: MPSFIX_TORCH_RANGE_ALL) */
@@ -90,7 +89,7 @@ typedef struct {
 	size_t ninvalid;
 	mpsfix_example *valid;   /* must not match */
 	size_t nvalid;
-} mpsfix_rule;
+};
 
 /**
  * Load one rule from `len` bytes of YAML; `path` names it in messages.

@@ -9,7 +9,7 @@
 #include <stdio.h>
 
 #include "engine.h"
-#include "rule.h"
+#include "types.h"
 
 typedef struct {
 	size_t passed, failed;

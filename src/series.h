@@ -11,7 +11,7 @@
 
 #include "common.h"
 #include "engine.h"
-#include "rule.h"
+#include "types.h"
 
 typedef struct {
 	char *path;        /* the name shown to the user (as discovered) (owned) */

@@ -20,8 +20,8 @@
 #include <tree_sitter/api.h>
 
 #include "common.h"
-#include "rule.h"
 #include "source.h"
+#include "types.h"
 
 /** An inline suppression comment that suppressed nothing. */
 typedef struct {

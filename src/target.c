@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "git.h"
+#include "rule.h"
 
 /* What the summary says when nothing narrows the target (tests check it). */
 #define DEFAULT_SUMMARY "target torch: every MPS-capable version"

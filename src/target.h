@@ -12,8 +12,8 @@
 
 #include "common.h"
 #include "pins.h"
-#include "rule.h"
 #include "torchver.h"
+#include "types.h"
 
 typedef enum {
 	MPSFIX_TARGET_DEFAULT, /* every MPS-capable version */

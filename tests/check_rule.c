@@ -10,6 +10,7 @@
 
 #include "parse.h"
 #include "rule.h"
+#include "template.h"
 #include "yaml_util.h"
 
 static TSParser *parser;

@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 
 #include "parse.h"
+#include "template.h"
 
 static TSParser *parser;
 
