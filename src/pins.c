@@ -22,6 +22,7 @@
 #include <strings.h>
 #include <sys/stat.h>
 
+#include "text.h"
 #include "yaml_util.h"
 
 /* A project file larger than this is not a dependency list. */
@@ -30,11 +31,6 @@
 #define TOML_MAX_DEPTH 32
 #define TOML_MAX_PATH 16
 
-typedef struct {
-	const char *s;
-	size_t n;
-} slice;
-
 typedef ARRAY(char *) name_list;
 
 typedef struct {
@@ -42,17 +38,6 @@ typedef struct {
 	char *root;              /* the root, real and absolute; NULL: includes are not followed */
 	name_list visited;       /* real paths of the files read */
 } scan;
-
-static slice trim(slice t)
-{
-	while (t.n && isspace((unsigned char)t.s[0])) {
-		t.s++;
-		t.n--;
-	}
-	while (t.n && isspace((unsigned char)t.s[t.n - 1]))
-		t.n--;
-	return t;
-}
 
 static void warn(scan *sc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
@@ -69,7 +54,7 @@ static void warn(scan *sc, const char *fmt, ...)
 	p->warnings[p->nwarnings++] = mpsfix_buf_detach(&b, NULL);
 }
 
-static void add_pin(scan *sc, const char *file, uint32_t line, slice text, mpsfix_torch_range r)
+static void add_pin(scan *sc, const char *file, uint32_t line, mpsfix_text_slice text, mpsfix_torch_range r)
 {
 	mpsfix_pins *p = sc->out;
 
@@ -83,9 +68,10 @@ static void add_pin(scan *sc, const char *file, uint32_t line, slice text, mpsfi
 }
 
 /* The result of parsing one dependency: a pin, nothing, or a warning. */
-static void take(scan *sc, const char *file, uint32_t line, slice text, int rc, mpsfix_torch_range r)
+static void take(scan *sc, const char *file, uint32_t line, mpsfix_text_slice text, int rc,
+		 mpsfix_torch_range r)
 {
-	text = trim(text);
+	text = mpsfix_text_trim(text);
 	if (rc == 0)
 		add_pin(sc, file, line, text, r);
 	else if (rc == MPSFIX_ERROR)
@@ -100,7 +86,7 @@ static void take(scan *sc, const char *file, uint32_t line, slice text, int rc, 
  * without case and with runs of - _ . alike; neither name has those, so a
  * name with one is another package (torch-geometric, torch_scatter).
  */
-static bool same_name(slice name, const char *want)
+static bool same_name(mpsfix_text_slice name, const char *want)
 {
 	return name.n == strlen(want) && !strncasecmp(name.s, want, name.n);
 }
@@ -115,12 +101,12 @@ static bool is_name_char(char c)
  * "./wheels/torch-2.1.0-....whl"): 0 with the version's range when it is a
  * torch wheel, else MPSFIX_ENOMATCH.
  */
-static int wheel_version(mpsfix_torch_range *out, slice url)
+static int wheel_version(mpsfix_torch_range *out, mpsfix_text_slice url)
 {
 	const char *base, *v, *end;
 	size_t n;
 
-	url = trim(url);
+	url = mpsfix_text_trim(url);
 	/* "...whl#sha256=..." or "...whl?x=y": the file name ends before */
 	for (size_t i = 0; i < url.n; i++)
 		if (url.s[i] == '#' || url.s[i] == '?') {
@@ -158,13 +144,13 @@ static int wheel_version(mpsfix_torch_range *out, slice url)
 
 int mpsfix_pins_parse_requirement(mpsfix_torch_range *out, const char *req, size_t len)
 {
-	slice t = trim((slice){req, len}), name, spec;
+	mpsfix_text_slice t = mpsfix_text_trim((mpsfix_text_slice){req, len}), name, spec;
 	size_t i = 0;
 	const char *semi;
 
 	while (i < t.n && is_name_char(t.s[i]))
 		i++;
-	name = (slice){t.s, i};
+	name = (mpsfix_text_slice){t.s, i};
 	if (!name.n || (name.n > 4 && !strncasecmp(name.s + name.n - 4, ".whl", 4)))
 		return wheel_version(out, t); /* a bare URL or path, a wheel's file name */
 	if (!same_name(name, "torch")) {
@@ -186,7 +172,7 @@ int mpsfix_pins_parse_requirement(mpsfix_torch_range *out, const char *req, size
 	}
 	if (i < t.n && t.s[i] == '@') {
 		/* a direct reference: "torch @ URL ; marker" */
-		slice url = {t.s + i + 1, t.n - i - 1};
+		mpsfix_text_slice url = {t.s + i + 1, t.n - i - 1};
 		const char *sp = NULL;
 
 		for (size_t k = 0; k < url.n; k++)
@@ -201,7 +187,8 @@ int mpsfix_pins_parse_requirement(mpsfix_torch_range *out, const char *req, size
 	if (i < t.n && t.s[i] == '/')
 		return wheel_version(out, t);
 	semi = memchr(t.s + i, ';', t.n - i);
-	spec = trim((slice){t.s + i, (size_t)((semi ? semi : t.s + t.n) - (t.s + i))});
+	spec = mpsfix_text_trim((mpsfix_text_slice){t.s + i,
+						    (size_t)((semi ? semi : t.s + t.n) - (t.s + i))});
 	if (!spec.n)
 		return MPSFIX_ENOMATCH;
 	return mpsfix_torch_range_parse(out, spec.s, spec.n, MPSFIX_TORCH_SYNTAX_PIP);
@@ -209,22 +196,22 @@ int mpsfix_pins_parse_requirement(mpsfix_torch_range *out, const char *req, size
 
 int mpsfix_pins_parse_conda(mpsfix_torch_range *out, const char *text, size_t len)
 {
-	slice t = trim((slice){text, len}), name, rest;
+	mpsfix_text_slice t = mpsfix_text_trim((mpsfix_text_slice){text, len}), name, rest;
 	const char *colons;
 	size_t i = 0, end;
 
 	/* channel::name, or channel/subdir::name */
 	for (colons = t.s; colons + 1 < t.s + t.n; colons++)
 		if (colons[0] == ':' && colons[1] == ':') {
-			t = (slice){colons + 2, (size_t)(t.s + t.n - colons - 2)};
+			t = (mpsfix_text_slice){colons + 2, (size_t)(t.s + t.n - colons - 2)};
 			break;
 		}
 	while (i < t.n && is_name_char(t.s[i]))
 		i++;
-	name = (slice){t.s, i};
+	name = (mpsfix_text_slice){t.s, i};
 	if (!same_name(name, "pytorch"))
 		return MPSFIX_ENOMATCH;
-	rest = trim((slice){t.s + i, t.n - i});
+	rest = mpsfix_text_trim((mpsfix_text_slice){t.s + i, t.n - i});
 	if (rest.n && rest.s[0] == '[') {
 		/* pytorch[version='>=2.0,<2.3', build=...] */
 		const char *key = NULL;
@@ -311,20 +298,20 @@ static const char *inside_root(const scan *sc, const char *real)
 }
 
 /* `-r FILE` / `-c FILE` in file `name` (line `line`), relative to folder `dir`. */
-static void include(scan *sc, const char *name, uint32_t line, const char *dir, slice target)
+static void include(scan *sc, const char *name, uint32_t line, const char *dir, mpsfix_text_slice target)
 {
 	char *path = NULL, *real = NULL, *inc_dir = NULL, *slash;
 	const char *rel;
 	mpsfix_buf b = MPSFIX_BUF_INIT;
 
-	target = trim(target);
+	target = mpsfix_text_trim(target);
 	if (!sc->root || !target.n)
 		return;
 	for (size_t i = 0; i + 3 <= target.n; i++)
 		if (!memcmp(target.s + i, "://", 3))
 			return; /* a URL: nothing of the project's */
 	if (target.n > 5 && !strncmp(target.s, "file:", 5) && target.s[5] != '/')
-		target = (slice){target.s + 5, target.n - 5};
+		target = (mpsfix_text_slice){target.s + 5, target.n - 5};
 	path = target.s[0] == '/' ? mpsfix_xstrndup(target.s, target.n)
 				  : mpsfix_xasprintf("%s/%.*s", dir, (int)target.n, target.s);
 	if (!(real = realpath(path, NULL))) {
@@ -356,13 +343,13 @@ done:
  * One logical line of a requirements file (comments and continuations
  * already folded): an option, or a requirement with options after it.
  */
-static void requirement_line(scan *sc, const char *name, uint32_t line, const char *dir, slice t)
+static void requirement_line(scan *sc, const char *name, uint32_t line, const char *dir, mpsfix_text_slice t)
 {
 	static const char *const includes[] = {"--requirement", "--constraint", "-r", "-c"};
 	mpsfix_torch_range r;
 	int rc;
 
-	t = trim(t);
+	t = mpsfix_text_trim(t);
 	if (!t.n)
 		return;
 	if (t.s[0] == '-') {
@@ -374,7 +361,8 @@ static void requirement_line(scan *sc, const char *name, uint32_t line, const ch
 			if (n > 2 && t.s[n] != '=' && !isspace((unsigned char)t.s[n]))
 				continue; /* --requirementsX: another option */
 			if (dir)
-				include(sc, name, line, dir, (slice){t.s + n + (t.s[n] == '='), t.n - n - (t.s[n] == '=')});
+				include(sc, name, line, dir, (mpsfix_text_slice){t.s + n + (t.s[n] == '='),
+										 t.n - n - (t.s[n] == '=')});
 			return;
 		}
 		return; /* -e, -i, --index-url, --find-links...: not a pin */
@@ -382,7 +370,7 @@ static void requirement_line(scan *sc, const char *name, uint32_t line, const ch
 	/* per-requirement options start at the first word that starts with '-' (as pip splits) */
 	for (size_t i = 1; i + 1 < t.n; i++)
 		if (t.s[i] == '-' && isspace((unsigned char)t.s[i - 1])) {
-			t = trim((slice){t.s, i});
+			t = mpsfix_text_trim((mpsfix_text_slice){t.s, i});
 			break;
 		}
 	rc = mpsfix_pins_parse_requirement(&r, t.s, t.n);
@@ -402,13 +390,13 @@ static void scan_requirements(scan *sc, const char *name, const char *dir, const
 
 	while (i < len) {
 		size_t eol = i, next;
-		slice t;
+		mpsfix_text_slice t;
 		bool cont;
 
 		while (eol < len && data[eol] != '\n')
 			eol++;
 		next = eol < len ? eol + 1 : len;
-		t = (slice){data + i, eol - i};
+		t = (mpsfix_text_slice){data + i, eol - i};
 		if (t.n && t.s[t.n - 1] == '\r')
 			t.n--;
 		/* a comment: '#' at the start or after a blank */
@@ -424,7 +412,8 @@ static void scan_requirements(scan *sc, const char *name, const char *dir, const
 			start_line = line;
 		mpsfix_buf_add(&logical, t.s, t.n);
 		if (!cont || next >= len) {
-			requirement_line(sc, name, start_line, dir, (slice){logical.data, logical.len});
+			requirement_line(sc, name, start_line, dir,
+					 (mpsfix_text_slice){logical.data, logical.len});
 			mpsfix_buf_clear(&logical);
 		}
 		line++;
@@ -603,7 +592,7 @@ static bool path_is(const toml *t, size_t i, const char *name)
 static void toml_found(toml *t, const char *value, uint32_t line)
 {
 	size_t n = t->npath, dep = 0;
-	slice v = {value, strlen(value)};
+	mpsfix_text_slice v = {value, strlen(value)};
 	mpsfix_torch_range r;
 	int rc;
 
@@ -625,7 +614,7 @@ static void toml_found(toml *t, const char *value, uint32_t line)
 		dep = 3;
 	else if (path_is(t, 2, "group") && path_is(t, 4, "dependencies"))
 		dep = 5;
-	if (!dep || dep >= n || !same_name((slice){t->path[dep], strlen(t->path[dep])}, "torch"))
+	if (!dep || dep >= n || !same_name((mpsfix_text_slice){t->path[dep], strlen(t->path[dep])}, "torch"))
 		return;
 	if (n == dep + 1 || (n == dep + 2 && path_is(t, dep + 1, "version"))) {
 		rc = mpsfix_torch_range_parse(&r, v.s, v.n, MPSFIX_TORCH_SYNTAX_POETRY);
@@ -783,7 +772,7 @@ static void scan_pyproject(scan *sc, const char *name, const char *data, size_t 
 
 /* One item of a setup.cfg value, with its line. */
 typedef struct {
-	slice text;
+	mpsfix_text_slice text;
 	uint32_t line;
 } cfg_item;
 
@@ -796,22 +785,23 @@ typedef ARRAY(cfg_item) cfg_items;
 static void cfg_value(scan *sc, const char *name, cfg_items *items, bool continued)
 {
 	for (size_t i = 0; i < items->len; i++) {
-		slice rest = items->items[i].text;
+		mpsfix_text_slice rest = items->items[i].text;
 
 		while (rest.n) {
 			const char *semi = continued ? NULL : memchr(rest.s, ';', rest.n);
-			slice item = {rest.s, semi ? (size_t)(semi - rest.s) : rest.n};
+			mpsfix_text_slice item = {rest.s, semi ? (size_t)(semi - rest.s) : rest.n};
 			mpsfix_torch_range r;
 			int rc;
 
-			rest = semi ? (slice){semi + 1, rest.n - item.n - 1} : (slice){rest.s + rest.n, 0};
+			rest = semi ? (mpsfix_text_slice){semi + 1, rest.n - item.n - 1}
+				    : (mpsfix_text_slice){rest.s + rest.n, 0};
 			/* an inline comment: '#' after a blank (a requirement never has one) */
 			for (size_t k = 0; k < item.n; k++)
 				if (item.s[k] == '#' && (k == 0 || isspace((unsigned char)item.s[k - 1]))) {
 					item.n = k;
 					break;
 				}
-			item = trim(item);
+			item = mpsfix_text_trim(item);
 			if (!item.n)
 				continue;
 			rc = mpsfix_pins_parse_requirement(&r, item.s, item.n);
@@ -821,7 +811,7 @@ static void cfg_value(scan *sc, const char *name, cfg_items *items, bool continu
 	items->len = 0;
 }
 
-static bool key_is(slice key, const char *want)
+static bool key_is(mpsfix_text_slice key, const char *want)
 {
 	size_t n = strlen(want);
 
@@ -852,10 +842,10 @@ static void scan_setup_cfg(scan *sc, const char *name, const char *data, size_t 
 
 	for (;;) {
 		const char *eol = memchr(p, '\n', (size_t)(end - p));
-		slice raw = {p, (size_t)((eol ? eol : end) - p)}, t;
+		mpsfix_text_slice raw = {p, (size_t)((eol ? eol : end) - p)}, t;
 
 		line++;
-		t = trim(raw);
+		t = mpsfix_text_trim(raw);
 		if (collecting && t.n && isspace((unsigned char)raw.s[0])) {
 			/* a continuation line (comment lines inside a value are skipped) */
 			if (t.s[0] != '#' && t.s[0] != ';')
@@ -866,20 +856,23 @@ static void scan_setup_cfg(scan *sc, const char *name, const char *data, size_t 
 			collecting = continued = false;
 			if (t.s[0] == '[') {
 				const char *close = memchr(t.s, ']', t.n);
-				slice section = close ? trim((slice){t.s + 1, (size_t)(close - t.s - 1)})
-						      : (slice){"", 0};
+				mpsfix_text_slice section =
+					close ? mpsfix_text_trim((mpsfix_text_slice){t.s + 1,
+								 (size_t)(close - t.s - 1)})
+					      : (mpsfix_text_slice){"", 0};
 
 				in_options = section.n == 7 && !strncmp(section.s, "options", 7);
 				in_extras = key_is(section, "options.extras_require");
 			} else if (in_options || in_extras) {
 				size_t k = 0;
-				slice key;
+				mpsfix_text_slice key;
 
 				while (k < t.n && t.s[k] != '=' && t.s[k] != ':')
 					k++;
-				key = trim((slice){t.s, k});
+				key = mpsfix_text_trim((mpsfix_text_slice){t.s, k});
 				if (k < t.n && (in_extras || key_is(key, "install_requires"))) {
-					slice first = trim((slice){t.s + k + 1, t.n - k - 1});
+					mpsfix_text_slice first = mpsfix_text_trim(
+						(mpsfix_text_slice){t.s + k + 1, t.n - k - 1});
 
 					collecting = true;
 					if (first.n)
@@ -985,7 +978,8 @@ static void scan_setup_py(scan *sc, const char *name, const char *data, size_t l
 				mpsfix_torch_range r;
 				int rc = mpsfix_pins_parse_requirement(&r, str.data ? str.data : "", str.len);
 
-				take(sc, name, line, (slice){str.data ? str.data : "", str.len}, rc, r);
+				take(sc, name, line, (mpsfix_text_slice){str.data ? str.data : "", str.len},
+				     rc, r);
 			} else {
 				armed = (str.len == 16 && !memcmp(str.data, "install_requires", 16)) ||
 					(str.len == 14 && !memcmp(str.data, "extras_require", 14));
@@ -1047,7 +1041,7 @@ static void scan_conda_env(scan *sc, const char *name, const char *dir, const ch
 			mpsfix_torch_range r;
 			int rc = mpsfix_pins_parse_conda(&r, d->value, d->len);
 
-			take(sc, name, d->line, (slice){d->value, d->len}, rc, r);
+			take(sc, name, d->line, (mpsfix_text_slice){d->value, d->len}, rc, r);
 		} else if (d->type == MPSFIX_YAML_MAP) {
 			for (size_t k = 0; k < mpsfix_yaml_npairs(d); k++) {
 				const mpsfix_yaml_node *pip = mpsfix_yaml_value(d, k);
@@ -1057,7 +1051,8 @@ static void scan_conda_env(scan *sc, const char *name, const char *dir, const ch
 				for (size_t j = 0; j < pip->nitems; j++)
 					if (mpsfix_yaml_is_string(pip->items[j]))
 						requirement_line(sc, name, pip->items[j]->line, dir,
-								 (slice){pip->items[j]->value, pip->items[j]->len});
+								 (mpsfix_text_slice){pip->items[j]->value,
+										     pip->items[j]->len});
 			}
 		}
 	}

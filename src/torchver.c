@@ -9,14 +9,10 @@
 #include <string.h>
 #include <strings.h>
 
+#include "text.h"
+
 /* Version numbers above this are refused (torch is at 2.x). */
 #define NUMBER_MAX 9999u
-
-/* A slice of the text being parsed. */
-typedef struct {
-	const char *s;
-	size_t n;
-} slice;
 
 /* One version as written: its release numbers, as far as the range needs them. */
 typedef struct {
@@ -29,21 +25,10 @@ typedef struct {
 
 typedef struct {
 	mpsfix_torch_syntax syntax;
-	slice whole;        /* the full text, for messages */
+	mpsfix_text_slice whole; /* the full text, for messages */
 } parser;
 
-static slice trim(slice t)
-{
-	while (t.n && isspace((unsigned char)t.s[0])) {
-		t.s++;
-		t.n--;
-	}
-	while (t.n && isspace((unsigned char)t.s[t.n - 1]))
-		t.n--;
-	return t;
-}
-
-static bool slice_is(slice t, const char *word)
+static bool slice_is(mpsfix_text_slice t, const char *word)
 {
 	return t.n == strlen(word) && !strncmp(t.s, word, t.n);
 }
@@ -66,7 +51,7 @@ static int bad(const parser *p, const char *fmt, ...)
 #define RULE_SYNTAX "expected 'all' or constraints like '>=2.3,<2.8' (operators < <= > >= ==)"
 
 /* Case-insensitive: does `t` start with `word` at `*i`?  Then step over it. */
-static bool eat_word(slice t, size_t *i, const char *word)
+static bool eat_word(mpsfix_text_slice t, size_t *i, const char *word)
 {
 	size_t n = strlen(word);
 
@@ -76,13 +61,13 @@ static bool eat_word(slice t, size_t *i, const char *word)
 	return true;
 }
 
-static void eat_digits(slice t, size_t *i)
+static void eat_digits(mpsfix_text_slice t, size_t *i)
 {
 	while (*i < t.n && isdigit((unsigned char)t.s[*i]))
 		(*i)++;
 }
 
-static bool eat_sep(slice t, size_t *i)
+static bool eat_sep(mpsfix_text_slice t, size_t *i)
 {
 	if (*i < t.n && (t.s[*i] == '-' || t.s[*i] == '_' || t.s[*i] == '.')) {
 		(*i)++;
@@ -98,7 +83,7 @@ static bool eat_sep(slice t, size_t *i)
  * when what follows is not one of them.
  */
 /* [sep]WORD[sep][N] for one of `words` (tried in order) at *i: true and moved past it. */
-static bool eat_tag(slice t, size_t *i, const char *const *words, size_t n)
+static bool eat_tag(mpsfix_text_slice t, size_t *i, const char *const *words, size_t n)
 {
 	size_t k = *i;
 
@@ -116,7 +101,7 @@ static bool eat_tag(slice t, size_t *i, const char *const *words, size_t n)
 	return false;
 }
 
-static bool eat_suffix(slice t, size_t *i)
+static bool eat_suffix(mpsfix_text_slice t, size_t *i)
 {
 	static const char *const pre[] = {"alpha", "beta", "preview", "pre", "rc", "a", "b", "c"};
 	static const char *const post[] = {"post", "rev", "r"};
@@ -168,7 +153,7 @@ static bool eat_suffix(slice t, size_t *i)
  * `wildcard_ok` (and "*" right after a number in conda), and the PEP 440
  * suffixes.
  */
-static int parse_version(const parser *p, version *v, slice t, bool strict, bool wildcard_ok)
+static int parse_version(const parser *p, version *v, mpsfix_text_slice t, bool strict, bool wildcard_ok)
 {
 	size_t i = 0;
 	uint32_t parts[3] = {0, 0, 0};
@@ -258,7 +243,7 @@ typedef enum {
 } op_kind;
 
 /* The operator at the start of `t`, its length in *len. */
-static op_kind read_op(slice t, size_t *len)
+static op_kind read_op(mpsfix_text_slice t, size_t *len)
 {
 	static const struct {
 		const char *text;
@@ -291,7 +276,7 @@ static const char *const operators[] = {
 };
 
 /* How many operator characters `t` starts with. */
-static size_t op_span(slice t)
+static size_t op_span(mpsfix_text_slice t)
 {
 	size_t n = 0;
 
@@ -323,7 +308,7 @@ static bool op_allowed(mpsfix_torch_syntax syntax, op_kind op)
  * One constraint ("<2.4", "^2.1", "2.1.*").  Narrows *r; sets *constrains
  * when it says anything about the range (`!=` and "*" do not).
  */
-static int parse_constraint(const parser *p, slice t, mpsfix_torch_range *r, bool *constrains)
+static int parse_constraint(const parser *p, mpsfix_text_slice t, mpsfix_torch_range *r, bool *constrains)
 {
 	bool rule = p->syntax == MPSFIX_TORCH_SYNTAX_RULE;
 	mpsfix_torch_ver lo = MPSFIX_TORCH_OLDEST, hi = MPSFIX_TORCH_NEWEST;
@@ -332,7 +317,7 @@ static int parse_constraint(const parser *p, slice t, mpsfix_torch_range *r, boo
 	version v;
 	int error;
 
-	t = trim(t);
+	t = mpsfix_text_trim(t);
 	if (!t.n)
 		return bad(p, rule ? RULE_SYNTAX : "an empty constraint (a stray comma?)");
 	if (slice_is(t, "*") && (p->syntax == MPSFIX_TORCH_SYNTAX_POETRY ||
@@ -353,7 +338,8 @@ static int parse_constraint(const parser *p, slice t, mpsfix_torch_range *r, boo
 		return bad(p, "operator '%.*s' is not allowed here (%s)", (int)oplen, t.s,
 			   operators[p->syntax]);
 	}
-	if ((error = parse_version(p, &v, trim((slice){t.s + oplen, t.n - oplen}), rule,
+	if ((error = parse_version(p, &v,
+				   mpsfix_text_trim((mpsfix_text_slice){t.s + oplen, t.n - oplen}), rule,
 				   op == OP_EQ || op == OP_NE || op == OP_NONE ||
 				   op == OP_CONDA_FUZZY)) < 0)
 		return error;
@@ -409,7 +395,7 @@ static int parse_constraint(const parser *p, slice t, mpsfix_torch_range *r, boo
  * Constraints joined with ',' (all of them hold).  Poetry also takes a space
  * between a version and the next operator (">=2.0 <2.3").
  */
-static int parse_all_of(const parser *p, slice t, mpsfix_torch_range *out, bool *constrains)
+static int parse_all_of(const parser *p, mpsfix_text_slice t, mpsfix_torch_range *out, bool *constrains)
 {
 	mpsfix_torch_range r = MPSFIX_TORCH_RANGE_ALL;
 	bool poetry = p->syntax == MPSFIX_TORCH_SYNTAX_POETRY;
@@ -437,7 +423,8 @@ static int parse_all_of(const parser *p, slice t, mpsfix_torch_range *out, bool 
 				}
 			}
 		}
-		if ((error = parse_constraint(p, (slice){s, (size_t)(stop - s)}, &r, constrains)) < 0)
+		if ((error = parse_constraint(p, (mpsfix_text_slice){s, (size_t)(stop - s)}, &r,
+					      constrains)) < 0)
 			return error;
 		if (!next)
 			break;
@@ -452,8 +439,8 @@ static int parse_all_of(const parser *p, slice t, mpsfix_torch_range *out, bool 
 int mpsfix_torch_range_parse(mpsfix_torch_range *out, const char *text, size_t len,
 			     mpsfix_torch_syntax syntax)
 {
-	parser p = {.syntax = syntax, .whole = trim((slice){text, len})};
-	slice t = p.whole;
+	parser p = {.syntax = syntax, .whole = mpsfix_text_trim((mpsfix_text_slice){text, len})};
+	mpsfix_text_slice t = p.whole;
 	mpsfix_torch_range hull = {0, 0};
 	bool any = false, constrains;
 	const char *end;
@@ -467,17 +454,17 @@ int mpsfix_torch_range_parse(mpsfix_torch_range *out, const char *text, size_t l
 		return 0;
 	}
 	if (syntax == MPSFIX_TORCH_SYNTAX_PIP && t.n >= 2 && t.s[0] == '(' && t.s[t.n - 1] == ')')
-		t = trim((slice){t.s + 1, t.n - 2});
+		t = mpsfix_text_trim((mpsfix_text_slice){t.s + 1, t.n - 2});
 	end = t.s + t.n;
 	/* alternatives: their hull ("||" in Poetry, "|" in conda) */
 	for (const char *s = t.s;;) {
 		const char *bar = NULL;
-		slice alt;
+		mpsfix_text_slice alt;
 		mpsfix_torch_range r = MPSFIX_TORCH_RANGE_ALL;
 
 		if (syntax == MPSFIX_TORCH_SYNTAX_POETRY || syntax == MPSFIX_TORCH_SYNTAX_CONDA)
 			bar = memchr(s, '|', (size_t)(end - s));
-		alt = (slice){s, (size_t)((bar ? bar : end) - s)};
+		alt = (mpsfix_text_slice){s, (size_t)((bar ? bar : end) - s)};
 		if ((error = parse_all_of(&p, alt, &r, &constrains)) < 0)
 			return error;
 		/* an alternative that allows anything: the whole constrains nothing */
