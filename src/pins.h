@@ -44,7 +44,7 @@ typedef struct {
 	mpsfix_torch_range range;
 } mpsfix_pin;
 
-typedef struct {
+typedef struct mpsfix_pins {
 	mpsfix_pin *items;        /* in the order found (owned) */
 	size_t len, cap;
 	char **warnings;          /* "FILE:LINE: ..." (owned) */

@@ -1,0 +1,55 @@
+/*
+ * pins_internal.h: what the pins files share and nothing else includes: the
+ * state of one search for pins, the list's warnings and pins, package names
+ * as pip compares them and reading each file once (pins.c), and the reader
+ * of each file format (pins_python.c, pins_conda.c), which pins.c calls.
+ * Its functions are mpsfix_pins__*: shared by those files, not part of pins.h.
+ */
+#ifndef MPSFIX_PINS_INTERNAL_H
+#define MPSFIX_PINS_INTERNAL_H
+
+#include "common.h"
+#include "text.h"
+#include "torchver.h"
+
+struct mpsfix_pins; /* mpsfix_pins of pins.h, which is not included: pins.c includes this header */
+
+typedef ARRAY(char *) mpsfix_pins_name_list;
+
+typedef struct {
+	struct mpsfix_pins *out;
+	char *root;              /* the root, real and absolute; NULL: includes are not followed */
+	mpsfix_pins_name_list visited; /* real paths of the files read */
+} mpsfix_pins_scan;
+
+/* pins.c: a warning; the result of parsing one dependency (a pin, nothing, or a warning) */
+void mpsfix_pins__warn(mpsfix_pins_scan *sc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void mpsfix_pins__take(mpsfix_pins_scan *sc, const char *file, uint32_t line, mpsfix_text_slice text,
+		       int rc, mpsfix_torch_range r);
+
+/* pins.c: is `name` the package `want`; can `c` be part of a package name */
+bool mpsfix_pins__same_name(mpsfix_text_slice name, const char *want);
+bool mpsfix_pins__is_name_char(char c);
+
+/* pins.c: has a file (its real path) been read; has it, else remember it; read a file */
+bool mpsfix_pins__visited(const mpsfix_pins_scan *sc, const char *real);
+bool mpsfix_pins__seen(mpsfix_pins_scan *sc, const char *real);
+bool mpsfix_pins__read_file(mpsfix_pins_scan *sc, mpsfix_buf *b, const char *path, const char *name);
+
+/*
+ * The readers of each format: `name` names the file in pins and warnings;
+ * `dir` is its folder, where -r/-c includes are found (NULL: not followed).
+ */
+/* pins_python.c */
+void mpsfix_pins__requirement_line(mpsfix_pins_scan *sc, const char *name, uint32_t line,
+				   const char *dir, mpsfix_text_slice t);
+void mpsfix_pins__scan_requirements(mpsfix_pins_scan *sc, const char *name, const char *dir,
+				    const char *data, size_t len);
+void mpsfix_pins__scan_pyproject(mpsfix_pins_scan *sc, const char *name, const char *data, size_t len);
+void mpsfix_pins__scan_setup_cfg(mpsfix_pins_scan *sc, const char *name, const char *data, size_t len);
+void mpsfix_pins__scan_setup_py(mpsfix_pins_scan *sc, const char *name, const char *data, size_t len);
+/* pins_conda.c */
+void mpsfix_pins__scan_conda_env(mpsfix_pins_scan *sc, const char *name, const char *dir,
+				 const char *data, size_t len);
+
+#endif

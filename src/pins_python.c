@@ -1,0 +1,581 @@
+/*
+ * pins_python.c: torch pins in pip's and Python packaging's files: PEP 508
+ * requirement strings, requirement files (with their -r/-c includes),
+ * pyproject.toml (through the TOML reader of toml.c), setup.cfg and
+ * setup.py.
+ *
+ * No Python parser: setup.py goes through a tokenizer that knows comments
+ * and string literals and collects the strings inside the brackets after
+ * install_requires= and extras_require=.
+ */
+#include "pins.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "pins_internal.h"
+#include "text.h"
+#include "toml.h"
+
+/* --- requirement strings ------------------------------------------------------------- */
+
+/*
+ * A wheel file name or URL ("https://x/torch-2.1.0%2Bcpu-cp311-...whl",
+ * "./wheels/torch-2.1.0-....whl"): 0 with the version's range when it is a
+ * torch wheel, else MPSFIX_ENOMATCH.
+ */
+static int wheel_version(mpsfix_torch_range *out, mpsfix_text_slice url)
+{
+	const char *base, *v, *end;
+	size_t n;
+
+	url = mpsfix_text_trim(url);
+	/* "...whl#sha256=..." or "...whl?x=y": the file name ends before */
+	for (size_t i = 0; i < url.n; i++)
+		if (url.s[i] == '#' || url.s[i] == '?') {
+			url.n = i;
+			break;
+		}
+	if (url.n < 4 || strncasecmp(url.s + url.n - 4, ".whl", 4) != 0)
+		return MPSFIX_ENOMATCH;
+	base = url.s;
+	for (size_t i = 0; i < url.n; i++)
+		if (url.s[i] == '/' || url.s[i] == '\\')
+			base = url.s + i + 1;
+	n = (size_t)(url.s + url.n - base);
+	if (n < 6 || strncasecmp(base, "torch-", 6) != 0)
+		return MPSFIX_ENOMATCH;
+	v = base + 6;
+	end = memchr(v, '-', (size_t)(url.s + url.n - v));
+	if (!end)
+		return MPSFIX_ENOMATCH;
+	/* "2.1.0%2Bcpu": the local part does not matter */
+	for (const char *q = v; q < end; q++)
+		if (*q == '%' || *q == '+') {
+			end = q;
+			break;
+		}
+	{
+		char spec[64];
+
+		if ((size_t)(end - v) + 3 > sizeof(spec))
+			return mpsfix_error_set(MPSFIX_ERROR, "the wheel's version is too long");
+		snprintf(spec, sizeof(spec), "==%.*s", (int)(end - v), v);
+		return mpsfix_torch_range_parse(out, spec, strlen(spec), MPSFIX_TORCH_SYNTAX_PIP);
+	}
+}
+
+int mpsfix_pins_parse_requirement(mpsfix_torch_range *out, const char *req, size_t len)
+{
+	mpsfix_text_slice t = mpsfix_text_trim((mpsfix_text_slice){req, len}), name, spec;
+	size_t i = 0;
+	const char *semi;
+
+	while (i < t.n && mpsfix_pins__is_name_char(t.s[i]))
+		i++;
+	name = (mpsfix_text_slice){t.s, i};
+	if (!name.n || (name.n > 4 && !strncasecmp(name.s + name.n - 4, ".whl", 4)))
+		return wheel_version(out, t); /* a bare URL or path, a wheel's file name */
+	if (!mpsfix_pins__same_name(name, "torch")) {
+		/* a path to a wheel ("./wheels/torch-2.1.0-...whl") starts like a name */
+		if (i < t.n && (t.s[i] == '/' || t.s[i] == ':'))
+			return wheel_version(out, t);
+		return MPSFIX_ENOMATCH;
+	}
+	while (i < t.n && isspace((unsigned char)t.s[i]))
+		i++;
+	if (i < t.n && t.s[i] == '[') {
+		const char *close = memchr(t.s + i, ']', t.n - i);
+
+		if (!close)
+			return mpsfix_error_set(MPSFIX_ERROR, "the extras are not closed with ']'");
+		i = (size_t)(close - t.s) + 1;
+		while (i < t.n && isspace((unsigned char)t.s[i]))
+			i++;
+	}
+	if (i < t.n && t.s[i] == '@') {
+		/* a direct reference: "torch @ URL ; marker" */
+		mpsfix_text_slice url = {t.s + i + 1, t.n - i - 1};
+		const char *sp = NULL;
+
+		for (size_t k = 0; k < url.n; k++)
+			if (url.s[k] == ';' && k > 0 && isspace((unsigned char)url.s[k - 1])) {
+				sp = url.s + k;
+				break;
+			}
+		if (sp)
+			url.n = (size_t)(sp - url.s);
+		return wheel_version(out, url);
+	}
+	if (i < t.n && t.s[i] == '/')
+		return wheel_version(out, t);
+	semi = memchr(t.s + i, ';', t.n - i);
+	spec = mpsfix_text_trim((mpsfix_text_slice){t.s + i,
+						    (size_t)((semi ? semi : t.s + t.n) - (t.s + i))});
+	if (!spec.n)
+		return MPSFIX_ENOMATCH;
+	return mpsfix_torch_range_parse(out, spec.s, spec.n, MPSFIX_TORCH_SYNTAX_PIP);
+}
+
+/* --- requirement files --------------------------------------------------------------- */
+
+/* `rel` relative to the root when `real` is inside it, else NULL. */
+static const char *inside_root(const mpsfix_pins_scan *sc, const char *real)
+{
+	size_t n = strlen(sc->root);
+
+	if (!strcmp(sc->root, "/"))
+		return real + 1;
+	if (!strncmp(real, sc->root, n) && real[n] == '/')
+		return real + n + 1;
+	return NULL;
+}
+
+/* `-r FILE` / `-c FILE` in file `name` (line `line`), relative to folder `dir`. */
+static void include(mpsfix_pins_scan *sc, const char *name, uint32_t line, const char *dir,
+		    mpsfix_text_slice target)
+{
+	char *path = NULL, *real = NULL, *inc_dir = NULL, *slash;
+	const char *rel;
+	mpsfix_buf b = MPSFIX_BUF_INIT;
+
+	target = mpsfix_text_trim(target);
+	if (!sc->root || !target.n)
+		return;
+	for (size_t i = 0; i + 3 <= target.n; i++)
+		if (!memcmp(target.s + i, "://", 3))
+			return; /* a URL: nothing of the project's */
+	if (target.n > 5 && !strncmp(target.s, "file:", 5) && target.s[5] != '/')
+		target = (mpsfix_text_slice){target.s + 5, target.n - 5};
+	path = target.s[0] == '/' ? mpsfix_xstrndup(target.s, target.n)
+				  : mpsfix_xasprintf("%s/%.*s", dir, (int)target.n, target.s);
+	if (!(real = realpath(path, NULL))) {
+		mpsfix_pins__warn(sc, "%s:%u: cannot read the included file '%.*s': %s", name, line,
+				  (int)target.n, target.s, strerror(errno));
+		goto done;
+	}
+	if (mpsfix_pins__visited(sc, real))
+		goto done; /* read already (a file included twice, or a loop) */
+	if (!(rel = inside_root(sc, real))) {
+		mpsfix_pins__warn(sc, "%s:%u: the included file '%.*s' is outside the project folder; "
+				  "its torch pins are not read", name, line, (int)target.n, target.s);
+		goto done;
+	}
+	if (mpsfix_pins__seen(sc, real) || !mpsfix_pins__read_file(sc, &b, real, rel))
+		goto done;
+	inc_dir = mpsfix_xstrdup(real);
+	slash = strrchr(inc_dir, '/');
+	*(slash == inc_dir ? slash + 1 : slash) = '\0';
+	mpsfix_pins__scan_requirements(sc, rel, inc_dir, b.data ? b.data : "", b.len);
+done:
+	mpsfix_buf_release(&b);
+	free(inc_dir);
+	free(real);
+	free(path);
+}
+
+/*
+ * One logical line of a requirements file (comments and continuations
+ * already folded): an option, or a requirement with options after it.
+ */
+void mpsfix_pins__requirement_line(mpsfix_pins_scan *sc, const char *name, uint32_t line,
+				   const char *dir, mpsfix_text_slice t)
+{
+	static const char *const includes[] = {"--requirement", "--constraint", "-r", "-c"};
+	mpsfix_torch_range r;
+	int rc;
+
+	t = mpsfix_text_trim(t);
+	if (!t.n)
+		return;
+	if (t.s[0] == '-') {
+		for (size_t i = 0; i < MPSFIX_ARRAY_SIZE(includes); i++) {
+			size_t n = strlen(includes[i]);
+
+			if (t.n <= n || strncmp(t.s, includes[i], n) != 0)
+				continue;
+			if (n > 2 && t.s[n] != '=' && !isspace((unsigned char)t.s[n]))
+				continue; /* --requirementsX: another option */
+			if (dir)
+				include(sc, name, line, dir, (mpsfix_text_slice){t.s + n + (t.s[n] == '='),
+										 t.n - n - (t.s[n] == '=')});
+			return;
+		}
+		return; /* -e, -i, --index-url, --find-links...: not a pin */
+	}
+	/* per-requirement options start at the first word that starts with '-' (as pip splits) */
+	for (size_t i = 1; i + 1 < t.n; i++)
+		if (t.s[i] == '-' && isspace((unsigned char)t.s[i - 1])) {
+			t = mpsfix_text_trim((mpsfix_text_slice){t.s, i});
+			break;
+		}
+	rc = mpsfix_pins_parse_requirement(&r, t.s, t.n);
+	mpsfix_pins__take(sc, name, line, t, rc, r);
+}
+
+/*
+ * A pip requirements file: '#' starts a comment at the start of a line or
+ * after a blank; a line ending in '\' goes on on the next line.
+ */
+void mpsfix_pins__scan_requirements(mpsfix_pins_scan *sc, const char *name, const char *dir,
+				    const char *data, size_t len)
+{
+	mpsfix_buf logical = MPSFIX_BUF_INIT;
+	uint32_t line = 1, start_line = 1;
+	size_t i = 0;
+
+	while (i < len) {
+		size_t eol = i, next;
+		mpsfix_text_slice t;
+		bool cont;
+
+		while (eol < len && data[eol] != '\n')
+			eol++;
+		next = eol < len ? eol + 1 : len;
+		t = (mpsfix_text_slice){data + i, eol - i};
+		if (t.n && t.s[t.n - 1] == '\r')
+			t.n--;
+		/* a comment: '#' at the start or after a blank */
+		for (size_t k = 0; k < t.n; k++)
+			if (t.s[k] == '#' && (k == 0 || isspace((unsigned char)t.s[k - 1]))) {
+				t.n = k;
+				break;
+			}
+		cont = t.n && t.s[t.n - 1] == '\\';
+		if (cont)
+			t.n--;
+		if (!logical.len)
+			start_line = line;
+		mpsfix_buf_add(&logical, t.s, t.n);
+		if (!cont || next >= len) {
+			mpsfix_pins__requirement_line(sc, name, start_line, dir,
+						      (mpsfix_text_slice){logical.data, logical.len});
+			mpsfix_buf_clear(&logical);
+		}
+		line++;
+		i = next;
+	}
+	mpsfix_buf_release(&logical);
+}
+
+/* --- pyproject.toml ------------------------------------------------------------------ */
+
+
+/* The file being read (mpsfix_toml_read's payload). */
+typedef struct {
+	mpsfix_pins_scan *sc;
+	const char *name;
+} pyproject;
+
+/* A string value at `path`: is it a torch pin? */
+static void pyproject_string(void *payload, const mpsfix_toml_path *path, const char *value,
+			     uint32_t line)
+{
+	const pyproject *pp = payload;
+	size_t n = path->len, dep = 0;
+	mpsfix_text_slice v = {value, strlen(value)};
+	mpsfix_torch_range r;
+	int rc;
+
+	/* PEP 508 requirement lists */
+	if ((n == 2 && mpsfix_toml_path_is(path, 0, "project") &&
+	     mpsfix_toml_path_is(path, 1, "dependencies")) ||
+	    (n == 3 && mpsfix_toml_path_is(path, 0, "project") &&
+	     mpsfix_toml_path_is(path, 1, "optional-dependencies")) ||
+	    (n == 2 && mpsfix_toml_path_is(path, 0, "dependency-groups")) ||
+	    (n == 3 && mpsfix_toml_path_is(path, 0, "tool") && mpsfix_toml_path_is(path, 1, "uv") &&
+	     (mpsfix_toml_path_is(path, 2, "constraint-dependencies") ||
+	      mpsfix_toml_path_is(path, 2, "override-dependencies") ||
+	      mpsfix_toml_path_is(path, 2, "dev-dependencies")))) {
+		rc = mpsfix_pins_parse_requirement(&r, v.s, v.n);
+		mpsfix_pins__take(pp->sc, pp->name, line, v, rc, r);
+		return;
+	}
+	/* Poetry: tool.poetry[.group.G].(dev-)dependencies.NAME[.version|url|path|file] */
+	if (n < 4 || !mpsfix_toml_path_is(path, 0, "tool") || !mpsfix_toml_path_is(path, 1, "poetry"))
+		return;
+	if (mpsfix_toml_path_is(path, 2, "dependencies") || mpsfix_toml_path_is(path, 2, "dev-dependencies"))
+		dep = 3;
+	else if (mpsfix_toml_path_is(path, 2, "group") && mpsfix_toml_path_is(path, 4, "dependencies"))
+		dep = 5;
+	if (!dep || dep >= n ||
+	    !mpsfix_pins__same_name((mpsfix_text_slice){path->keys[dep], strlen(path->keys[dep])}, "torch"))
+		return;
+	if (n == dep + 1 || (n == dep + 2 && mpsfix_toml_path_is(path, dep + 1, "version"))) {
+		rc = mpsfix_torch_range_parse(&r, v.s, v.n, MPSFIX_TORCH_SYNTAX_POETRY);
+		mpsfix_pins__take(pp->sc, pp->name, line, v, rc, r);
+	} else if (n == dep + 2 && (mpsfix_toml_path_is(path, dep + 1, "url") ||
+				    mpsfix_toml_path_is(path, dep + 1, "path") ||
+				    mpsfix_toml_path_is(path, dep + 1, "file"))) {
+		rc = wheel_version(&r, v);
+		mpsfix_pins__take(pp->sc, pp->name, line, v, rc, r);
+	}
+}
+
+/* pyproject.toml, read with the TOML reader of toml.c: its first problem ends the file's pins. */
+void mpsfix_pins__scan_pyproject(mpsfix_pins_scan *sc, const char *name, const char *data, size_t len)
+{
+	pyproject pp = {sc, name};
+	uint32_t line = 0;
+
+	if (mpsfix_toml_read(data, len, pyproject_string, &pp, &line) < 0)
+		mpsfix_pins__warn(sc, "%s:%u: not read for torch pins: %s", name, line,
+				  mpsfix_error_last()->message);
+}
+
+/* --- setup.cfg ----------------------------------------------------------------------- */
+
+/* One item of a setup.cfg value, with its line. */
+typedef struct {
+	mpsfix_text_slice text;
+	uint32_t line;
+} cfg_item;
+
+typedef ARRAY(cfg_item) cfg_items;
+
+/*
+ * The items of one value: a value on its key's line alone is split at ';'
+ * (as setuptools reads a one-line list), else each line is one requirement.
+ */
+static void cfg_value(mpsfix_pins_scan *sc, const char *name, cfg_items *items, bool continued)
+{
+	for (size_t i = 0; i < items->len; i++) {
+		mpsfix_text_slice rest = items->items[i].text;
+
+		while (rest.n) {
+			const char *semi = continued ? NULL : memchr(rest.s, ';', rest.n);
+			mpsfix_text_slice item = {rest.s, semi ? (size_t)(semi - rest.s) : rest.n};
+			mpsfix_torch_range r;
+			int rc;
+
+			rest = semi ? (mpsfix_text_slice){semi + 1, rest.n - item.n - 1}
+				    : (mpsfix_text_slice){rest.s + rest.n, 0};
+			/* an inline comment: '#' after a blank (a requirement never has one) */
+			for (size_t k = 0; k < item.n; k++)
+				if (item.s[k] == '#' && (k == 0 || isspace((unsigned char)item.s[k - 1]))) {
+					item.n = k;
+					break;
+				}
+			item = mpsfix_text_trim(item);
+			if (!item.n)
+				continue;
+			rc = mpsfix_pins_parse_requirement(&r, item.s, item.n);
+			mpsfix_pins__take(sc, name, items->items[i].line, item, rc, r);
+		}
+	}
+	items->len = 0;
+}
+
+static bool key_is(mpsfix_text_slice key, const char *want)
+{
+	size_t n = strlen(want);
+
+	if (key.n != n)
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		char c = (char)tolower((unsigned char)key.s[i]);
+
+		if (c == '-')
+			c = '_';
+		if (c != want[i])
+			return false;
+	}
+	return true;
+}
+
+/*
+ * setup.cfg (INI, as configparser reads it): `install_requires` in
+ * [options], every key of [options.extras_require]; a value goes on on the
+ * indented lines below its key; lines starting with '#' or ';' are comments.
+ */
+void mpsfix_pins__scan_setup_cfg(mpsfix_pins_scan *sc, const char *name, const char *data, size_t len)
+{
+	cfg_items items = {0};
+	bool in_options = false, in_extras = false, collecting = false, continued = false;
+	uint32_t line = 0;
+	const char *p = data, *end = data + len;
+
+	for (;;) {
+		const char *eol = memchr(p, '\n', (size_t)(end - p));
+		mpsfix_text_slice raw = {p, (size_t)((eol ? eol : end) - p)}, t;
+
+		line++;
+		t = mpsfix_text_trim(raw);
+		if (collecting && t.n && isspace((unsigned char)raw.s[0])) {
+			/* a continuation line (comment lines inside a value are skipped) */
+			if (t.s[0] != '#' && t.s[0] != ';')
+				ARRAY_PUSH(&items, ((cfg_item){t, line}));
+			continued = true;
+		} else if (t.n && t.s[0] != '#' && t.s[0] != ';') {
+			cfg_value(sc, name, &items, continued);
+			collecting = continued = false;
+			if (t.s[0] == '[') {
+				const char *close = memchr(t.s, ']', t.n);
+				mpsfix_text_slice section =
+					close ? mpsfix_text_trim((mpsfix_text_slice){t.s + 1,
+								 (size_t)(close - t.s - 1)})
+					      : (mpsfix_text_slice){"", 0};
+
+				in_options = section.n == 7 && !strncmp(section.s, "options", 7);
+				in_extras = key_is(section, "options.extras_require");
+			} else if (in_options || in_extras) {
+				size_t k = 0;
+				mpsfix_text_slice key;
+
+				while (k < t.n && t.s[k] != '=' && t.s[k] != ':')
+					k++;
+				key = mpsfix_text_trim((mpsfix_text_slice){t.s, k});
+				if (k < t.n && (in_extras || key_is(key, "install_requires"))) {
+					mpsfix_text_slice first = mpsfix_text_trim(
+						(mpsfix_text_slice){t.s + k + 1, t.n - k - 1});
+
+					collecting = true;
+					if (first.n)
+						ARRAY_PUSH(&items, ((cfg_item){first, line}));
+				}
+			}
+		}
+		if (!eol)
+			break;
+		p = eol + 1;
+	}
+	cfg_value(sc, name, &items, continued);
+	free(items.items);
+}
+
+/* --- setup.py ------------------------------------------------------------------------ */
+
+typedef struct {
+	const char *p, *end;
+	uint32_t line;
+} pytok;
+
+/*
+ * Step over a string literal at t->p (after any prefix); its value (escapes
+ * as written) in *value when not NULL.  False when it is not closed.
+ */
+static bool py_string(pytok *t, mpsfix_buf *value)
+{
+	char q = *t->p;
+	bool triple = t->end - t->p >= 3 && t->p[1] == q && t->p[2] == q;
+
+	t->p += triple ? 3 : 1;
+	while (t->p < t->end) {
+		if (*t->p == '\\' && t->p + 1 < t->end) {
+			if (t->p[1] == '\n')
+				t->line++;
+			if (value && t->p[1] != '\n')
+				mpsfix_buf_add(value, t->p, 2);
+			t->p += 2;
+			continue;
+		}
+		if (*t->p == q && (!triple || (t->end - t->p >= 3 && t->p[1] == q && t->p[2] == q))) {
+			t->p += triple ? 3 : 1;
+			return true;
+		}
+		if (*t->p == '\n') {
+			if (!triple)
+				return false;
+			t->line++;
+		}
+		if (value)
+			mpsfix_buf_addc(value, *t->p);
+		t->p++;
+	}
+	return false;
+}
+
+/* Is the identifier at [s, e) a string prefix (r, b, u, f, rb, br, fr...) before a quote? */
+static bool string_prefix(const char *s, const char *e)
+{
+	if (e - s > 2)
+		return false;
+	for (const char *c = s; c < e; c++)
+		if (!strchr("rRbBuUfF", *c))
+			return false;
+	return true;
+}
+
+/*
+ * setup.py: every string literal inside the brackets that follow
+ * `install_requires` / `extras_require` (a keyword argument, `name = [...]`
+ * or a dict key "install_requires": [...]) is a requirement.
+ */
+void mpsfix_pins__scan_setup_py(mpsfix_pins_scan *sc, const char *name, const char *data, size_t len)
+{
+	pytok t = {data, data + len, 1};
+	mpsfix_buf str = MPSFIX_BUF_INIT;
+	int armed = 0;     /* 1: saw the name; 2: and '=' or ':' */
+	int depth = 0;     /* > 0: inside the collected brackets */
+
+	while (t.p < t.end) {
+		char c = *t.p;
+
+		if (c == '#') {
+			while (t.p < t.end && *t.p != '\n')
+				t.p++;
+		} else if (c == '\n') {
+			t.line++;
+			t.p++;
+		} else if (isspace((unsigned char)c) || c == '\\') {
+			t.p++;
+		} else if (c == '"' || c == '\'') {
+			uint32_t line = t.line;
+			bool closed;
+
+			mpsfix_buf_clear(&str);
+			closed = py_string(&t, &str);
+			if (!closed) {
+				mpsfix_pins__warn(sc, "%s:%u: not read for torch pins: a string is not "
+						  "closed", name, line);
+				break;
+			}
+			if (depth > 0) {
+				mpsfix_torch_range r;
+				int rc = mpsfix_pins_parse_requirement(&r, str.data ? str.data : "", str.len);
+
+				mpsfix_pins__take(sc, name, line, (mpsfix_text_slice){str.data ? str.data : "",
+										   str.len}, rc, r);
+			} else {
+				armed = (str.len == 16 && !memcmp(str.data, "install_requires", 16)) ||
+					(str.len == 14 && !memcmp(str.data, "extras_require", 14));
+			}
+		} else if (isalpha((unsigned char)c) || c == '_') {
+			const char *s = t.p;
+
+			while (t.p < t.end && (isalnum((unsigned char)*t.p) || *t.p == '_'))
+				t.p++;
+			if (t.p < t.end && (*t.p == '"' || *t.p == '\'') && string_prefix(s, t.p))
+				continue; /* the string comes next */
+			if (depth == 0 && armed == 2 && t.p - s == 4 && !memcmp(s, "dict", 4))
+				continue; /* extras_require=dict(gpu=[...]) */
+			if (depth == 0)
+				armed = (t.p - s == 16 && !memcmp(s, "install_requires", 16)) ||
+					(t.p - s == 14 && !memcmp(s, "extras_require", 14));
+		} else if (strchr("([{", c)) {
+			if (depth > 0 || armed == 2)
+				depth++;
+			armed = 0;
+			t.p++;
+		} else if (strchr(")]}", c)) {
+			if (depth > 0)
+				depth--;
+			armed = 0;
+			t.p++;
+		} else if ((c == '=' || c == ':') && armed == 1 && depth == 0 &&
+			   !(t.p + 1 < t.end && t.p[1] == '=')) {
+			armed = 2;
+			t.p++;
+		} else {
+			if (depth == 0)
+				armed = 0;
+			t.p++;
+		}
+	}
+	mpsfix_buf_release(&str);
+}
+
