@@ -9,7 +9,7 @@
 
 #include "names.h"
 #include "parse.h"
-#include "prefilter.h"
+#include "text.h"
 
 /* Bound on matching steps for one attempt: a pattern with several $$$ in one
  * list could otherwise backtrack exponentially. */
@@ -443,7 +443,7 @@ static bool match_pnode(mpsfix_matcher *m, const mpsfix_pnode *pn, TSNode node)
 			return false;
 		ok = l.type == MPSFIX_LIT_STRING && l.slen == pn->text_len &&
 		     memcmp(l.s, pn->text, l.slen) == 0 &&
-		     mpsfix_prefilter_spelled(pn->text, pn->text_len, m->src + ts_node_start_byte(node),
+		     mpsfix_text_spelled(pn->text, pn->text_len, m->src + ts_node_start_byte(node),
 					      ts_node_end_byte(node) - ts_node_start_byte(node));
 		mpsfix_literal_release(&l);
 		return ok;

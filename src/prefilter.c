@@ -10,81 +10,9 @@
 #include "parse.h"
 #include "pattern.h"
 #include "rule.h"
+#include "text.h"
 
 /* [A-Za-z0-9_]: the bytes of a word. */
-static const unsigned char word_byte[256] = {
-	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0,
-	0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1,
-	0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0,
-	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-};
-
-static bool word_start(unsigned char c)
-{
-	return word_byte[c] && !(c >= '0' && c <= '9');
-}
-
-/*
- * The next word of a string's value that starts with a letter or '_' (words
- * that start with a digit are not looked up whole by the scan): *at is moved
- * past it.  False at the end.
- */
-static bool next_value_word(const char *v, size_t n, size_t *at, size_t *start, size_t *len)
-{
-	size_t i = *at;
-
-	for (;;) {
-		size_t b;
-
-		while (i < n && !word_byte[(unsigned char)v[i]])
-			i++;
-		if (i >= n) {
-			*at = i;
-			return false;
-		}
-		b = i;
-		while (i < n && word_byte[(unsigned char)v[i]])
-			i++;
-		if (word_start((unsigned char)v[b])) {
-			*start = b;
-			*len = i - b;
-			*at = i;
-			return true;
-		}
-	}
-}
-
-bool mpsfix_prefilter_spelled(const char *value, size_t n, const char *raw, size_t raw_len)
-{
-	const char *end = raw + raw_len;
-	size_t at = 0, b, len;
-
-	while (next_value_word(value, n, &at, &b, &len)) {
-		bool found = false;
-
-		for (const char *p = raw; !found && (p = memchr(p, value[b], (size_t)(end - p))) &&
-					  (size_t)(end - p) >= len; p++)
-			found = !memcmp(p, value + b, len) &&
-				(p == raw || !word_byte[(unsigned char)p[-1]]) &&
-				(p + len == end || !word_byte[(unsigned char)p[len]]);
-		if (!found)
-			return false;
-	}
-	return true;
-}
-
 /* The matcher gives up after this many steps (match.c); a pattern this big
  * could reach it without its words. */
 #define PATTERN_NODES_MAX 100000u
@@ -132,7 +60,7 @@ static bool scannable(const char *s, size_t n)
 	if (!n || (s[0] >= '0' && s[0] <= '9'))
 		return false;
 	for (size_t i = 0; i < n; i++)
-		if (!word_byte[(unsigned char)s[i]])
+		if (!mpsfix_text_word_byte[(unsigned char)s[i]])
 			return false;
 	return true;
 }
@@ -309,7 +237,7 @@ static void pattern_words(fnode *and, const mpsfix_pnode *pn, TSSymbol ident)
 		/* the matcher takes a string only with its value's words spelled out */
 		size_t at = 0, b, len;
 
-		while (next_value_word(pn->text, pn->text_len, &at, &b, &len))
+		while (mpsfix_text_next_word(pn->text, pn->text_len, &at, &b, &len))
 			fword(and, pn->text + b, len);
 	}
 	if (pn->kwname)
@@ -615,7 +543,7 @@ static bool star_follows(const unsigned char *p, const unsigned char *end)
 	while (p < end) {
 		if (*p == '*')
 			return true;
-		if (word_byte[*p])
+		if (mpsfix_text_word_byte[*p])
 			return false;
 		if (*p == '#')
 			while (p < end && *p != '\n')
@@ -653,14 +581,14 @@ static void walk(scan_state *st, const unsigned char *p)
 		const unsigned char *s;
 		size_t n;
 
-		if (!word_byte[*p]) {
+		if (!mpsfix_text_word_byte[*p]) {
 			p++;
 			continue;
 		}
 		s = p;
 		do
 			p++;
-		while (p < st->end && word_byte[*p]);
+		while (p < st->end && mpsfix_text_word_byte[*p]);
 		n = (size_t)(p - s);
 		if (*s >= '0' && *s <= '9') {
 			/* a number may end where a name starts (`1if`, `0x1else`) */

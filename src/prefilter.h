@@ -21,7 +21,7 @@
  *     binds (or on a signature parameter they need passed), `inside:` and
  *     `after-import:` add words (and);
  *   - a pattern's string literal needs the words of its value (the matcher
- *     takes only a literal that spells them out: mpsfix_prefilter_spelled);
+ *     takes only a literal that spells them out: mpsfix_text_spelled);
  *     `value:`, `kind:`, `regex:` and every `not-*` condition add nothing; a pattern with no word (`$X`) needs nothing, so its rule
  *     makes every file parse.
  * A pattern whose matching could hit the matcher's step limit without its
@@ -72,14 +72,6 @@ typedef enum {
 mpsfix_prefilter_verdict mpsfix_prefilter_scan(const mpsfix_prefilter *pf, const char *data,
 					       size_t len, bool suppressions, bool *possible);
 
-/**
- * Does the source text `raw` of a string literal spell out every word of its
- * value `value` (each run of [A-Za-z0-9_] that starts with a letter or '_',
- * as a whole word of `raw`)?  A pattern's string matches only such a
- * literal, so that its words may be required: `"A_B"` is matched, the same
- * value written `"A_" "B"` or `"A\x5fB"` is not.
- */
-bool mpsfix_prefilter_spelled(const char *value, size_t n, const char *raw, size_t raw_len);
 
 /**
  * The requirement derived for rule `r`, written as a formula:

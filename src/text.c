@@ -1,9 +1,11 @@
 /*
- * text.c: helpers on slices of text (see text.h).
+ * text.c: helpers on text: slices, words, whether a literal spells its value
+ * (see text.h).
  */
 #include "text.h"
 
 #include <ctype.h>
+#include <string.h>
 
 mpsfix_text_slice mpsfix_text_trim(mpsfix_text_slice t)
 {
@@ -14,4 +16,72 @@ mpsfix_text_slice mpsfix_text_trim(mpsfix_text_slice t)
 	while (t.n && isspace((unsigned char)t.s[t.n - 1]))
 		t.n--;
 	return t;
+}
+
+const unsigned char mpsfix_text_word_byte[256] = {
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0,
+	0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1,
+	0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+};
+
+static bool word_start(unsigned char c)
+{
+	return mpsfix_text_word_byte[c] && !(c >= '0' && c <= '9');
+}
+
+bool mpsfix_text_next_word(const char *v, size_t n, size_t *at, size_t *start, size_t *len)
+{
+	size_t i = *at;
+
+	for (;;) {
+		size_t b;
+
+		while (i < n && !mpsfix_text_word_byte[(unsigned char)v[i]])
+			i++;
+		if (i >= n) {
+			*at = i;
+			return false;
+		}
+		b = i;
+		while (i < n && mpsfix_text_word_byte[(unsigned char)v[i]])
+			i++;
+		if (word_start((unsigned char)v[b])) {
+			*start = b;
+			*len = i - b;
+			*at = i;
+			return true;
+		}
+	}
+}
+
+bool mpsfix_text_spelled(const char *value, size_t n, const char *raw, size_t raw_len)
+{
+	const char *end = raw + raw_len;
+	size_t at = 0, b, len;
+
+	while (mpsfix_text_next_word(value, n, &at, &b, &len)) {
+		bool found = false;
+
+		for (const char *p = raw; !found && (p = memchr(p, value[b], (size_t)(end - p))) &&
+					  (size_t)(end - p) >= len; p++)
+			found = !memcmp(p, value + b, len) &&
+				(p == raw || !mpsfix_text_word_byte[(unsigned char)p[-1]]) &&
+				(p + len == end || !mpsfix_text_word_byte[(unsigned char)p[len]]);
+		if (!found)
+			return false;
+	}
+	return true;
 }

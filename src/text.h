@@ -17,4 +17,24 @@ typedef struct {
 /** `t` without the white space (isspace) at its start and at its end. */
 mpsfix_text_slice mpsfix_text_trim(mpsfix_text_slice t);
 
+/** 1 for the bytes of a word ([A-Za-z0-9_]), else 0. */
+extern const unsigned char mpsfix_text_word_byte[256];
+
+/*
+ * The next word of the `n` bytes at `v` from *at that starts with a letter
+ * or '_' (words that start with a digit are skipped: the prefilter's scan
+ * does not look them up whole): its start and length; *at is moved past
+ * it.  False at the end.
+ */
+bool mpsfix_text_next_word(const char *v, size_t n, size_t *at, size_t *start, size_t *len);
+
+/**
+ * Does the source text `raw` of a string literal spell out every word of its
+ * value `value` (each run of [A-Za-z0-9_] that starts with a letter or '_',
+ * as a whole word of `raw`)?  A pattern's string matches only such a
+ * literal, so that the prefilter may require its words: `"A_B"` is matched,
+ * the same value written `"A_" "B"` or `"A\x5fB"` is not.
+ */
+bool mpsfix_text_spelled(const char *value, size_t n, const char *raw, size_t raw_len);
+
 #endif

@@ -4,6 +4,7 @@
 
 #include "engine.h"
 #include "prefilter.h"
+#include "text.h"
 #include "tests.h"
 #include "testutil.h"
 
@@ -373,11 +374,11 @@ START_TEST(test_prefilter_string_words)
 
 	ck_assert_str_eq(d, "environ & ENV_NAME_1");
 	free(d);
-	ck_assert(mpsfix_prefilter_spelled("a-b c", 5, "'a-b' ' c'", 10));
-	ck_assert(mpsfix_prefilter_spelled("cuda:0", 6, "'cuda:0'", 8));
-	ck_assert(mpsfix_prefilter_spelled("9lives", 6, "'\\x39lives'", 11)); /* a word is letter-led */
-	ck_assert(!mpsfix_prefilter_spelled("ab", 2, "'abc'", 5));
-	ck_assert(!mpsfix_prefilter_spelled("ab", 2, "'a' 'b'", 7));
+	ck_assert(mpsfix_text_spelled("a-b c", 5, "'a-b' ' c'", 10));
+	ck_assert(mpsfix_text_spelled("cuda:0", 6, "'cuda:0'", 8));
+	ck_assert(mpsfix_text_spelled("9lives", 6, "'\\x39lives'", 11)); /* a word is letter-led */
+	ck_assert(!mpsfix_text_spelled("ab", 2, "'abc'", 5));
+	ck_assert(!mpsfix_text_spelled("ab", 2, "'a' 'b'", 7));
 	ck_assert_int_eq(mpsfix_ctx_init(&ctx), 0);
 	for (size_t i = 0; i < MPSFIX_ARRAY_SIZE(cases); i++) {
 		char *code = mpsfix_xasprintf("import os\n%s", cases[i].code);
