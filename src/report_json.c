@@ -1,0 +1,102 @@
+/*
+ * report_json.c: the json and jsonl formats: one object per finding (report.h
+ * shows it), and json's document with the run's summary.
+ */
+#include "report_internal.h"
+
+static json_t *json_position(uint32_t line, uint32_t col, uint32_t byte)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "line", json_integer(line));
+	json_object_set_new(o, "column", json_integer(col));
+	json_object_set_new(o, "byte", json_integer(byte));
+	return o;
+}
+
+static json_t *json_edit_position(const mpsfix_source *src, uint32_t byte)
+{
+	uint32_t line, col;
+
+	mpsfix_source_position(src, byte, &line, &col);
+	return json_position(line, col, byte);
+}
+
+static const char *applicability(mpsfix_fix_status s)
+{
+	switch (s) {
+	case MPSFIX_FIX_AVAILABLE:
+		return "safe";
+	case MPSFIX_FIX_UNSAFE:
+		return "unsafe";
+	case MPSFIX_FIX_MANUAL:
+		return "manual";
+	case MPSFIX_FIX_NONE:
+		break;
+	}
+	return NULL;
+}
+
+json_t *mpsfix_report__json_finding(const char *path, const mpsfix_source *src,
+				    const mpsfix_report_item *it)
+{
+	json_t *o = json_object(), *fix = json_null();
+
+	json_object_set_new(o, "code", mpsfix_report__jstr(it->code));
+	json_object_set_new(o, "rule", mpsfix_report__jstr(it->id));
+	json_object_set_new(o, "severity", mpsfix_report__jstr(mpsfix_severity_name(it->severity)));
+	json_object_set_new(o, "message", mpsfix_report__jstr(it->message));
+	json_object_set_new(o, "path", mpsfix_report__jstr(path));
+	json_object_set_new(o, "start", json_position(it->line, it->col, it->start));
+	json_object_set_new(o, "end", json_position(it->end_line, it->end_col, it->end));
+	json_object_set_new(o, "url", mpsfix_report__jstr(it->url));
+	if (it->fix != MPSFIX_FIX_NONE) {
+		fix = json_object();
+		json_object_set_new(fix, "applicability", mpsfix_report__jstr(applicability(it->fix)));
+		if (it->fix == MPSFIX_FIX_MANUAL) {
+			json_object_set_new(fix, "reason", mpsfix_report__jstr(it->reason));
+		} else {
+			json_t *edits = json_array();
+
+			for (size_t i = 0; i < it->nedits; i++) {
+				const mpsfix_edit *e = &it->edits[i];
+				json_t *je = json_object();
+
+				json_object_set_new(je, "start", json_edit_position(src, e->start));
+				json_object_set_new(je, "end", json_edit_position(src, e->end));
+				json_object_set_new(je, "content", mpsfix_report__jstrn(e->text ? e->text : "", e->len));
+				json_array_append_new(edits, je);
+			}
+			json_object_set_new(fix, "edits", edits);
+		}
+	}
+	json_object_set_new(o, "fix", fix);
+	return o;
+}
+
+static json_t *json_summary(const mpsfix_report_summary *sum)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "command", mpsfix_report__jstr(sum->command));
+	json_object_set_new(o, "target", mpsfix_report__jstr(sum->target));
+	json_object_set_new(o, "files", json_integer((json_int_t)sum->files));
+	json_object_set_new(o, "skipped", json_integer((json_int_t)sum->skipped));
+	json_object_set_new(o, "findings", json_integer((json_int_t)sum->findings));
+	json_object_set_new(o, "fixable", json_integer((json_int_t)sum->fixable));
+	json_object_set_new(o, "unsafe_fixable", json_integer((json_int_t)sum->unsafe_fixable));
+	json_object_set_new(o, "manual", json_integer((json_int_t)sum->manual));
+	json_object_set_new(o, "fixed", json_integer((json_int_t)sum->fixed));
+	json_object_set_new(o, "errors", json_integer((json_int_t)sum->errors));
+	return o;
+}
+
+json_t *mpsfix_report__json_document(const mpsfix_reporter *r, const mpsfix_report_summary *sum)
+{
+	json_t *doc = json_object();
+
+	json_object_set_new(doc, "version", mpsfix_report__jstr(r->opts.tool_version));
+	json_object_set_new(doc, "findings", json_incref(r->findings));
+	json_object_set_new(doc, "summary", sum ? json_summary(sum) : json_null());
+	return doc;
+}
