@@ -439,7 +439,7 @@ static bool match_pnode(mpsfix_matcher *m, const mpsfix_pnode *pn, TSNode node)
 		mpsfix_literal l;
 		bool ok;
 
-		if (ts_node_symbol(node) != pn->symbol || !mpsfix_node_literal(&l, node, m->src))
+		if (ts_node_symbol(node) != pn->symbol || !mpsfix_literal_from_node(&l, node, m->src))
 			return false;
 		ok = l.type == MPSFIX_LIT_STRING && l.slen == pn->text_len &&
 		     memcmp(l.s, pn->text, l.slen) == 0 &&

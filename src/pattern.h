@@ -15,36 +15,7 @@
 #include <tree_sitter/api.h>
 
 #include "common.h"
-
-typedef enum {
-	MPSFIX_LIT_BOOL,
-	MPSFIX_LIT_NONE,
-	MPSFIX_LIT_STRING,
-	MPSFIX_LIT_NUMBER
-} mpsfix_literal_type;
-
-/** A Python literal value: True/False, None, a str, or an int/float. */
-typedef struct {
-	mpsfix_literal_type type;
-	bool b;
-	char *s;      /* STRING: the decoded value (owned), NUL-terminated */
-	size_t slen;
-	double num;
-} mpsfix_literal;
-
-/** Release a literal's string. */
-void mpsfix_literal_release(mpsfix_literal *l);
-
-/** True when two literals are the same value (1 == 1.0, 'a' == "a"). */
-bool mpsfix_literal_equal(const mpsfix_literal *a, const mpsfix_literal *b);
-
-/**
- * The literal value of `node` (True, False, None, a plain or raw str with
- * its escapes decoded, an int or float, a negative number).  Returns false
- * (and leaves `out` untouched) for anything else, including f-strings,
- * bytes and implicitly concatenated strings.
- */
-bool mpsfix_node_literal(mpsfix_literal *out, TSNode node, const char *src);
+#include "literal.h"
 
 /** Constraints on what one metavariable may bind (a rule's `where:`). */
 typedef struct mpsfix_constraint_s {

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "literal.h"
 #include "parse.h"
 #include "pattern.h"
 #include "tests.h"
@@ -96,7 +97,7 @@ static bool literal_of(const char *code, mpsfix_literal *out)
 	ck_assert_int_eq(mpsfix_parse(&tree, tu_parser(), code, (uint32_t)strlen(code)), 0);
 	/* module > expression_statement > expression */
 	n = ts_node_named_child(ts_node_named_child(ts_tree_root_node(tree), 0), 0);
-	ok = mpsfix_node_literal(out, n, code);
+	ok = mpsfix_literal_from_node(out, n, code);
 	ts_tree_delete(tree);
 	return ok;
 }
