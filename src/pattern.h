@@ -16,6 +16,7 @@
 
 #include "common.h"
 #include "literal.h"
+#include "regex_check.h"
 
 /** Constraints on what one metavariable may bind (a rule's `where:`). */
 typedef struct mpsfix_constraint_s {
@@ -68,27 +69,6 @@ bool mpsfix_node_pure(TSNode node, const char *src);
  * satisfies neither (so that matching time stays bounded).
  */
 bool mpsfix_constraint_accepts(const mpsfix_constraint *c, TSNode node, const char *src);
-
-/*
- * Bounds on `regex` and `not-regex`.  glibc's regexec() takes exponential
- * time with backreferences, and about (text length)^2 x (automaton size)
- * without; regcomp() builds an automaton as large as the nested repetition
- * counts multiply out to.  Rules stay within these.
- */
-#define MPSFIX_REGEX_MAX_LEN 1024     /* bytes of one expression */
-#define MPSFIX_REGEX_MAX_REPEAT 255   /* n and m of {n,m} (POSIX's RE_DUP_MAX) */
-#define MPSFIX_REGEX_MAX_SIZE 10000   /* estimated automaton size */
-#define MPSFIX_REGEX_MAX_TEXT 4096    /* bytes of node text matched */
-
-/**
- * Check that the POSIX extended regular expression `re` keeps to the bounds
- * above: no backreference (\1..\9), at most MPSFIX_REGEX_MAX_LEN bytes,
- * repetition counts of at most MPSFIX_REGEX_MAX_REPEAT, and at most
- * MPSFIX_REGEX_MAX_SIZE atoms once counted repetitions are multiplied out
- * ("(ab){3}" is 6).  Returns 0, or MPSFIX_ERROR with a message and `*at`
- * set to the byte offset of the problem in `re`.
- */
-int mpsfix_regex_check(const char *re, size_t *at);
 
 /** Free what a constraint owns (not the struct itself). */
 void mpsfix_constraint_release(mpsfix_constraint *c);

@@ -5,6 +5,7 @@
 #include "literal.h"
 #include "parse.h"
 #include "pattern.h"
+#include "regex_check.h"
 #include "tests.h"
 #include "testutil.h"
 
