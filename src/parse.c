@@ -1,6 +1,7 @@
 /*
  * parse.c: the tree-sitter boundary for Python: the pinned grammar, parser
- * creation with an ABI check, and error counting that works at any depth.
+ * creation with an ABI check, error counting that works at any depth, and
+ * what a few queries ask of a node (dotted names, purity, imports).
  */
 #include "parse.h"
 
@@ -281,6 +282,52 @@ static bool dotted_at(TSNode node, const char *src, mpsfix_buf *out, int depth)
 bool mpsfix_dotted_name(TSNode node, const char *src, mpsfix_buf *out)
 {
 	return dotted_at(node, src, out, 0);
+}
+
+static bool node_is(TSNode n, const char *type)
+{
+	return strcmp(ts_node_type(n), type) == 0;
+}
+
+static bool pure_at(TSNode n, int depth)
+{
+	const char *t = ts_node_type(n);
+
+	if (depth > 64)
+		return false;
+	if (!strcmp(t, "identifier") || !strcmp(t, "integer") || !strcmp(t, "float") ||
+	    !strcmp(t, "true") || !strcmp(t, "false") || !strcmp(t, "none") || !strcmp(t, "ellipsis"))
+		return true;
+	if (!strcmp(t, "string")) {
+		for (uint32_t i = 0; i < ts_node_named_child_count(n); i++)
+			if (node_is(ts_node_named_child(n, i), "interpolation"))
+				return false;
+		return true;
+	}
+	if (!strcmp(t, "unary_operator")) {
+		TSNode arg = ts_node_child_by_field_name(n, "argument", 8);
+
+		return !ts_node_is_null(arg) && (node_is(arg, "integer") || node_is(arg, "float"));
+	}
+	if (!strcmp(t, "attribute"))
+		return pure_at(ts_node_child_by_field_name(n, "object", 6), depth + 1);
+	if (!strcmp(t, "subscript") || !strcmp(t, "tuple") || !strcmp(t, "parenthesized_expression") ||
+	    !strcmp(t, "concatenated_string") || !strcmp(t, "slice")) {
+		for (uint32_t i = 0; i < ts_node_named_child_count(n); i++) {
+			TSNode c = ts_node_named_child(n, i);
+
+			if (!ts_node_is_extra(c) && !pure_at(c, depth + 1))
+				return false;
+		}
+		return true;
+	}
+	return false;
+}
+
+bool mpsfix_node_pure(TSNode node, const char *src)
+{
+	(void)src;
+	return pure_at(node, 0);
 }
 
 TSNode mpsfix_first_import_of(TSNode root, const char *src, const char *module)

@@ -91,6 +91,15 @@ TSSymbol mpsfix_symbol(const char *kind);
 bool mpsfix_dotted_name(TSNode node, const char *src, mpsfix_buf *out);
 
 /**
+ * Is `node` safe to evaluate twice: a name, an attribute chain, a literal,
+ * a subscript of those with literal or name keys, a tuple (or parentheses)
+ * of those?  Calls, await, walrus, lambdas, comprehensions and operators
+ * (but unary minus on a number) are not.  A fix that would evaluate code
+ * twice asks it, and so does a constraint's `pure: true`.
+ */
+bool mpsfix_node_pure(TSNode node, const char *src);
+
+/**
  * The first statement among the children of `root` (a module) that imports
  * `module` or one of its submodules (`import torch.nn`, `from torch import
  * x`), or a null node.

@@ -55,14 +55,6 @@ typedef struct mpsfix_constraint_s {
 } mpsfix_constraint;
 
 /**
- * Is `node` safe to evaluate twice: a name, an attribute chain, a literal,
- * a subscript of those with literal or name keys, a tuple (or parentheses)
- * of those?  Calls, await, walrus, lambdas, comprehensions and operators
- * (but unary minus on a number) are not.
- */
-bool mpsfix_node_pure(TSNode node, const char *src);
-
-/**
  * True when `node` satisfies the parts of `c` checked while matching
  * (value, not-value, regex, not-regex, kind, not-kind).  `regex` and
  * `not-regex` are tried on at most MPSFIX_REGEX_MAX_TEXT bytes: a longer node
