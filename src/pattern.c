@@ -8,13 +8,14 @@
 #include <string.h>
 
 #include "parse.h"
+#include "pattern_internal.h"
 
 /* U+00B5 MICRO SIGN: an identifier character that stands for '$'. */
 #define MU0 '\xc2'
 #define MU1 '\xb5'
 #define MAX_PATTERN_DEPTH 256
 
-void mpsfix_offset_map_release(mpsfix_offset_map *m)
+void mpsfix_pattern__offset_map_release(mpsfix_offset_map *m)
 {
 	free(m->map);
 	m->map = NULL;
@@ -42,8 +43,8 @@ static void emit(mpsfix_buf *out, mpsfix_offset_map *map, size_t *cap,
 	mpsfix_buf_add(out, s, n);
 }
 
-int mpsfix_metavar_substitute(mpsfix_buf *out, mpsfix_offset_map *map,
-			      const char *text, size_t len, uint32_t *err_offset)
+int mpsfix_pattern__metavar_substitute(mpsfix_buf *out, mpsfix_offset_map *map,
+				       const char *text, size_t len, uint32_t *err_offset)
 {
 	static const char mu[2] = {MU0, MU1};
 	size_t cap = 0;
@@ -79,8 +80,8 @@ int mpsfix_metavar_substitute(mpsfix_buf *out, mpsfix_offset_map *map,
 	return 0;
 }
 
-bool mpsfix_metavar_ident(const char *s, size_t n, const char **name,
-			  size_t *name_len, bool *multi)
+bool mpsfix_pattern__metavar_ident(const char *s, size_t n, const char **name,
+				   size_t *name_len, bool *multi)
 {
 	size_t mus = 0;
 
@@ -101,8 +102,8 @@ bool mpsfix_metavar_ident(const char *s, size_t n, const char **name,
 	return true;
 }
 
-int mpsfix_snippet_parse(mpsfix_snippet *out, TSParser *parser, const char *text, size_t len,
-			 uint32_t *err_offset)
+int mpsfix_pattern__snippet_parse(mpsfix_snippet *out, TSParser *parser, const char *text,
+				  size_t len, uint32_t *err_offset)
 {
 	TSNode bad;
 	uint32_t at;
@@ -110,7 +111,8 @@ int mpsfix_snippet_parse(mpsfix_snippet *out, TSParser *parser, const char *text
 
 	memset(out, 0, sizeof(*out));
 	*err_offset = 0;
-	if ((error = mpsfix_metavar_substitute(&out->text, &out->map, text, len, err_offset)) < 0 ||
+	if ((error = mpsfix_pattern__metavar_substitute(&out->text, &out->map, text, len,
+						       err_offset)) < 0 ||
 	    (error = mpsfix_parse(&out->tree, parser, out->text.data, (uint32_t)out->text.len)) < 0)
 		return error;
 	if (!mpsfix_first_error(ts_tree_root_node(out->tree), &bad))
@@ -123,10 +125,10 @@ int mpsfix_snippet_parse(mpsfix_snippet *out, TSParser *parser, const char *text
 	return mpsfix_error_set(MPSFIX_ERROR, "%s", ts_node_is_missing(bad) ? "missing token" : "syntax error");
 }
 
-void mpsfix_snippet_release(mpsfix_snippet *s)
+void mpsfix_pattern__snippet_release(mpsfix_snippet *s)
 {
 	mpsfix_buf_release(&s->text);
-	mpsfix_offset_map_release(&s->map);
+	mpsfix_pattern__offset_map_release(&s->map);
 	ts_tree_delete(s->tree);
 	s->tree = NULL;
 }
@@ -218,7 +220,7 @@ static bool node_metavar(TSNode node, const char *text, const char **name,
 	s = ts_node_start_byte(node);
 	e = ts_node_end_byte(node);
 	*ident = node;
-	return mpsfix_metavar_ident(text + s, e - s, name, len, multi);
+	return mpsfix_pattern__metavar_ident(text + s, e - s, name, len, multi);
 }
 
 static int compile_node(compiler *c, mpsfix_pnode **out, TSNode node, int depth);
@@ -364,7 +366,7 @@ int mpsfix_pattern_compile(mpsfix_pattern **out, TSParser *parser,
 
 	*out = NULL;
 	p->text = mpsfix_xstrndup(text, len);
-	if ((error = mpsfix_snippet_parse(&sn, parser, text, len, err_offset)) < 0)
+	if ((error = mpsfix_pattern__snippet_parse(&sn, parser, text, len, err_offset)) < 0)
 		goto done;
 	top = sole_statement(ts_tree_root_node(sn.tree), &ok);
 	if (!ok) {
@@ -384,7 +386,7 @@ int mpsfix_pattern_compile(mpsfix_pattern **out, TSParser *parser,
 	p = NULL;
 done:
 	mpsfix_pattern_free(p);
-	mpsfix_snippet_release(&sn);
+	mpsfix_pattern__snippet_release(&sn);
 	return error;
 }
 

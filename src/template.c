@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "parse.h"
+#include "pattern_internal.h"
 
 #define PREC_PRIMARY 16
 
@@ -240,7 +241,8 @@ static mpsfix_walk_action collect_var(TSNode n, void *payload)
 		mpsfix_buf_release(&d);
 		return MPSFIX_WALK_DESCEND;
 	}
-	if (!is(n, "identifier") || !mpsfix_metavar_ident(c->text2 + s, e - s, &name, &nlen, &multi))
+	if (!is(n, "identifier") ||
+	    !mpsfix_pattern__metavar_ident(c->text2 + s, e - s, &name, &nlen, &multi))
 		return MPSFIX_WALK_DESCEND;
 	v = (tmpl_var){
 		.name = mpsfix_xstrndup(name, nlen),
@@ -342,7 +344,7 @@ int mpsfix_template_compile(mpsfix_template **out, TSParser *parser,
 	t->text = mpsfix_xstrndup(text, len);
 	t->len = len;
 	t->root_var = -1;
-	if ((error = mpsfix_snippet_parse(&sn, parser, text, len, err_offset)) < 0)
+	if ((error = mpsfix_pattern__snippet_parse(&sn, parser, text, len, err_offset)) < 0)
 		goto done;
 	root = ts_tree_root_node(sn.tree);
 	collect_vars(&(tcompiler){.t = t, .text2 = sn.text.data, .map = &sn.map}, root);
@@ -365,7 +367,8 @@ int mpsfix_template_compile(mpsfix_template **out, TSParser *parser,
 
 		t->root_prec = mpsfix_expr_precedence(e, sn.text.data);
 		t->root_splat = is(e, "list_splat") || is(e, "dictionary_splat");
-		if (is(e, "identifier") && mpsfix_metavar_ident(sn.text.data + s, end - s, &name, &nlen, &multi) &&
+		if (is(e, "identifier") &&
+		    mpsfix_pattern__metavar_ident(sn.text.data + s, end - s, &name, &nlen, &multi) &&
 		    t->nvars == 1)
 			t->root_var = 0;
 	}
@@ -373,7 +376,7 @@ int mpsfix_template_compile(mpsfix_template **out, TSParser *parser,
 	t = NULL;
 done:
 	mpsfix_template_free(t);
-	mpsfix_snippet_release(&sn);
+	mpsfix_pattern__snippet_release(&sn);
 	return error;
 }
 
