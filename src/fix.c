@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cond.h"
+#include "fix_import.h"
 #include "names.h"
 #include "parse.h"
 #include "strvec.h"
@@ -372,8 +373,8 @@ static char *render(mpsfix_fix_ctx *fc, const mpsfix_fix_edit *fe, const mpsfix_
 		/* `import torch` where the module's imports are, before the code */
 		const char *nl = mpsfix_source_newline(fc->src);
 		bool needs_newline = false;
-		uint32_t at = mpsfix_names_import_point(fc->names, ts_node_start_byte(target),
-							&needs_newline);
+		uint32_t at = mpsfix_fix_import_point(fc->names, ts_node_start_byte(target),
+						      &needs_newline);
 		char *line = mpsfix_xasprintf("%simport %s%s", needs_newline ? nl : "", imports.items[i], nl);
 
 		mpsfix_edits_add_shared(edits, at, at, line, strlen(line), group);

@@ -59,7 +59,7 @@ typedef struct {
 		list_comprehension, set_comprehension, dictionary_comprehension,
 		generator_expression, except_clause, try_statement, block, expression_statement,
 		none, case_clause, case_pattern, keyword_pattern, splat_pattern, dict_pattern,
-		comment, string, concatenated_string;
+		comment;
 	TSFieldId f_name, f_alias, f_module_name, f_parameters, f_body, f_type,
 		f_left, f_right, f_key;
 } grammar;
@@ -79,8 +79,9 @@ struct mpsfix_names {
 	mpsfix_buf strings;      /* qualified names */
 	bool has_star;
 	uint32_t star_module, star_module_len, star_byte;
-	/* import_point: the module's statements (comments left out) and, for
-	 * each, the index + 1 of the last import among it and those before */
+	/* mpsfix_names_module_imports: the module's statements (comments left
+	 * out) and, for each, the index + 1 of the last import among it and
+	 * those before */
 	TSNode *top;
 	uint32_t *top_import;
 	uint32_t ntop;
@@ -615,8 +616,6 @@ static void load_grammar(grammar *g)
 	SYM(splat_pattern, "splat_pattern");
 	SYM(dict_pattern, "dict_pattern");
 	SYM(comment, "comment");
-	SYM(string, "string");
-	SYM(concatenated_string, "concatenated_string");
 	FIELD(f_name, "name");
 	FIELD(f_alias, "alias");
 	FIELD(f_module_name, "module_name");
@@ -849,65 +848,11 @@ bool mpsfix_names_star_import(mpsfix_names *n, const char **module, size_t *modu
 	return true;
 }
 
-/* ---- where an import goes ---------------------------------------------------- */
-
-/* The start of the line after byte `b` (just after its line ending), or len. */
-static uint32_t next_line(const mpsfix_names *n, uint32_t b)
-{
-	while (b < n->len && n->src[b] != '\n' && n->src[b] != '\r')
-		b++;
-	if (b < n->len && n->src[b] == '\r')
-		b++;
-	else if (b < n->len)
-		return b + 1;
-	if (b < n->len && n->src[b] == '\n')
-		b++;
-	return b;
-}
-
-static uint32_t line_start(const mpsfix_names *n, uint32_t b)
-{
-	while (b > 0 && n->src[b - 1] != '\n' && n->src[b - 1] != '\r')
-		b--;
-	return b;
-}
-
-static bool is_docstring(const mpsfix_names *n, TSNode stmt)
-{
-	TSNode e;
-
-	if (ts_node_symbol(stmt) != n->g.expression_statement ||
-	    ts_node_named_child_count(stmt) != 1)
-		return false;
-	e = ts_node_named_child(stmt, 0);
-	while (ts_node_symbol(e) == n->g.parenthesized_expression &&
-	       ts_node_named_child_count(e) == 1)
-		e = ts_node_named_child(e, 0);
-	return ts_node_symbol(e) == n->g.string || ts_node_symbol(e) == n->g.concatenated_string;
-}
-
-/* After the leading comment and blank lines (and a byte order mark). */
-static uint32_t after_leading_comments(const mpsfix_names *n)
-{
-	uint32_t b = 0, point = 0;
-
-	if (n->len >= 3 && memcmp(n->src, "\xEF\xBB\xBF", 3) == 0)
-		b = point = 3;
-	while (b < n->len) {
-		uint32_t p = b;
-
-		while (p < n->len && (n->src[p] == ' ' || n->src[p] == '\t' || n->src[p] == '\f'))
-			p++;
-		if (p < n->len && n->src[p] != '#' && n->src[p] != '\n' && n->src[p] != '\r')
-			break;
-		b = point = next_line(n, p);
-	}
-	return point;
-}
+/* ---- the module's statements and imports ------------------------------------ */
 
 /* The module's statements, in order, with one cursor walk: calling
  * ts_node_named_child(root, i) for each i walks from the first child every
- * time, which made import_point quadratic in big modules. */
+ * time, which made placing an import (fix_import.c) quadratic in big modules. */
 static void build_top(mpsfix_names *n)
 {
 	const grammar *g = &n->g;
@@ -938,61 +883,12 @@ static void build_top(mpsfix_names *n)
 	ts_tree_cursor_delete(&cur);
 }
 
-/* The number of statements in n->top whose end (or start) is at most `b`:
- * both are in order, the statements not overlapping. */
-static uint32_t top_before(const mpsfix_names *n, uint32_t b, bool by_end)
+void mpsfix_names_module_imports(mpsfix_names *n, mpsfix_module_imports *out)
 {
-	uint32_t lo = 0, hi = n->ntop;
-
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-		uint32_t at = by_end ? ts_node_end_byte(n->top[mid]) : ts_node_start_byte(n->top[mid]);
-
-		if ((by_end && at <= b) || (!by_end && at < b))
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
-uint32_t mpsfix_names_import_point(mpsfix_names *n, uint32_t before, bool *needs_newline)
-{
-	uint32_t limit = before, point = 0, i, before_limit;
-	TSNode last_import = {{0}, NULL, NULL}, first_stmt = {{0}, NULL, NULL};
-	bool found = false;
-
 	build(n);
 	if (!n->top_built)
 		build_top(n);
-	/* the top-level statement holding `before` starts the forbidden zone */
-	i = top_before(n, before, true);
-	if (i < n->ntop && ts_node_start_byte(n->top[i]) <= before)
-		limit = ts_node_start_byte(n->top[i]);
-	/* the statements before it: the first one, and the last import */
-	before_limit = top_before(n, limit, false);
-	if (before_limit) {
-		first_stmt = n->top[0];
-		if (n->top_import[before_limit - 1]) {
-			last_import = n->top[n->top_import[before_limit - 1] - 1];
-			found = true;
-		}
-	}
-	if (found) {
-		point = next_line(n, ts_node_end_byte(last_import));
-		if (point > limit) /* `import a; target` on one line */
-			point = line_start(n, ts_node_start_byte(last_import));
-	} else if (!ts_node_is_null(first_stmt) && is_docstring(n, first_stmt)) {
-		point = next_line(n, ts_node_end_byte(first_stmt));
-		if (point > limit)
-			point = after_leading_comments(n);
-	} else {
-		point = after_leading_comments(n);
-	}
-	if (point > limit)
-		point = line_start(n, limit);
-	if (needs_newline)
-		*needs_newline = point == n->len && n->len > 0 && n->src[n->len - 1] != '\n' &&
-				 n->src[n->len - 1] != '\r';
-	return point;
+	*out = (mpsfix_module_imports){
+		.src = n->src, .len = n->len, .top = n->top, .top_import = n->top_import, .ntop = n->ntop,
+	};
 }

@@ -77,16 +77,22 @@ mpsfix_spell_kind mpsfix_names_spell(mpsfix_names *n, TSNode at, const char *qna
 /** The first star import of the module (`from X import *`): its module text and byte offset. */
 bool mpsfix_names_star_import(mpsfix_names *n, const char **module, size_t *module_len, uint32_t *byte);
 
+/** The module's statements and its imports among them (borrowed from the table). */
+typedef struct {
+	const char *src;            /* the table's text */
+	uint32_t len;
+	const TSNode *top;          /* the module's statements, comments left out, in order */
+	const uint32_t *top_import; /* for each: index + 1 in `top` of the last import statement
+				       (`import`, `from ... import`, `from __future__`) among it
+				       and those before it, 0 when none */
+	uint32_t ntop;
+} mpsfix_module_imports;
+
 /**
- * Where an `import ROOT` line goes so that it runs before the top-level
- * statement holding byte `before`: at the start of the line after the last
- * top-level import (`import`, `from ... import`, `from __future__`) that
- * starts before it; else after the module docstring; else after the leading
- * comment lines (shebang, coding line, licence header) and blank lines;
- * else 0.  Returns the byte offset; *needs_newline is set when that offset
- * is the end of a file whose last line has no line ending (the caller then
- * writes a line ending first).
+ * The module's statements and where its imports are among them, for placing
+ * an import a fix adds (fix_import.h).  Built once per table, with one
+ * cursor walk; valid while the table lives.
  */
-uint32_t mpsfix_names_import_point(mpsfix_names *n, uint32_t before, bool *needs_newline);
+void mpsfix_names_module_imports(mpsfix_names *n, mpsfix_module_imports *out);
 
 #endif

@@ -3,6 +3,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "fix_import.h"
 #include "names.h"
 #include "parse.h"
 #include "tests.h"
@@ -164,7 +165,7 @@ static uint32_t point_at(const char *code, const char *marker, bool *nl)
 
 	ck_assert(!marker || m);
 	*nl = true;
-	p = mpsfix_names_import_point(f.n, m ? (uint32_t)(m - code) : (uint32_t)strlen(code), nl);
+	p = mpsfix_fix_import_point(f.n, m ? (uint32_t)(m - code) : (uint32_t)strlen(code), nl);
 	close_code(&f);
 	return p;
 }
