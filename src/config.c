@@ -1,6 +1,6 @@
 /*
  * config.c: the `.mpsfix.yml` file — found upward from a folder, read into a
- * small YAML tree (yaml_util.c) and checked key by key, as rule.c does for
+ * small YAML tree (yaml_util.c) and checked key by key, as rule_load.c does for
  * rule files — and the rule selection and path globs it drives.
  */
 #include "config.h"

@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "parse.h"
-#include "pattern.h"
 
 enum {
 	TYPE_BOOL = 1u << 0,
