@@ -16,6 +16,7 @@
 
 #include "config.h"
 #include "git.h"
+#include "pathutil.h"
 
 typedef void (*error_fn)(void *payload, const char *message);
 
@@ -41,19 +42,6 @@ static void report(const reporter *r, const char *fmt, ...)
 	mpsfix_buf_release(&b);
 }
 
-
-
-static bool ends_with(const char *s, const char *suffix)
-{
-	size_t n = strlen(s), m = strlen(suffix);
-
-	return n > m && strcmp(s + n - m, suffix) == 0;
-}
-
-static bool is_python(const char *name)
-{
-	return ends_with(name, ".py") || ends_with(name, ".pyi");
-}
 
 static bool skip_folder(const char *name)
 {
@@ -117,7 +105,7 @@ static enum kind classify(const char *path, const char *name, enum entry type)
 	/* a FIFO, socket or device named like Python: taken, so that reading it
 	 * reports it (it is never opened for reading) */
 	if (type == E_SPECIAL)
-		return is_python(name) ? K_FILE : K_OTHER;
+		return mpsfix_is_python_path(name) ? K_FILE : K_OTHER;
 	if (type == E_UNKNOWN) {
 		if (lstat(path, &st) < 0)
 			return K_OTHER;
@@ -126,14 +114,14 @@ static enum kind classify(const char *path, const char *name, enum entry type)
 		if (S_ISREG(st.st_mode))
 			return K_FILE;
 		if (!S_ISLNK(st.st_mode))
-			return is_python(name) ? K_FILE : K_OTHER;
+			return mpsfix_is_python_path(name) ? K_FILE : K_OTHER;
 	} else if (type != E_LNK) {
 		return K_OTHER;
 	}
 	/* a symlink: taken when it has a Python file's name, never followed into a
 	 * folder; a loop or a link to nothing is taken too, so that reading it
 	 * says what it is (as for a FIFO) */
-	if (!is_python(name))
+	if (!mpsfix_is_python_path(name))
 		return K_OTHER;
 	if (stat(path, &st) < 0)
 		return errno == ELOOP || errno == ENOENT ? K_FILE : K_OTHER;
@@ -171,7 +159,7 @@ static void walk(mpsfix_strvec *out, const char *root, const reporter *r)
 			if (k == K_DIR && !skip_folder(name)) {
 				ARRAY_PUSH(&stack, path);
 				path = NULL;
-			} else if (k == K_FILE && is_python(name)) {
+			} else if (k == K_FILE && mpsfix_is_python_path(name)) {
 				mpsfix_strvec_push_owned(out, path);
 				path = NULL;
 			}

@@ -35,6 +35,7 @@
 #define OID_HEXSZ GIT_OID_HEXSZ
 #endif
 
+#include "pathutil.h"
 #include "source.h"
 
 /* Turn the last libgit2 error into an mpsfix error. */
@@ -228,14 +229,6 @@ done:
 	return error;
 }
 
-static bool is_python(const char *name)
-{
-	size_t n = strlen(name);
-
-	return (n > 3 && strcmp(name + n - 3, ".py") == 0) ||
-	       (n > 4 && strcmp(name + n - 4, ".pyi") == 0);
-}
-
 /* Is `top/rel` in the work tree as something readable (not a folder)? */
 static bool in_worktree(const char *top, const char *rel)
 {
@@ -287,7 +280,7 @@ int mpsfix_git_list_files(char ***out, size_t *n, bool *in_repo, const char *dir
 		const git_index_entry *e = git_index_get_byindex(index, i);
 
 		if (!e || e->mode == GIT_FILEMODE_COMMIT ||
-		    strncmp(e->path, rel, prefix_len) != 0 || !is_python(e->path) ||
+		    strncmp(e->path, rel, prefix_len) != 0 || !mpsfix_is_python_path(e->path) ||
 		    !in_worktree(top, e->path))
 			continue;
 		ARRAY_PUSH(&names, mpsfix_xstrdup(e->path));
@@ -321,7 +314,7 @@ int mpsfix_git_list_files(char ***out, size_t *n, bool *in_repo, const char *dir
 		    !s->index_to_workdir || !(path = s->index_to_workdir->new_file.path))
 			continue;
 		/* a nested repository shows as its folder ("inner/"): not entered */
-		if (strncmp(path, rel, prefix_len) != 0 || !is_python(path) ||
+		if (strncmp(path, rel, prefix_len) != 0 || !mpsfix_is_python_path(path) ||
 		    !in_worktree(top, path))
 			continue;
 		ARRAY_PUSH(&names, mpsfix_xstrdup(path));
