@@ -1,7 +1,7 @@
 /*
- * git.h: everything mpsfix takes from libgit2.  git.c is the only file that
- * includes <git2.h>; libgit2 errors become mpsfix errors there, carrying
- * git_error_last()'s message.
+ * git.h: everything mpsfix takes from libgit2.  The git*.c files are the
+ * only ones that include <git2.h> (through git_internal.h); libgit2 errors
+ * become mpsfix errors there, carrying git_error_last()'s message.
  */
 #ifndef MPSFIX_GIT_H
 #define MPSFIX_GIT_H

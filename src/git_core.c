@@ -1,7 +1,9 @@
 /*
- * git.c: the libgit2 boundary (the only file that includes <git2.h>).
+ * git_core.c: the libgit2 boundary (git.c before its jobs got files of
+ * their own).  The git*.c files are the only ones that include <git2.h>,
+ * through git_internal.h.
  */
-#include "git.h"
+#include "git_internal.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -9,37 +11,16 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include <git2.h>
+/* git_email_create_from_diff: declared in git2/sys/email.h all along, and only there from libgit2 1.9 on */
 #include <git2/sys/email.h>
 #include <git2/sys/mempack.h>
 #include <git2/sys/odb_backend.h>
-
-/*
- * libgit2 1.5 to 1.9.  1.8 moved git_error_clear to git2/sys/errors.h (1.9
- * names its version macros LIBGIT2_VERSION_*, and hides the old LIBGIT2_VER_*
- * under GIT_DEPRECATE_HARD); git_email_create_from_diff has been declared in
- * git2/sys/email.h all along, and only there from 1.9 on.
- */
-#if defined(LIBGIT2_VERSION_MAJOR)
-#define MPSFIX_LIBGIT2 (LIBGIT2_VERSION_MAJOR * 100 + LIBGIT2_VERSION_MINOR)
-#else
-#define MPSFIX_LIBGIT2 (LIBGIT2_VER_MAJOR * 100 + LIBGIT2_VER_MINOR)
-#endif
-#if MPSFIX_LIBGIT2 >= 108
-#include <git2/sys/errors.h>
-#endif
-/* the length of a commit id in hex: GIT_OID_HEXSZ in 1.5, deprecated for GIT_OID_SHA1_HEXSIZE */
-#ifdef GIT_OID_SHA1_HEXSIZE
-#define OID_HEXSZ GIT_OID_SHA1_HEXSIZE
-#else
-#define OID_HEXSZ GIT_OID_HEXSZ
-#endif
 
 #include "pathutil.h"
 #include "source.h"
 
 /* Turn the last libgit2 error into an mpsfix error. */
-static int git_fail(int code, const char *what)
+int mpsfix_git__fail(int code, const char *what)
 {
 	const git_error *e = git_error_last();
 	const char *detail = e && e->message ? e->message : "no detail";
@@ -60,7 +41,7 @@ int mpsfix_git_init(void)
 {
 	int rc = git_libgit2_init();
 
-	return rc < 0 ? git_fail(rc, "cannot initialise libgit2") : 0;
+	return rc < 0 ? mpsfix_git__fail(rc, "cannot initialise libgit2") : 0;
 }
 
 void mpsfix_git_shutdown(void)
@@ -94,19 +75,19 @@ int mpsfix_git_diff(mpsfix_buf *out, const char *path, const char *old, size_t o
 	if (old_len == new_len && (old_len == 0 || memcmp(old, new_text, old_len) == 0))
 		return 0;
 	if ((rc = git_diff_options_init(&opts, GIT_DIFF_OPTIONS_VERSION)) < 0)
-		return git_fail(rc, path);
+		return mpsfix_git__fail(rc, path);
 	opts.context_lines = 3;
 	/* a source file is text, whatever libgit2's binary heuristics say */
 	opts.flags = GIT_DIFF_FORCE_TEXT;
 	if ((rc = git_patch_from_buffers(&patch, old, old_len, path,
 					 new_text, new_len, path, &opts)) < 0) {
-		error = git_fail(rc, path);
+		error = mpsfix_git__fail(rc, path);
 		goto done;
 	}
 	if (git_patch_num_hunks(patch) == 0)
 		goto done;
 	if ((rc = git_patch_to_buf(&text, patch)) < 0) {
-		error = git_fail(rc, path);
+		error = mpsfix_git__fail(rc, path);
 		goto done;
 	}
 	mpsfix_buf_add(out, text.ptr, text.size);
@@ -175,14 +156,8 @@ done:
 }
 
 
-/*
- * Open the repository whose work tree holds the folder `real_dir` (a real,
- * absolute path).  Sets *repo (NULL when no work tree holds it: not found,
- * bare, or the folder is outside the work tree) and *rel, the folder's name
- * relative to the top of the work tree ("" for the top itself, else ending
- * in '/').  Errors other than "no repository" are returned.
- */
-static int open_worktree(git_repository **repo, char **rel, const char *real_dir)
+/* See git_internal.h. */
+int mpsfix_git__open_worktree(git_repository **repo, char **rel, const char *real_dir)
 {
 	const char *workdir;
 	char *top = NULL;
@@ -195,7 +170,7 @@ static int open_worktree(git_repository **repo, char **rel, const char *real_dir
 		if (rc == GIT_ENOTFOUND)
 			git_error_clear();
 		else
-			error = git_fail(rc, real_dir);
+			error = mpsfix_git__fail(rc, real_dir);
 		goto done;
 	}
 	if (git_repository_is_bare(*repo) || (workdir = git_repository_workdir(*repo)) == NULL)
@@ -240,7 +215,7 @@ static bool in_worktree(const char *top, const char *rel)
 	return ok;
 }
 
-static int cmp_str(const void *a, const void *b)
+int mpsfix_git__cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
@@ -264,7 +239,7 @@ int mpsfix_git_list_files(char ***out, size_t *n, bool *in_repo, const char *dir
 		error = mpsfix_error_set(MPSFIX_ERROR, "%s: %s", dir, strerror(errno));
 		goto done;
 	}
-	if ((error = open_worktree(&repo, &rel, real)) < 0 || !repo)
+	if ((error = mpsfix_git__open_worktree(&repo, &rel, real)) < 0 || !repo)
 		goto done;
 	*in_repo = true;
 	top = git_repository_workdir(repo); /* ends with '/' */
@@ -272,7 +247,7 @@ int mpsfix_git_list_files(char ***out, size_t *n, bool *in_repo, const char *dir
 
 	/* tracked: the index (submodules are commits there, not files) */
 	if ((rc = git_repository_index(&index, repo)) < 0) {
-		error = git_fail(rc, dir);
+		error = mpsfix_git__fail(rc, dir);
 		goto done;
 	}
 	count = git_index_entrycount(index);
@@ -288,7 +263,7 @@ int mpsfix_git_list_files(char ***out, size_t *n, bool *in_repo, const char *dir
 
 	/* untracked (and ignored with no_ignore): the work tree against the index */
 	if ((rc = git_status_options_init(&opts, GIT_STATUS_OPTIONS_VERSION)) < 0) {
-		error = git_fail(rc, dir);
+		error = mpsfix_git__fail(rc, dir);
 		goto done;
 	}
 	opts.show = GIT_STATUS_SHOW_WORKDIR_ONLY;
@@ -302,7 +277,7 @@ int mpsfix_git_list_files(char ***out, size_t *n, bool *in_repo, const char *dir
 		opts.pathspec.count = 1;
 	}
 	if ((rc = git_status_list_new(&status, repo, &opts)) < 0) {
-		error = git_fail(rc, dir);
+		error = mpsfix_git__fail(rc, dir);
 		goto done;
 	}
 	count = git_status_list_entrycount(status);
@@ -322,7 +297,7 @@ int mpsfix_git_list_files(char ***out, size_t *n, bool *in_repo, const char *dir
 
 	/* sorted and unique (a conflicted file has several index entries) */
 	if (names.len > 1)
-		qsort(names.items, names.len, sizeof(*names.items), cmp_str);
+		qsort(names.items, names.len, sizeof(*names.items), mpsfix_git__cmp_str);
 	*out = mpsfix_xmalloc((names.len ? names.len : 1) * sizeof(**out));
 	for (size_t i = 0; i < names.len; i++) {
 		if (kept && strcmp(names.items[i], names.items[i - 1]) == 0)
@@ -373,7 +348,7 @@ static int open_for_file(git_repository **repo, char **name, const char *path)
 		error = mpsfix_error_set(MPSFIX_ERROR, "%s: %s", path, strerror(errno));
 		goto done;
 	}
-	if ((error = open_worktree(repo, &rel, real)) < 0 || !*repo)
+	if ((error = mpsfix_git__open_worktree(repo, &rel, real)) < 0 || !*repo)
 		goto done;
 	*name = mpsfix_xasprintf("%s%s", rel, base);
 done:
@@ -400,7 +375,7 @@ int mpsfix_git_read_staged(mpsfix_buf *out, const char *path)
 		goto done;
 	}
 	if ((rc = git_repository_index(&index, repo)) < 0) {
-		error = git_fail(rc, path);
+		error = mpsfix_git__fail(rc, path);
 		goto done;
 	}
 	if ((e = git_index_get_bypath(index, name, 0)) == NULL || e->mode == GIT_FILEMODE_COMMIT) {
@@ -410,7 +385,7 @@ int mpsfix_git_read_staged(mpsfix_buf *out, const char *path)
 	}
 	git_oid_cpy(&id, &e->id);
 	if ((rc = git_blob_lookup(&blob, repo, &id)) < 0) {
-		error = git_fail(rc, path);
+		error = mpsfix_git__fail(rc, path);
 		goto done;
 	}
 	mpsfix_buf_add(out, git_blob_rawcontent(blob), (size_t)git_blob_rawsize(blob));
@@ -448,7 +423,7 @@ static int patch_lines(range_list *r, git_patch *patch, const char *path)
 			int rc = git_patch_get_line_in_hunk(&line, patch, h, (size_t)l);
 
 			if (rc < 0)
-				return git_fail(rc, path);
+				return mpsfix_git__fail(rc, path);
 			if (line->origin == GIT_DIFF_LINE_ADDITION && line->new_lineno > 0)
 				add_line(r, (uint32_t)line->new_lineno, (uint32_t)line->new_lineno);
 		}
@@ -486,7 +461,7 @@ int mpsfix_git_changed_lines(mpsfix_line_range **out, size_t *n, const char *pat
 		goto done;
 	}
 	if ((rc = git_diff_options_init(&opts, GIT_DIFF_OPTIONS_VERSION)) < 0) {
-		error = git_fail(rc, path);
+		error = mpsfix_git__fail(rc, path);
 		goto done;
 	}
 	opts.context_lines = 0;
@@ -499,7 +474,7 @@ int mpsfix_git_changed_lines(mpsfix_line_range **out, size_t *n, const char *pat
 	rc = staged ? git_diff_tree_to_index(&diff, repo, (git_tree *)tree, NULL, &opts)
 		    : git_diff_tree_to_workdir_with_index(&diff, repo, (git_tree *)tree, &opts);
 	if (rc < 0) {
-		error = git_fail(rc, path);
+		error = mpsfix_git__fail(rc, path);
 		goto done;
 	}
 	for (size_t i = 0; i < git_diff_num_deltas(diff); i++) {
@@ -517,7 +492,7 @@ int mpsfix_git_changed_lines(mpsfix_line_range **out, size_t *n, const char *pat
 			break;
 		case GIT_DELTA_MODIFIED:
 			if ((rc = git_patch_from_diff(&patch, diff, i)) < 0) {
-				error = git_fail(rc, path);
+				error = mpsfix_git__fail(rc, path);
 				goto done;
 			}
 			if (patch && (error = patch_lines(&r, patch, path)) < 0)
@@ -537,7 +512,7 @@ int mpsfix_git_changed_lines(mpsfix_line_range **out, size_t *n, const char *pat
 		if (rc == GIT_ENOTFOUND && lstat(path, &st) == 0 && !S_ISDIR(st.st_mode))
 			add_line(&r, 1, UINT32_MAX);
 		else if (rc < 0 && rc != GIT_ENOTFOUND) {
-			error = git_fail(rc, path);
+			error = mpsfix_git__fail(rc, path);
 			goto done;
 		}
 		git_error_clear();
@@ -559,16 +534,7 @@ done:
 
 /* ---- recording fixes: commits, branches, patch e-mails ------------------------ */
 
-struct mpsfix_git_repo {
-	git_repository *repo;
-	char *top;               /* real path of the work tree, ending in '/' */
-	char *refname;           /* the branch HEAD names ("refs/heads/main"), NULL when detached */
-	git_oid head;            /* HEAD's commit, unless unborn */
-	git_signature *sig;      /* the identity, once asked for */
-	mpsfix_git_head info;
-};
-
-static int parse_id(git_oid *out, const char *hex)
+int mpsfix_git__parse_id(git_oid *out, const char *hex)
 {
 	if (!hex || strlen(hex) != OID_HEXSZ || git_oid_fromstr(out, hex) < 0) {
 		git_error_clear();
@@ -591,7 +557,7 @@ int mpsfix_git_repo_open(mpsfix_git_repo **out, const char *dir, bool in_memory)
 		error = mpsfix_error_set(MPSFIX_ERROR, "%s: %s", dir, strerror(errno));
 		goto done;
 	}
-	if ((error = open_worktree(&r->repo, &rel, real)) < 0)
+	if ((error = mpsfix_git__open_worktree(&r->repo, &rel, real)) < 0)
 		goto done;
 	if (!r->repo) {
 		error = mpsfix_error_set(MPSFIX_ERROR, "%s: not in a git work tree", dir);
@@ -611,18 +577,18 @@ int mpsfix_git_repo_open(mpsfix_git_repo **out, const char *dir, bool in_memory)
 	if (in_memory) {
 		/* objects are written to the backend of highest priority that writes: memory */
 		if ((rc = git_repository_odb(&odb, r->repo)) < 0 || (rc = git_mempack_new(&mempack)) < 0) {
-			error = git_fail(rc, "cannot keep objects in memory");
+			error = mpsfix_git__fail(rc, "cannot keep objects in memory");
 			goto done;
 		}
 		if ((rc = git_odb_add_backend(odb, mempack, 1000)) < 0) {
 			mempack->free(mempack); /* the odb owns it only once added */
-			error = git_fail(rc, "cannot keep objects in memory");
+			error = mpsfix_git__fail(rc, "cannot keep objects in memory");
 			goto done;
 		}
 	}
 	/* HEAD: a branch (perhaps without a commit yet) or a detached commit */
 	if ((rc = git_reference_lookup(&head, r->repo, "HEAD")) < 0) {
-		error = git_fail(rc, "cannot read HEAD");
+		error = mpsfix_git__fail(rc, "cannot read HEAD");
 		goto done;
 	}
 	if (git_reference_type(head) == GIT_REFERENCE_SYMBOLIC) {
@@ -636,7 +602,7 @@ int mpsfix_git_repo_open(mpsfix_git_repo **out, const char *dir, bool in_memory)
 		git_error_clear();
 		r->info.unborn = true;
 	} else if (rc < 0) {
-		error = git_fail(rc, "cannot resolve HEAD");
+		error = mpsfix_git__fail(rc, "cannot resolve HEAD");
 		goto done;
 	} else {
 		git_oid_tostr(r->info.head, sizeof(r->info.head), &r->head);
@@ -671,7 +637,7 @@ const mpsfix_git_head *mpsfix_git_repo_head(const mpsfix_git_repo *r)
 }
 
 /* The tree of commit `id`. */
-static int commit_tree(git_tree **out, git_commit **commit_out, git_repository *repo, const git_oid *id)
+int mpsfix_git__commit_tree(git_tree **out, git_commit **commit_out, git_repository *repo, const git_oid *id)
 {
 	git_commit *c = NULL;
 	int rc;
@@ -682,7 +648,7 @@ static int commit_tree(git_tree **out, git_commit **commit_out, git_repository *
 
 		git_commit_free(c);
 		git_oid_tostr(hex, sizeof(hex), id);
-		return git_fail(rc, hex);
+		return mpsfix_git__fail(rc, hex);
 	}
 	if (commit_out)
 		*commit_out = c;
@@ -736,10 +702,10 @@ int mpsfix_git_repo_name(char **out, char **submodule, const mpsfix_git_repo *r,
 	if (!strncmp(name, ".git", 4) && (name[4] == '/' || !name[4]))
 		goto done;
 	if (submodule) {
-		if (!r->info.unborn && (error = commit_tree(&tree, NULL, r->repo, &r->head)) < 0)
+		if (!r->info.unborn && (error = mpsfix_git__commit_tree(&tree, NULL, r->repo, &r->head)) < 0)
 			goto done;
 		if ((rc = git_repository_index(&index, r->repo)) < 0) {
-			error = git_fail(rc, path);
+			error = mpsfix_git__fail(rc, path);
 			goto done;
 		}
 		for (char *s = strchr(name, '/'); s; s = strchr(s + 1, '/')) {
@@ -783,16 +749,16 @@ int mpsfix_git_repo_submodules(char ***out, size_t *n, mpsfix_git_repo *r)
 	*n = 0;
 	if (r->info.unborn)
 		return 0;
-	if ((error = commit_tree(&tree, NULL, r->repo, &r->head)) < 0)
+	if ((error = mpsfix_git__commit_tree(&tree, NULL, r->repo, &r->head)) < 0)
 		return error;
 	if ((rc = git_tree_walk(tree, GIT_TREEWALK_PRE, collect_submodule, &l)) < 0) {
-		error = git_fail(rc, "cannot read HEAD's tree");
+		error = mpsfix_git__fail(rc, "cannot read HEAD's tree");
 		for (size_t i = 0; i < l.len; i++)
 			free(l.items[i]);
 		free(l.items);
 	} else {
 		if (l.len > 1)
-			qsort(l.items, l.len, sizeof(*l.items), cmp_str);
+			qsort(l.items, l.len, sizeof(*l.items), mpsfix_git__cmp_str);
 		*out = l.items;
 		*n = l.len;
 	}
@@ -809,14 +775,14 @@ int mpsfix_git_repo_read(mpsfix_buf *out, bool *executable, mpsfix_git_repo *r, 
 
 	if (r->info.unborn)
 		return mpsfix_error_set(MPSFIX_ENOMATCH, "%s: not committed yet", name);
-	if ((error = commit_tree(&tree, NULL, r->repo, &r->head)) < 0)
+	if ((error = mpsfix_git__commit_tree(&tree, NULL, r->repo, &r->head)) < 0)
 		goto done;
 	if ((rc = git_tree_entry_bypath(&e, tree, name)) == GIT_ENOTFOUND) {
 		git_error_clear();
 		error = mpsfix_error_set(MPSFIX_ENOMATCH, "%s: not committed yet", name);
 		goto done;
 	} else if (rc < 0) {
-		error = git_fail(rc, name);
+		error = mpsfix_git__fail(rc, name);
 		goto done;
 	}
 	switch (git_tree_entry_filemode(e)) {
@@ -833,7 +799,7 @@ int mpsfix_git_repo_read(mpsfix_buf *out, bool *executable, mpsfix_git_repo *r, 
 	if (executable)
 		*executable = git_tree_entry_filemode(e) == GIT_FILEMODE_BLOB_EXECUTABLE;
 	if ((rc = git_blob_lookup(&blob, r->repo, git_tree_entry_id(e))) < 0) {
-		error = git_fail(rc, name);
+		error = mpsfix_git__fail(rc, name);
 		goto done;
 	}
 	mpsfix_buf_add(out, git_blob_rawcontent(blob), (size_t)git_blob_rawsize(blob));
@@ -855,7 +821,7 @@ int mpsfix_git_repo_status(bool *staged, bool *unstaged, mpsfix_git_repo *r, con
 		return 0;
 	}
 	if (rc < 0)
-		return git_fail(rc, name);
+		return mpsfix_git__fail(rc, name);
 	*staged = flags & (GIT_STATUS_INDEX_NEW | GIT_STATUS_INDEX_MODIFIED | GIT_STATUS_INDEX_DELETED |
 			   GIT_STATUS_INDEX_RENAMED | GIT_STATUS_INDEX_TYPECHANGE | GIT_STATUS_CONFLICTED);
 	*unstaged = flags & (GIT_STATUS_WT_NEW | GIT_STATUS_WT_MODIFIED | GIT_STATUS_WT_DELETED |
@@ -909,7 +875,7 @@ int mpsfix_git_commit_write(char out[41], mpsfix_git_repo *r, const char *parent
 	if ((error = identity(r)) < 0)
 		goto done;
 	if (parent) {
-		if ((error = parse_id(&pid, parent)) < 0)
+		if ((error = mpsfix_git__parse_id(&pid, parent)) < 0)
 			goto done;
 	} else if (r->info.unborn) {
 		error = mpsfix_error_set(MPSFIX_ERROR, "HEAD has no commit yet");
@@ -917,13 +883,13 @@ int mpsfix_git_commit_write(char out[41], mpsfix_git_repo *r, const char *parent
 	} else {
 		git_oid_cpy(&pid, &r->head);
 	}
-	if ((error = commit_tree(&ptree, &pc, r->repo, &pid)) < 0)
+	if ((error = mpsfix_git__commit_tree(&ptree, &pc, r->repo, &pid)) < 0)
 		goto done;
 	for (size_t i = 0; i < n; i++) {
 		git_filemode_t mode;
 
 		if ((rc = git_tree_entry_bypath(&e, ptree, changes[i].name)) < 0) {
-			error = git_fail(rc, changes[i].name);
+			error = mpsfix_git__fail(rc, changes[i].name);
 			goto done;
 		}
 		mode = git_tree_entry_filemode(e);
@@ -935,7 +901,7 @@ int mpsfix_git_commit_write(char out[41], mpsfix_git_repo *r, const char *parent
 		}
 		if ((rc = git_blob_create_from_buffer(&updates[i].id, r->repo, changes[i].data,
 						      changes[i].len)) < 0) {
-			error = git_fail(rc, changes[i].name);
+			error = mpsfix_git__fail(rc, changes[i].name);
 			goto done;
 		}
 		updates[i].action = GIT_TREE_UPDATE_UPSERT;
@@ -944,13 +910,13 @@ int mpsfix_git_commit_write(char out[41], mpsfix_git_repo *r, const char *parent
 	}
 	if ((rc = git_tree_create_updated(&tree_id, r->repo, ptree, n, updates)) < 0 ||
 	    (rc = git_tree_lookup(&tree, r->repo, &tree_id)) < 0) {
-		error = git_fail(rc, "cannot write a tree");
+		error = mpsfix_git__fail(rc, "cannot write a tree");
 		goto done;
 	}
 	parents[0] = pc;
 	if ((rc = git_commit_create(&id, r->repo, NULL, r->sig, r->sig, NULL, message, tree, 1,
 				    parents)) < 0) {
-		error = git_fail(rc, "cannot write a commit");
+		error = mpsfix_git__fail(rc, "cannot write a commit");
 		goto done;
 	}
 	git_oid_tostr(out, OID_HEXSZ + 1, &id);
@@ -977,7 +943,7 @@ int mpsfix_git_branch_check(mpsfix_git_repo *r, const char *name)
 	if (rc == 0)
 		return mpsfix_error_set(MPSFIX_ERROR, "a branch named '%s' already exists", name);
 	if (rc != GIT_ENOTFOUND)
-		return git_fail(rc, name);
+		return mpsfix_git__fail(rc, name);
 	git_error_clear();
 	return 0;
 }
@@ -989,11 +955,11 @@ int mpsfix_git_branch_create(mpsfix_git_repo *r, const char *name, const char *i
 	git_oid oid;
 	int rc, error;
 
-	if ((error = mpsfix_git_branch_check(r, name)) < 0 || (error = parse_id(&oid, id)) < 0)
+	if ((error = mpsfix_git_branch_check(r, name)) < 0 || (error = mpsfix_git__parse_id(&oid, id)) < 0)
 		return error;
 	if ((rc = git_commit_lookup(&c, r->repo, &oid)) < 0 ||
 	    (rc = git_branch_create(&ref, r->repo, name, c, 0)) < 0)
-		error = git_fail(rc, name);
+		error = mpsfix_git__fail(rc, name);
 	git_reference_free(ref);
 	git_commit_free(c);
 	return error;
@@ -1028,7 +994,7 @@ static int merge_text(mpsfix_buf *out, const char *name, const char *base, size_
 	    (rc = git_merge_file_input_init(&o, GIT_MERGE_FILE_INPUT_VERSION)) < 0 ||
 	    (rc = git_merge_file_input_init(&t, GIT_MERGE_FILE_INPUT_VERSION)) < 0 ||
 	    (rc = git_merge_file_options_init(&opts, GIT_MERGE_FILE_OPTIONS_VERSION)) < 0)
-		return git_fail(rc, name);
+		return mpsfix_git__fail(rc, name);
 	a.ptr = base;
 	a.size = base_len;
 	a.path = name;
@@ -1039,7 +1005,7 @@ static int merge_text(mpsfix_buf *out, const char *name, const char *base, size_
 	t.size = fix_len;
 	t.path = name;
 	if ((rc = git_merge_file(&res, &a, &o, &t, &opts)) < 0)
-		return git_fail(rc, name);
+		return mpsfix_git__fail(rc, name);
 	clean = res.automergeable != 0;
 	if (clean)
 		mpsfix_buf_add(out, res.ptr, res.len);
@@ -1056,7 +1022,7 @@ static int filter_text(mpsfix_buf *out, git_repository *repo, const char *name, 
 	int rc;
 
 	if ((rc = git_filter_list_load(&fl, repo, NULL, name, mode, GIT_FILTER_DEFAULT)) < 0)
-		return git_fail(rc, name);
+		return mpsfix_git__fail(rc, name);
 	if (!fl) {
 		mpsfix_buf_add(out, data, len);
 		return 0;
@@ -1065,7 +1031,7 @@ static int filter_text(mpsfix_buf *out, git_repository *repo, const char *name, 
 	git_filter_list_free(fl);
 	if (rc < 0) {
 		git_buf_dispose(&b);
-		return git_fail(rc, name);
+		return mpsfix_git__fail(rc, name);
 	}
 	mpsfix_buf_add(out, b.ptr, b.size);
 	git_buf_dispose(&b);
@@ -1116,7 +1082,7 @@ static int plan_kept(kept_change *k, mpsfix_git_repo *r, git_tree *head_tree, gi
 
 	if ((rc = git_tree_entry_bypath(&e, head_tree, name)) < 0 ||
 	    (rc = git_blob_lookup(&base, r->repo, git_tree_entry_id(e))) < 0) {
-		error = git_fail(rc, name);
+		error = mpsfix_git__fail(rc, name);
 		goto done;
 	}
 	base_data = git_blob_rawcontent(base);
@@ -1129,7 +1095,7 @@ static int plan_kept(kept_change *k, mpsfix_git_repo *r, git_tree *head_tree, gi
 			goto done;
 		}
 		if ((rc = git_blob_lookup(&staged, r->repo, &ie->id)) < 0) {
-			error = git_fail(rc, name);
+			error = mpsfix_git__fail(rc, name);
 			goto done;
 		}
 		k->index_entry = true;
@@ -1187,7 +1153,7 @@ static int write_kept(mpsfix_git_repo *r, kept_change *kept, size_t n)
 	int rc, error = 0;
 
 	if ((rc = git_repository_index(&index, r->repo)) < 0 || (rc = git_index_read(index, 1)) < 0) {
-		error = git_fail(rc, "cannot read the index");
+		error = mpsfix_git__fail(rc, "cannot read the index");
 		goto done;
 	}
 	for (size_t i = 0; i < n; i++) {
@@ -1211,7 +1177,7 @@ static int write_kept(mpsfix_git_repo *r, kept_change *kept, size_t n)
 		entry = *ie;
 		if ((rc = git_blob_create_from_buffer(&entry.id, r->repo, k->index_text.data ? k->index_text.data : "",
 						      k->index_text.len)) < 0) {
-			error = git_fail(rc, k->fix->name);
+			error = mpsfix_git__fail(rc, k->fix->name);
 			goto done;
 		}
 		/* no stat data: git compares the content next time instead of trusting it */
@@ -1220,12 +1186,12 @@ static int write_kept(mpsfix_git_repo *r, kept_change *kept, size_t n)
 		entry.dev = entry.ino = entry.uid = entry.gid = 0;
 		entry.file_size = 0;
 		if ((rc = git_index_add(index, &entry)) < 0) {
-			error = git_fail(rc, k->fix->name);
+			error = mpsfix_git__fail(rc, k->fix->name);
 			goto done;
 		}
 	}
 	if ((rc = git_index_write(index)) < 0)
-		error = git_fail(rc, "cannot write the index");
+		error = mpsfix_git__fail(rc, "cannot write the index");
 done:
 	git_index_free(index);
 	return error;
@@ -1250,10 +1216,10 @@ int mpsfix_git_advance(mpsfix_git_repo *r, const char *id, const mpsfix_git_chan
 							: "HEAD is detached: no branch to move");
 		goto done;
 	}
-	if ((error = commit_tree(&head_tree, NULL, r->repo, &r->head)) < 0)
+	if ((error = mpsfix_git__commit_tree(&head_tree, NULL, r->repo, &r->head)) < 0)
 		goto done;
 	if ((rc = git_repository_index(&index, r->repo)) < 0) {
-		error = git_fail(rc, "cannot read the index");
+		error = mpsfix_git__fail(rc, "cannot read the index");
 		goto done;
 	}
 	/* first every check, then every write */
@@ -1283,7 +1249,8 @@ int mpsfix_git_advance(mpsfix_git_repo *r, const char *id, const mpsfix_git_chan
 	if (!id)
 		goto done;
 
-	if ((error = parse_id(&oid, id)) < 0 || (error = commit_tree(&target_tree, &target, r->repo, &oid)) < 0)
+	if ((error = mpsfix_git__parse_id(&oid, id)) < 0 ||
+	    (error = mpsfix_git__commit_tree(&target_tree, &target, r->repo, &oid)) < 0)
 		goto done;
 	/* the branch moves only from where it was */
 	{
@@ -1293,7 +1260,7 @@ int mpsfix_git_advance(mpsfix_git_repo *r, const char *id, const mpsfix_git_chan
 		rc = git_reference_create_matching(&moved, r->repo, r->refname, &oid, 1, &r->head, log);
 		free(log);
 		if (rc < 0) {
-			error = git_fail(rc, r->refname);
+			error = mpsfix_git__fail(rc, r->refname);
 			goto done;
 		}
 	}
@@ -1302,7 +1269,7 @@ int mpsfix_git_advance(mpsfix_git_repo *r, const char *id, const mpsfix_git_chan
 		git_checkout_options co;
 
 		if ((rc = git_checkout_options_init(&co, GIT_CHECKOUT_OPTIONS_VERSION)) < 0) {
-			error = git_fail(rc, "checkout");
+			error = mpsfix_git__fail(rc, "checkout");
 			goto done;
 		}
 		co.checkout_strategy = GIT_CHECKOUT_SAFE | GIT_CHECKOUT_DISABLE_PATHSPEC_MATCH;
@@ -1310,7 +1277,7 @@ int mpsfix_git_advance(mpsfix_git_repo *r, const char *id, const mpsfix_git_chan
 		co.paths.count = nclean;
 		co.baseline = head_tree;
 		if ((rc = git_checkout_tree(r->repo, (git_object *)target_tree, &co)) < 0) {
-			error = git_fail(rc, "the commits are made, but the work tree was not updated");
+			error = mpsfix_git__fail(rc, "the commits are made, but the work tree was not updated");
 			goto done;
 		}
 	}
@@ -1350,19 +1317,20 @@ int mpsfix_git_email(mpsfix_buf *out, mpsfix_git_repo *r, const char *id, size_t
 	opts.version = GIT_EMAIL_CREATE_OPTIONS_VERSION;
 	if ((rc = git_diff_options_init(&opts.diff_opts, GIT_DIFF_OPTIONS_VERSION)) < 0 ||
 	    (rc = git_diff_find_options_init(&opts.diff_find_opts, GIT_DIFF_FIND_OPTIONS_VERSION)) < 0)
-		return git_fail(rc, id);
+		return mpsfix_git__fail(rc, id);
 	opts.diff_opts.flags = GIT_DIFF_SHOW_BINARY;
-	if ((error = parse_id(&oid, id)) < 0 || (error = commit_tree(&tree, &c, r->repo, &oid)) < 0)
+	if ((error = mpsfix_git__parse_id(&oid, id)) < 0 ||
+	    (error = mpsfix_git__commit_tree(&tree, &c, r->repo, &oid)) < 0)
 		goto done;
 	if ((rc = git_commit_parent(&parent, c, 0)) < 0 || (rc = git_commit_tree(&ptree, parent)) < 0) {
-		error = git_fail(rc, id);
+		error = mpsfix_git__fail(rc, id);
 		goto done;
 	}
 	opts.flags = GIT_EMAIL_CREATE_NO_RENAMES;
 	if ((rc = git_diff_tree_to_tree(&diff, r->repo, ptree, tree, &opts.diff_opts)) < 0 ||
 	    (rc = git_email_create_from_diff(&mail, diff, idx, total, &oid, git_commit_summary(c),
 					     git_commit_body(c), git_commit_author(c), &opts)) < 0) {
-		error = git_fail(rc, id);
+		error = mpsfix_git__fail(rc, id);
 		goto done;
 	}
 	mpsfix_buf_add(out, mail.ptr, mail.size);
