@@ -1,7 +1,12 @@
 /*
- * git_core.c: the libgit2 boundary (git.c before its jobs got files of
- * their own).  The git*.c files are the only ones that include <git2.h>,
- * through git_internal.h.
+ * git_core.c: libgit2 itself for the git*.c files: starting and stopping
+ * it, naming its version, and turning its errors into mpsfix errors.
+ * git.h is the public API of the git*.c files, git_internal.h what they
+ * share (and their only way to <git2.h>).  The others: git_worktree.c
+ * (which work tree holds a path), git_diff.c (the diff of two texts),
+ * git_list.c (the files to look at), git_read.c (--staged, --since),
+ * git_repo.c (the repository commits are written to), git_carry.c (the
+ * branch, index and work tree brought along) and git_email.c (patches).
  */
 #include "git_internal.h"
 
@@ -46,44 +51,6 @@ const char *mpsfix_git_version(void)
 	git_libgit2_version(&major, &minor, &rev);
 	snprintf(version, sizeof(version), "%d.%d.%d", major, minor, rev);
 	return version;
-}
-
-int mpsfix_git_diff(mpsfix_buf *out, const char *path, const char *old, size_t old_len,
-		    const char *new_text, size_t new_len)
-{
-	git_diff_options opts;
-	git_patch *patch = NULL;
-	git_buf text = GIT_BUF_INIT;
-	int rc, error = 0;
-
-	/* a NULL buffer would mean "no file" to libgit2: here it is empty text */
-	if (!old)
-		old = "";
-	if (!new_text)
-		new_text = "";
-	if (old_len == new_len && (old_len == 0 || memcmp(old, new_text, old_len) == 0))
-		return 0;
-	if ((rc = git_diff_options_init(&opts, GIT_DIFF_OPTIONS_VERSION)) < 0)
-		return mpsfix_git__fail(rc, path);
-	opts.context_lines = 3;
-	/* a source file is text, whatever libgit2's binary heuristics say */
-	opts.flags = GIT_DIFF_FORCE_TEXT;
-	if ((rc = git_patch_from_buffers(&patch, old, old_len, path,
-					 new_text, new_len, path, &opts)) < 0) {
-		error = mpsfix_git__fail(rc, path);
-		goto done;
-	}
-	if (git_patch_num_hunks(patch) == 0)
-		goto done;
-	if ((rc = git_patch_to_buf(&text, patch)) < 0) {
-		error = mpsfix_git__fail(rc, path);
-		goto done;
-	}
-	mpsfix_buf_add(out, text.ptr, text.size);
-done:
-	git_buf_dispose(&text);
-	git_patch_free(patch);
-	return error;
 }
 
 int mpsfix_git__cmp_str(const void *a, const void *b)
