@@ -273,7 +273,7 @@ static void remove_stale_temps(check_run *st, const mpsfix_strvec *files)
 			free(real);
 		}
 	}
-	mpsfix_strvec_sort(&dirs);
+	mpsfix_strvec_sort(&dirs, 0);
 	for (size_t i = 0; i < dirs.len; i++) {
 		if (i && !strcmp(dirs.items[i], dirs.items[i - 1]))
 			continue;

@@ -131,9 +131,9 @@ static enum kind classify(const char *path, const char *name, enum entry type)
 /* Append every Python file under `root` to `out` (unsorted). */
 static void walk(mpsfix_strvec *out, const char *root, const reporter *r)
 {
-	ARRAY(char *) stack = {0};
+	mpsfix_strvec stack = MPSFIX_STRVEC_INIT; /* folders still to read */
 
-	ARRAY_PUSH(&stack, mpsfix_xstrdup(root));
+	mpsfix_strvec_push(&stack, root);
 	while (stack.len) {
 		char *dir = stack.items[--stack.len];
 		DIR *d = opendir(dir);
@@ -157,7 +157,7 @@ static void walk(mpsfix_strvec *out, const char *root, const reporter *r)
 			char *path = mpsfix_path_join(dir, name);
 			enum kind k = classify(path, name, entry_type(ent));
 			if (k == K_DIR && !skip_folder(name)) {
-				ARRAY_PUSH(&stack, path);
+				mpsfix_strvec_push_owned(&stack, path);
 				path = NULL;
 			} else if (k == K_FILE && mpsfix_is_python_path(name)) {
 				mpsfix_strvec_push_owned(out, path);
@@ -168,12 +168,7 @@ static void walk(mpsfix_strvec *out, const char *root, const reporter *r)
 		closedir(d);
 		free(dir);
 	}
-	free(stack.items);
-}
-
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
+	mpsfix_strvec_release(&stack);
 }
 
 typedef struct {
@@ -429,7 +424,7 @@ int mpsfix_discover_files(mpsfix_strvec *out, char *const *args, size_t nargs,
 		if (!listed)
 			walk(out, arg, &r);
 		if (out->len - start > 1)
-			qsort(out->items + start, out->len - start, sizeof(*out->items), cmp_str);
+			mpsfix_strvec_sort(out, start);
 		if (globs) {
 			size_t kept = start;
 			for (size_t j = start; j < out->len; j++) {

@@ -52,8 +52,3 @@ const char *mpsfix_git_version(void)
 	snprintf(version, sizeof(version), "%d.%d.%d", major, minor, rev);
 	return version;
 }
-
-int mpsfix_git__cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}

@@ -52,9 +52,6 @@ int mpsfix_git__fail(int code, const char *what);
  */
 int mpsfix_git__open_worktree(git_repository **repo, char **rel, const char *real_dir);
 
-/** strcmp for qsort over an array of char *. */
-int mpsfix_git__cmp_str(const void *a, const void *b);
-
 /** Parse the commit id `hex` (all 40 digits); an error naming it otherwise. */
 int mpsfix_git__parse_id(git_oid *out, const char *hex);
 

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "pathutil.h"
+#include "strvec.h"
 
 /* Is `top/rel` in the work tree as something readable (not a folder)? */
 static bool in_worktree(const char *top, const char *rel)
@@ -29,7 +30,7 @@ int mpsfix_git_list_files(char ***out, size_t *n, bool *in_repo, const char *dir
 	git_index *index = NULL;
 	git_status_list *status = NULL;
 	git_status_options opts;
-	ARRAY(char *) names = {0}; /* relative to the top of the work tree */
+	mpsfix_strvec names = MPSFIX_STRVEC_INIT; /* relative to the top of the work tree */
 	char *real = NULL, *rel = NULL, *pathspec = NULL;
 	const char *top;
 	size_t prefix_len, count, kept = 0;
@@ -61,7 +62,7 @@ int mpsfix_git_list_files(char ***out, size_t *n, bool *in_repo, const char *dir
 		    strncmp(e->path, rel, prefix_len) != 0 || !mpsfix_is_python_path(e->path) ||
 		    !in_worktree(top, e->path))
 			continue;
-		ARRAY_PUSH(&names, mpsfix_xstrdup(e->path));
+		mpsfix_strvec_push(&names, e->path);
 	}
 
 	/* untracked (and ignored with no_ignore): the work tree against the index */
@@ -95,12 +96,11 @@ int mpsfix_git_list_files(char ***out, size_t *n, bool *in_repo, const char *dir
 		if (strncmp(path, rel, prefix_len) != 0 || !mpsfix_is_python_path(path) ||
 		    !in_worktree(top, path))
 			continue;
-		ARRAY_PUSH(&names, mpsfix_xstrdup(path));
+		mpsfix_strvec_push(&names, path);
 	}
 
 	/* sorted and unique (a conflicted file has several index entries) */
-	if (names.len > 1)
-		qsort(names.items, names.len, sizeof(*names.items), mpsfix_git__cmp_str);
+	mpsfix_strvec_sort(&names, 0);
 	*out = mpsfix_xmalloc((names.len ? names.len : 1) * sizeof(**out));
 	for (size_t i = 0; i < names.len; i++) {
 		if (kept && strcmp(names.items[i], names.items[i - 1]) == 0)
@@ -109,9 +109,7 @@ int mpsfix_git_list_files(char ***out, size_t *n, bool *in_repo, const char *dir
 	}
 	*n = kept; /* one prefix for all: still sorted */
 done:
-	for (size_t i = 0; i < names.len; i++)
-		free(names.items[i]);
-	free(names.items);
+	mpsfix_strvec_release(&names);
 	git_status_list_free(status);
 	git_index_free(index);
 	git_repository_free(repo);

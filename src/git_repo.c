@@ -14,6 +14,8 @@
 #include <git2/sys/mempack.h>
 #include <git2/sys/odb_backend.h>
 
+#include "strvec.h"
+
 int mpsfix_git__parse_id(git_oid *out, const char *hex)
 {
 	if (!hex || strlen(hex) != OID_HEXSZ || git_oid_fromstr(out, hex) < 0) {
@@ -208,20 +210,18 @@ done:
 	return error;
 }
 
-typedef ARRAY(char *) string_list;
-
 static int collect_submodule(const char *root, const git_tree_entry *e, void *payload)
 {
-	string_list *l = payload;
+	mpsfix_strvec *l = payload;
 
 	if (git_tree_entry_filemode(e) == GIT_FILEMODE_COMMIT)
-		ARRAY_PUSH(l, mpsfix_xasprintf("%s%s", root, git_tree_entry_name(e)));
+		mpsfix_strvec_push_owned(l, mpsfix_xasprintf("%s%s", root, git_tree_entry_name(e)));
 	return 0;
 }
 
 int mpsfix_git_repo_submodules(char ***out, size_t *n, mpsfix_git_repo *r)
 {
-	string_list l = {0};
+	mpsfix_strvec l = MPSFIX_STRVEC_INIT;
 	git_tree *tree = NULL;
 	int rc, error = 0;
 
@@ -233,13 +233,10 @@ int mpsfix_git_repo_submodules(char ***out, size_t *n, mpsfix_git_repo *r)
 		return error;
 	if ((rc = git_tree_walk(tree, GIT_TREEWALK_PRE, collect_submodule, &l)) < 0) {
 		error = mpsfix_git__fail(rc, "cannot read HEAD's tree");
-		for (size_t i = 0; i < l.len; i++)
-			free(l.items[i]);
-		free(l.items);
+		mpsfix_strvec_release(&l);
 	} else {
-		if (l.len > 1)
-			qsort(l.items, l.len, sizeof(*l.items), mpsfix_git__cmp_str);
-		*out = l.items;
+		mpsfix_strvec_sort(&l, 0);
+		*out = l.items; /* the caller owns the strings and the array now */
 		*n = l.len;
 	}
 	git_tree_free(tree);

@@ -84,10 +84,7 @@ bool mpsfix_pins__is_name_char(char c)
 /* Has `real` (a real path) been read? */
 bool mpsfix_pins__visited(const mpsfix_pins_scan *sc, const char *real)
 {
-	for (size_t i = 0; i < sc->visited.len; i++)
-		if (!strcmp(sc->visited.items[i], real))
-			return true;
-	return false;
+	return mpsfix_strvec_has(&sc->visited, real);
 }
 
 /* Has `real` been read?  If not, remember it: it is about to be. */
@@ -95,7 +92,7 @@ bool mpsfix_pins__seen(mpsfix_pins_scan *sc, const char *real)
 {
 	if (mpsfix_pins__visited(sc, real))
 		return true;
-	ARRAY_PUSH(&sc->visited, mpsfix_xstrdup(real));
+	mpsfix_strvec_push(&sc->visited, real);
 	return false;
 }
 
@@ -164,16 +161,11 @@ done:
 	free(path);
 }
 
-static int compare_names(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /*
  * The names in folder `sub` of the root (or the root itself, "") that match
  * `glob`, sorted, each prefixed with `sub/`.  Not a folder: none.
  */
-static int list_names(mpsfix_pins_name_list *out, const mpsfix_pins_scan *sc, const char *sub,
+static int list_names(mpsfix_strvec *out, const mpsfix_pins_scan *sc, const char *sub,
 		      const char *glob)
 {
 	size_t before = out->len;
@@ -191,12 +183,11 @@ static int list_names(mpsfix_pins_name_list *out, const mpsfix_pins_scan *sc, co
 	}
 	while ((e = readdir(d)) != NULL)
 		if (!fnmatch(glob, e->d_name, 0))
-			ARRAY_PUSH(out, *sub ? mpsfix_xasprintf("%s/%s", sub, e->d_name)
-					     : mpsfix_xstrdup(e->d_name));
+			mpsfix_strvec_push_owned(out, *sub ? mpsfix_xasprintf("%s/%s", sub, e->d_name)
+							   : mpsfix_xstrdup(e->d_name));
 	closedir(d);
 	free(path);
-	if (out->len > before)
-		qsort(out->items + before, out->len - before, sizeof(char *), compare_names);
+	mpsfix_strvec_sort(out, before);
 	return 0;
 }
 
@@ -232,7 +223,7 @@ bool mpsfix_pins_present(const char *dir)
 int mpsfix_pins_find(mpsfix_pins *out, const char *root)
 {
 	mpsfix_pins_scan sc = {.out = out};
-	mpsfix_pins_name_list reqs = {0};
+	mpsfix_strvec reqs = MPSFIX_STRVEC_INIT;
 	int error;
 
 	if (!(sc.root = realpath(root, NULL))) {
@@ -250,12 +241,8 @@ int mpsfix_pins_find(mpsfix_pins *out, const char *root)
 	for (size_t i = 0; i < MPSFIX_ARRAY_SIZE(fixed); i++)
 		scan_file(&sc, fixed[i].format, fixed[i].name);
 done:
-	for (size_t i = 0; i < reqs.len; i++)
-		free(reqs.items[i]);
-	free(reqs.items);
-	for (size_t i = 0; i < sc.visited.len; i++)
-		free(sc.visited.items[i]);
-	free(sc.visited.items);
+	mpsfix_strvec_release(&reqs);
+	mpsfix_strvec_release(&sc.visited);
 	free(sc.root);
 	return error;
 }

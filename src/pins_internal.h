@@ -11,15 +11,15 @@
 #include "common.h"
 #include "text.h"
 #include "torchver.h"
+#include "strvec.h"
 
 struct mpsfix_pins; /* mpsfix_pins of pins.h, which is not included: pins.c includes this header */
 
-typedef ARRAY(char *) mpsfix_pins_name_list;
 
 typedef struct {
 	struct mpsfix_pins *out;
 	char *root;              /* the root, real and absolute; NULL: includes are not followed */
-	mpsfix_pins_name_list visited; /* real paths of the files read */
+	mpsfix_strvec visited;    /* real paths of the files read */
 } mpsfix_pins_scan;
 
 /* pins.c: a warning; the result of parsing one dependency (a pin, nothing, or a warning) */

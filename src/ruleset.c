@@ -81,7 +81,7 @@ static int list_rule_files(mpsfix_strvec *names, const char *dir)
 		return error;
 	}
 	closedir(d);
-	mpsfix_strvec_sort(names);
+	mpsfix_strvec_sort(names, 0);
 	return 0;
 }
 

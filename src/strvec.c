@@ -30,10 +30,10 @@ static int compare(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-void mpsfix_strvec_sort(mpsfix_strvec *v)
+void mpsfix_strvec_sort(mpsfix_strvec *v, size_t from)
 {
-	if (v->len > 1)
-		qsort(v->items, v->len, sizeof(*v->items), compare);
+	if (v->len > from + 1)
+		qsort(v->items + from, v->len - from, sizeof(*v->items), compare);
 }
 
 void mpsfix_strvec_release(mpsfix_strvec *v)

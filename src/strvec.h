@@ -23,8 +23,8 @@ void mpsfix_strvec_push_owned(mpsfix_strvec *v, char *s);
 /** Whether an item is equal to `s`. */
 bool mpsfix_strvec_has(const mpsfix_strvec *v, const char *s);
 
-/** Sort the items (strcmp order). */
-void mpsfix_strvec_sort(mpsfix_strvec *v);
+/** Sort the items from index `from` on (strcmp order). */
+void mpsfix_strvec_sort(mpsfix_strvec *v, size_t from);
 
 /** Free the strings and the list; `v` is empty again. */
 void mpsfix_strvec_release(mpsfix_strvec *v);
