@@ -66,7 +66,7 @@ endif
 # the feature macros go with our code only (CPPFLAGS): the runtime has its own
 PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
 override CFLAGS += -std=c11 -pthread
-override CPPFLAGS += $(FEATURES) $(TS_INCLUDE) $(PKG_CFLAGS)
+override CPPFLAGS += $(FEATURES) $(SRC_INCLUDES) $(TS_INCLUDE) $(PKG_CFLAGS)
 LDLIBS   += $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null) -pthread
 CHECK_LIBS = $(shell $(PKG_CONFIG) --libs check 2>/dev/null)
 # tests/kill.sh in make check: runs killed, copies of the fixture inputs in its tree
@@ -78,8 +78,12 @@ override CFLAGS += -fsanitize=$(SANITIZE) -fno-sanitize-recover=all -fno-omit-fr
 override LDFLAGS += -fsanitize=$(SANITIZE)
 endif
 
-SRCS      = $(sort $(wildcard src/*.c))
-LIB_SRCS  = $(filter-out src/main.c,$(SRCS))
+# src/ has a folder per part of the data flow (src/README.md); every folder
+# is on the include path, so a file includes "rule.h", wherever it is
+SRC_DIRS  = $(sort $(patsubst %/,%,$(dir $(wildcard src/*/*.[ch]))))
+SRC_INCLUDES = $(addprefix -I,$(SRC_DIRS))
+SRCS      = $(sort $(wildcard src/*/*.c))
+LIB_SRCS  = $(filter-out src/cmd/main.c,$(SRCS))
 LIB_OBJS  = $(LIB_SRCS:src/%.c=$(O)/src/%.o)
 TEST_SRCS = $(sort $(wildcard tests/check_*.c)) tests/testutil.c
 TEST_OBJS = $(TEST_SRCS:tests/%.c=$(O)/tests/%.o)
@@ -169,28 +173,28 @@ $(O)/src/%.o: src/%.c | $(FETCHED_SRCS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(WARNINGS) $(CPPFLAGS) $(DEFINES) -MMD -MP -c $< -o $@
 
-$(O)/src/parse.o $(O)/src/version.o: grammars/tree-sitter-python.pin
+$(O)/src/engine/parse.o $(O)/src/cmd/version.o: grammars/tree-sitter-python.pin
 # the runtime they were compiled against: rebuilt when TREE_SITTER changes
 $(O)/tree-sitter-origin: FORCE
 	@mkdir -p $(@D)
 	@echo '$(TS_VERSION) $(TS_ORIGIN)' | cmp -s - $@ || echo '$(TS_VERSION) $(TS_ORIGIN)' >$@
-$(LIB_OBJS) $(O)/src/main.o $(TEST_OBJS): $(O)/tree-sitter-origin
+$(LIB_OBJS) $(O)/src/cmd/main.o $(TEST_OBJS): $(O)/tree-sitter-origin
 
 # settings.o has $(DATADIR) compiled in: rebuilt when it changes (make PREFIX=/usr install)
 $(O)/datadir: FORCE
 	@mkdir -p $(@D)
 	@echo '$(DATADIR)' | cmp -s - $@ || echo '$(DATADIR)' >$@
-$(O)/src/settings.o: $(O)/datadir
+$(O)/src/cmd/settings.o: $(O)/datadir
 FORCE:
 
 $(O)/tests/%.o: tests/%.c | $(FETCHED_SRCS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(WARNINGS) $(CPPFLAGS) -Isrc -MMD -MP -c $< -o $@
+	$(CC) $(CFLAGS) $(WARNINGS) $(CPPFLAGS) -MMD -MP -c $< -o $@
 
 $(O)/libmpsfix.a: $(LIB_OBJS)
 	$(AR) rcs $@ $^
 
-$(O)/mpsfix: $(O)/src/main.o $(O)/libmpsfix.a $(PARSER_LIBS)
+$(O)/mpsfix: $(O)/src/cmd/main.o $(O)/libmpsfix.a $(PARSER_LIBS)
 	$(CC) $(CFLAGS) $(LDFLAGS) $^ $(LDLIBS) -o $@
 
 $(O)/check_all: $(TEST_OBJS) $(O)/libmpsfix.a $(PARSER_LIBS)
@@ -212,7 +216,7 @@ FUZZ_CC ?= clang
 
 $(O)/fuzz/%.o: tests/fuzz/%.c | $(FETCHED_SRCS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(WARNINGS) $(CPPFLAGS) -Isrc -DMPSFIX_FUZZ_RULES='"$(CURDIR)/rules"' \
+	$(CC) $(CFLAGS) $(WARNINGS) $(CPPFLAGS) -DMPSFIX_FUZZ_RULES='"$(CURDIR)/rules"' \
 		-MMD -MP -c $< -o $@
 
 $(O)/fuzz/replay-%: $(O)/fuzz/fuzz_%.o $(O)/fuzz/fuzz_common.o $(O)/fuzz/replay.o \
@@ -243,7 +247,7 @@ REPLAY_pattern = tests/fuzz/corpus/pattern $(wildcard tests/fuzz/regressions/pat
 REPLAY_pipeline = fixtures/rules fixtures/engine fixtures/bad fixtures/bad-fixed fixtures/demo \
 	fixtures/cli/project tests/fuzz/corpus/pipeline $(wildcard tests/fuzz/regressions/pipeline)
 
--include $(wildcard $(O)/src/*.d $(O)/tests/*.d $(O)/fuzz/*.d)
+-include $(wildcard $(O)/src/*/*.d $(O)/tests/*.d $(O)/fuzz/*.d)
 
 # --- compile checks: the newest headers, and a strict libc (make compat) -------
 # (a) every source against Homebrew's current tree-sitter (0.26) and libgit2
@@ -261,7 +265,7 @@ COMPAT_SRCS = $(SRCS) $(sort $(wildcard tests/*.c tests/fuzz/*.c))
 ifneq ($(filter compat%,$(MAKECMDGOALS)),)
 COMPAT_CHECK_CFLAGS := $(shell $(PKG_CONFIG) --cflags check 2>/dev/null)
 endif
-COMPAT_COMMON = -fsyntax-only -Werror $(WARNINGS) -std=c11 -pthread -Isrc $(DEFINES) \
+COMPAT_COMMON = -fsyntax-only -Werror $(WARNINGS) -std=c11 -pthread $(SRC_INCLUDES) $(DEFINES) \
 	-DMPSFIX_FUZZ_RULES='"$(CURDIR)/rules"' $(COMPAT_CHECK_CFLAGS)
 # the compat headers come first, ahead of any folder pkg-config names
 COMPAT_API_FLAGS = $(COMPAT_COMMON) $(FEATURES) -I$(COMPAT_TS) -I$(COMPAT_GIT2) -DGIT_DEPRECATE_HARD \

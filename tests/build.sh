@@ -53,7 +53,7 @@ esac
 # --- 2. warnings are errors only for developers -------------------------------------
 run env -u DEVELOPER make -n O="$tmp/plain" "$tmp/plain/src/parse.o"
 expect_rc "make -n (plain)" 0
-expect_out "a plain make compiles our code" "-c src/parse.c"
+expect_out "a plain make compiles our code" "-c src/engine/parse.c"
 expect_no_out "a plain make passes no -Werror" "-Werror"
 run env -u DEVELOPER make -n DEVELOPER=1 O="$tmp/dev" "$tmp/dev/src/parse.o"
 expect_out "make DEVELOPER=1 passes -Werror" "-Werror"

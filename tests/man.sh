@@ -1,6 +1,6 @@
 #!/bin/sh
 # The option table, `mpsfix --help` and the man pages agree: every long option
-# of long_options[] in src/cli.c is shown by --help and documented in
+# of long_options[] in src/cmd/cli.c is shown by --help and documented in
 # man/mpsfix.1, each OPTIONS entry of the man page is spelled as in --help
 # (same short option, same argument name) and the reverse, and both man pages
 # render under groff with every warning on.  Prints 'N passed, N failed'.
@@ -15,11 +15,11 @@ cd "$top" || exit 2
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/mpsfix-man.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT INT TERM
 
-# The long option names, one a line, from the long_options[] array of src/cli.c.
+# The long option names, one a line, from the long_options[] array of src/cmd/cli.c.
 awk '/long_options\[\] = \{/ { on = 1; next }
 	on && /^\};/ { exit }
 	on && match($0, /\{"[a-z][a-z0-9-]*"/) { print substr($0, RSTART + 2, RLENGTH - 3) }' \
-	src/cli.c >"$tmp/names"
+	src/cmd/cli.c >"$tmp/names"
 
 # The man page as plain text for searching: \- is -, font changes dropped.
 sed -e 's/\\-/-/g' -e 's/\\f[BIRP]//g' man/mpsfix.1 >"$tmp/man.txt"
@@ -49,8 +49,8 @@ awk '/^\.SH / { on = ($2 == "OPTIONS") } on && tag { print; tag = 0 } on && /^\.
 		print out
 	}' | sort >"$tmp/man.tags"
 
-if [ -s "$tmp/names" ]; then ok "long_options[] read from src/cli.c ($(wc -l <"$tmp/names") options)"
-else fail "long_options[] read from src/cli.c" "no option names found"; fi
+if [ -s "$tmp/names" ]; then ok "long_options[] read from src/cmd/cli.c ($(wc -l <"$tmp/names") options)"
+else fail "long_options[] read from src/cmd/cli.c" "no option names found"; fi
 
 while read -r name; do
 	if grep -Eq -- "--$name([^a-z0-9-]|\$)" "$tmp/man.txt"; then ok "man/mpsfix.1 documents --$name"
@@ -63,7 +63,7 @@ done <"$tmp/names"
 for f in help man.txt; do
 	for opt in $(grep -o -- '--[a-z][a-z0-9-]*' "$tmp/$f" | sed 's/^--//' | sort -u); do
 		if grep -qx -- "$opt" "$tmp/names"; then :
-		else fail "--$opt (in $f) is an option" "--$opt is not in long_options[] of src/cli.c"; fi
+		else fail "--$opt (in $f) is an option" "--$opt is not in long_options[] of src/cmd/cli.c"; fi
 	done
 done
 ok "no option outside long_options[] is mentioned"
