@@ -8,8 +8,9 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
+
+#include "pathutil.h"
 
 void mpsfix_cmd_error(const char *message)
 {

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "commit.h"
+#include "pathutil.h"
 #include "review.h"
 #include "series.h"
 #include "target.h"

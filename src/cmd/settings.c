@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "pathutil.h"
 #include "pool.h"
 
 #ifndef MPSFIX_RULES_DIR

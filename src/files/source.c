@@ -17,6 +17,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "pathutil.h"
+
 /* POSIX 2008's st_mtim and st_ctim; macOS names them st_mtimespec, st_ctimespec */
 #ifdef __APPLE__
 #define ST_MTIM(st) ((st)->st_mtimespec)

@@ -16,6 +16,7 @@
 #include <strings.h>
 #include <sys/stat.h>
 
+#include "pathutil.h"
 #include "pins_internal.h"
 #include "text.h"
 #include "yaml_util.h"

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "git.h"
+#include "pathutil.h"
 #include "rule.h"
 
 /* What the summary says when nothing narrows the target (tests check it). */

@@ -3,7 +3,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 static _Thread_local mpsfix_error last_error;
 
@@ -169,24 +168,6 @@ void mpsfix_buf_release(mpsfix_buf *b)
 	free(b->data);
 	b->data = NULL;
 	b->len = b->cap = 0;
-}
-
-char *mpsfix_path_join(const char *dir, const char *name)
-{
-	size_t n = strlen(dir);
-
-	while (n > 1 && dir[n - 1] == '/')
-		n--;
-	if (n > 0 && dir[n - 1] == '/')
-		return mpsfix_xasprintf("%.*s%s", (int)n, dir, name);
-	return mpsfix_xasprintf("%.*s/%s", (int)n, dir, name);
-}
-
-bool mpsfix_path_is_dir(const char *path)
-{
-	struct stat sb;
-
-	return stat(path, &sb) == 0 && S_ISDIR(sb.st_mode);
 }
 
 size_t mpsfix_lower_bound(const void *base, size_t n, size_t size, size_t offset, uint32_t key)

@@ -94,11 +94,6 @@ typedef struct {
 	uint32_t start, end;
 } mpsfix_span;
 
-/** `dir/name`, with no doubled slash however many `dir` ends with (newly allocated). */
-char *mpsfix_path_join(const char *dir, const char *name);
-
-/** Whether `path` is a folder (symbolic links followed). */
-bool mpsfix_path_is_dir(const char *path);
 
 /**
  * Binary search in `n` elements of `size` bytes at `base`, sorted by the

@@ -1,6 +1,6 @@
 /*
- * pathutil.h: questions about a file's name alone, asked by modules that
- * cannot include each other (discover.c, and git_*.c which discover.c uses).
+ * pathutil.h: paths: joining them, and what a name or a path is (a leaf
+ * module, used from every part of mpsfix).
  */
 #ifndef MPSFIX_PATHUTIL_H
 #define MPSFIX_PATHUTIL_H
@@ -9,5 +9,11 @@
 
 /** Is `name` a Python source by its name: ending in `.py` or `.pyi`, with something before the dot? */
 bool mpsfix_is_python_path(const char *name);
+
+/** `dir/name`, with no doubled slash however many `dir` ends with (newly allocated). */
+char *mpsfix_path_join(const char *dir, const char *name);
+
+/** Whether `path` is a folder (symbolic links followed). */
+bool mpsfix_path_is_dir(const char *path);
 
 #endif

@@ -12,6 +12,7 @@
 
 #include "common.h"
 #include "fuzz.h"
+#include "pathutil.h"
 
 static size_t replay_file(const char *path)
 {
