@@ -51,11 +51,11 @@ case $out in
 esac
 
 # --- 2. warnings are errors only for developers -------------------------------------
-run env -u DEVELOPER make -n O="$tmp/plain" "$tmp/plain/src/parse.o"
+run env -u DEVELOPER make -n O="$tmp/plain" "$tmp/plain/src/engine/parse.o"
 expect_rc "make -n (plain)" 0
 expect_out "a plain make compiles our code" "-c src/engine/parse.c"
 expect_no_out "a plain make passes no -Werror" "-Werror"
-run env -u DEVELOPER make -n DEVELOPER=1 O="$tmp/dev" "$tmp/dev/src/parse.o"
+run env -u DEVELOPER make -n DEVELOPER=1 O="$tmp/dev" "$tmp/dev/src/engine/parse.o"
 expect_out "make DEVELOPER=1 passes -Werror" "-Werror"
 run env -u DEVELOPER make -n DEVELOPER=1 O="$tmp/dev" "$tmp/dev/tree-sitter/lib.o"
 expect_out "the runtime is compiled from its one unit" "lib/src/lib.c"
