@@ -13,8 +13,8 @@
 /*
  * Open the work tree holding the file `path` and name the file relative to
  * its top (*name).  The folder part is resolved like realpath, the last
- * component is kept (a symlinked file is the link git tracks).  *repo is
- * NULL (and 0 returned) when no work tree holds it.
+ * component is kept (a symlinked file is the link git tracks).  A file no
+ * work tree holds is an error.
  */
 static int open_for_file(git_repository **repo, char **name, const char *path)
 {
@@ -40,8 +40,12 @@ static int open_for_file(git_repository **repo, char **name, const char *path)
 		error = mpsfix_error_set(MPSFIX_ERROR, "%s: %s", path, strerror(errno));
 		goto done;
 	}
-	if ((error = mpsfix_git__open_worktree(repo, &rel, real)) < 0 || !*repo)
+	if ((error = mpsfix_git__open_worktree(repo, &rel, real)) < 0)
 		goto done;
+	if (!*repo) {
+		error = mpsfix_error_set(MPSFIX_ERROR, "%s: not in a git work tree", path);
+		goto done;
+	}
 	*name = mpsfix_xasprintf("%s%s", rel, base);
 done:
 	free(folder);
@@ -62,10 +66,6 @@ int mpsfix_git_read_staged(mpsfix_buf *out, const char *path)
 
 	if ((error = open_for_file(&repo, &name, path)) < 0)
 		goto done;
-	if (!repo) {
-		error = mpsfix_error_set(MPSFIX_ERROR, "%s: not in a git work tree", path);
-		goto done;
-	}
 	if ((rc = git_repository_index(&index, repo)) < 0) {
 		error = mpsfix_git__fail(rc, path);
 		goto done;
@@ -141,10 +141,6 @@ int mpsfix_git_changed_lines(mpsfix_line_range **out, size_t *n, const char *pat
 	*n = 0;
 	if ((error = open_for_file(&repo, &name, path)) < 0)
 		goto done;
-	if (!repo) {
-		error = mpsfix_error_set(MPSFIX_ERROR, "%s: not in a git work tree", path);
-		goto done;
-	}
 	if ((rc = git_revparse_single(&obj, repo, ref)) < 0 ||
 	    (rc = git_object_peel(&tree, obj, GIT_OBJECT_TREE)) < 0) {
 		const git_error *e = git_error_last();
