@@ -69,7 +69,7 @@ override CFLAGS += -std=c11 -pthread
 override CPPFLAGS += $(FEATURES) $(SRC_INCLUDES) $(TS_INCLUDE) $(PKG_CFLAGS)
 LDLIBS   += $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null) -pthread
 CHECK_LIBS = $(shell $(PKG_CONFIG) --libs check 2>/dev/null)
-# tests/kill.sh in make check: runs killed, copies of the fixture inputs in its tree
+# tests/t0710-kill.sh in make check: runs killed, copies of the fixture inputs in its tree
 KILL_RUNS ?= 15
 KILL_COPIES ?= 10
 
@@ -200,7 +200,7 @@ $(O)/mpsfix: $(O)/src/cmd/main.o $(O)/libmpsfix.a $(PARSER_LIBS)
 $(O)/check_all: $(TEST_OBJS) $(O)/libmpsfix.a $(PARSER_LIBS)
 	$(CC) $(CFLAGS) $(LDFLAGS) $^ $(CHECK_LIBS) $(LDLIBS) -o $@
 
-# tests/adversarial.sh: a library that changes a file while mpsfix works on it
+# tests/t0700-adversarial.sh: a library that changes a file while mpsfix works on it
 $(O)/tests/preload_change.so: tests/preload_change.c
 	@mkdir -p $(@D)
 	$(CC) $(filter-out -fsanitize=% -fno-sanitize-recover=%,$(CFLAGS)) $(WARNINGS) -fPIC -shared $< -o $@ -ldl
@@ -303,41 +303,41 @@ check: $(O)/check_all $(O)/mpsfix $(O)/tests/preload_change.so replay-targets
 	@echo "== rule examples (mpsfix test)"
 	$(O)/mpsfix test rules
 	@echo "== command-line tests"
-	sh tests/cli.sh $(O)/mpsfix
+	sh tests/t0100-cli.sh $(O)/mpsfix
 	@echo "== command line for CI and review"
-	sh tests/cli_lint.sh $(O)/mpsfix
+	sh tests/t0110-cli-lint.sh $(O)/mpsfix
 	@echo "== torch targeting, rules and explain"
-	sh tests/target.sh $(O)/mpsfix
+	sh tests/t0200-target.sh $(O)/mpsfix
 	@echo "== git: commit, patch"
-	sh tests/git_cli.sh $(O)/mpsfix
+	sh tests/t0300-git.sh $(O)/mpsfix
 	@echo "== review on a terminal (tmux)"
-	sh tests/review_tmux.sh $(O)/mpsfix
+	sh tests/t0310-review-tmux.sh $(O)/mpsfix
 	@echo "== prefilter: every fixture with and without it"
-	sh tests/prefilter.sh $(O)/mpsfix
+	sh tests/t0400-prefilter.sh $(O)/mpsfix
 	@echo "== -j 1 and -j 2, 3, 8 print and write the same"
-	sh tests/jobs.sh $(O)/mpsfix
+	sh tests/t0410-jobs.sh $(O)/mpsfix
 	@echo "== option table, --help and man pages"
-	sh tests/man.sh $(O)/mpsfix
+	sh tests/t0500-man.sh $(O)/mpsfix
 	@echo "== bash completion"
-	bash tests/completion.sh $(O)/mpsfix
+	bash tests/t0510-completion.sh $(O)/mpsfix
 	@echo "== make install and uninstall (PREFIX, DESTDIR)"
-	sh tests/install.sh $(O)
+	sh tests/t0600-install.sh $(O)
 	@echo "== the build: pinned runtime, warnings, TREE_SITTER=system"
-	sh tests/build.sh $(O)
+	sh tests/t0000-build.sh $(O)
 	@echo "== pre-commit hook and GitHub Actions examples"
-	sh tests/examples.sh $(O)/mpsfix
+	sh tests/t0610-examples.sh $(O)/mpsfix
 	@echo "== bench corpus generator: deterministic, parses, mpsfix finds exactly the planted sites"
 	/usr/bin/python3 bench/test_gen.py --mpsfix $(O)/mpsfix --out $(O)/bench-smoke
 	@echo "== every command of README.md"
-	sh tests/readme.sh $(O)/mpsfix
+	sh tests/t0520-readme.sh $(O)/mpsfix
 	@echo "== fuzz targets on their seeds and regressions"
 	$(foreach t,$(FUZZ_TARGETS),$(O)/fuzz/replay-$(t) $(REPLAY_$(t)) &&) true
 	@echo "== adversarial input"
-	sh tests/adversarial.sh $(O)/mpsfix $(O)/tests/preload_change.so
+	sh tests/t0700-adversarial.sh $(O)/mpsfix $(O)/tests/preload_change.so
 	@echo "== fix killed with SIGKILL at random moments ($(KILL_RUNS) runs)"
-	sh tests/kill.sh $(O)/mpsfix $(KILL_RUNS) $(KILL_COPIES)
+	sh tests/t0710-kill.sh $(O)/mpsfix $(KILL_RUNS) $(KILL_COPIES)
 	@echo "== commit killed with SIGKILL at random moments (8 runs)"
-	sh tests/kill_commit.sh $(O)/mpsfix 8 4
+	sh tests/t0720-kill-commit.sh $(O)/mpsfix 8 4
 	@$(MAKE) --no-print-directory semantics
 
 # The semantic tests run fixed scripts under Debian's torch (python3-torch, for
@@ -349,7 +349,7 @@ semantics: $(O)/mpsfix
 		echo "mpsfix: the semantic tests need python3-torch: running make deps first"; \
 		$(MAKE) --no-print-directory deps; }
 	@echo "== the semantic test harness"
-	MPSFIX_TORCH_PYTHON=$(TORCH_PYTHON) sh tests/semantics.sh $(O)/mpsfix
+	MPSFIX_TORCH_PYTHON=$(TORCH_PYTHON) sh tests/t0800-semantics.sh $(O)/mpsfix
 	@echo "== semantic tests (fixed scripts compute what the originals did, torch on the CPU)"
 	$(TORCH_PYTHON) tests/semantics/run.py --mpsfix $(O)/mpsfix
 
@@ -358,7 +358,7 @@ sanitize:
 
 # ThreadSanitizer (clang) over the pool's tests and the command line on threads
 TSAN_CC ?= clang
-# (the tests run in a sub-make that has the flags, as for sanitize: cli.sh's
+# (the tests run in a sub-make that has the flags, as for sanitize: t0100-cli.sh's
 # `make install` rebuilds with them)
 tsan:
 	$(MAKE) O=build-tsan CC=$(TSAN_CC) SANITIZE=thread CFLAGS='-O1 -g' tsan-tests
@@ -366,8 +366,8 @@ tsan:
 tsan-tests: $(O)/mpsfix $(O)/check_all
 	TSAN_OPTIONS='halt_on_error=1 exitcode=66 second_deadlock_stack=1' CK_RUN_SUITE=pool \
 		MPSFIX_TOP=$(CURDIR) $(O)/check_all
-	TSAN_OPTIONS='halt_on_error=1 exitcode=66' sh tests/jobs.sh $(O)/mpsfix 2
-	TSAN_OPTIONS='halt_on_error=1 exitcode=66' MPSFIX_JOBS=4 sh tests/cli.sh $(O)/mpsfix
+	TSAN_OPTIONS='halt_on_error=1 exitcode=66' sh tests/t0410-jobs.sh $(O)/mpsfix 2
+	TSAN_OPTIONS='halt_on_error=1 exitcode=66' MPSFIX_JOBS=4 sh tests/t0100-cli.sh $(O)/mpsfix
 
 # memcheck (valgrind) over the Check suites, the fuzz replays and the command line
 valgrind: $(O)/check_all $(O)/mpsfix replay-targets
@@ -402,7 +402,7 @@ demo: $(O)/mpsfix
 # binary finds its rules at run time in ../share/mpsfix/rules next to itself
 # (DESTDIR staging and relocated prefixes work), else in $(DATADIR)/rules as
 # compiled in.  uninstall removes exactly the files install wrote, and the
-# $(DATADIR) folder, which is mpsfix's own; shared folders stay (tests/install.sh).
+# $(DATADIR) folder, which is mpsfix's own; shared folders stay (tests/t0600-install.sh).
 INSTALL_RULES = $(sort $(wildcard rules/*.yml))
 
 install: $(O)/mpsfix

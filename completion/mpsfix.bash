@@ -6,7 +6,7 @@
 # --format and --color values from its own error message, and the rule codes
 # and ids from `mpsfix rules --format jsonl` (with the --rules, --config,
 # --isolated and --no-default-rules of the command line, so user rules count).
-# tests/completion.sh checks it against the binary.
+# tests/t0510-completion.sh checks it against the binary.
 
 # The commands and long options of `mpsfix --help`: "cmd NAME" and
 # "opt --NAME" (no value) or "arg --NAME" (takes a value) lines.

@@ -1,7 +1,7 @@
 /*
  * check_review.c: the review's questions and answers, with the answers
  * written into a pipe (the terminal itself is tested under tmux by
- * tests/review_tmux.sh).
+ * tests/t0310-review-tmux.sh).
  */
 #include <stdio.h>
 #include <stdlib.h>

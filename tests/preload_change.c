@@ -1,5 +1,5 @@
 /*
- * preload_change.c: an LD_PRELOAD library for tests/adversarial.sh that
+ * preload_change.c: an LD_PRELOAD library for tests/t0700-adversarial.sh that
  * plays a user saving a file while mpsfix works on it.  When mpsfix creates
  * the temporary file for DIR/NAME (mkstemp of "DIR/.NAME.mpsfix-XXXXXX"),
  * a line is first appended to DIR/NAME; mpsfix must then abandon its write.

@@ -7,7 +7,7 @@
 #      bookworm's 0.20.7) or none, before building anything; a TREE_SITTER
 #      that is neither is refused too;
 #   4. a runtime tarball that does not match its pin is refused.
-# usage: sh tests/build.sh [BUILD-FOLDER]; prints 'N passed, N failed'.
+# usage: sh tests/t0000-build.sh [BUILD-FOLDER]; prints 'N passed, N failed'.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-build}

@@ -5,7 +5,7 @@
 # standard output, standard error and exit status with and without
 # --no-prefilter, for check in several formats, diff, and fix on copies
 # (whose files must end the same too).  Prints 'N passed, N failed'.
-# usage: sh tests/prefilter.sh [path/to/mpsfix]
+# usage: sh tests/t0400-prefilter.sh [path/to/mpsfix]
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 bin=${1:-$top/build/mpsfix}

@@ -6,7 +6,7 @@
 # part of the series), and the work tree and index must match HEAD or the
 # state before; a run after the kill finishes the job.
 # Prints the counts and 'N passed, N failed'.
-# usage: sh tests/kill_commit.sh [path/to/mpsfix [runs [copies]]]
+# usage: sh tests/t0720-kill-commit.sh [path/to/mpsfix [runs [copies]]]
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 bin=${1:-$top/build/mpsfix}

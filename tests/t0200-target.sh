@@ -3,7 +3,7 @@
 # project's pins, the default) and of `mpsfix rules` / `mpsfix explain`.
 # Uses its own rule file (torch: '< 2.4') so that it does not depend on the
 # shipped catalog.  Prints 'N passed, N failed'.
-# usage: sh tests/target.sh [path/to/mpsfix]
+# usage: sh tests/t0200-target.sh [path/to/mpsfix]
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 bin=${1:-$top/build/mpsfix}

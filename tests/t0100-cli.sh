@@ -1,7 +1,7 @@
 #!/bin/sh
 # Command-line tests: run build/mpsfix as a user would and compare what it
 # prints, what it writes and its exit status.  Prints 'N passed, N failed'.
-# usage: sh tests/cli.sh [path/to/mpsfix]
+# usage: sh tests/t0100-cli.sh [path/to/mpsfix]
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 bin=${1:-$top/build/mpsfix}
@@ -17,7 +17,7 @@ trap 'chmod -R u+rwX "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT INT TERM
 run "$bin" --help
 expect_rc "help exits 0" 0
 expect_out "help shows usage" "usage: mpsfix <command>"
-# (tests/man.sh checks that --help, the option table and man/mpsfix.1 agree)
+# (tests/t0500-man.sh checks that --help, the option table and man/mpsfix.1 agree)
 run "$bin" --version
 expect_rc "version exits 0" 0
 expect_out "version names the grammar" "tree-sitter-python 0.23.6"

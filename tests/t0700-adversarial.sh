@@ -4,7 +4,7 @@
 # check and with fix, and fix writes nothing it should not.  Huge inputs are
 # generated here into a temporary folder, never committed.
 # Prints 'N passed, N failed'.
-# usage: sh tests/adversarial.sh [path/to/mpsfix [path/to/preload_change.so]]
+# usage: sh tests/t0700-adversarial.sh [path/to/mpsfix [path/to/preload_change.so]]
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 bin=${1:-$top/build/mpsfix}
@@ -270,7 +270,7 @@ no_temp_files "stale temporary file" "$d"
 [ -f "$d/s.py.mpsfix-Ab12Cd" ] && ok "a file only named like one is kept" || fail "a file only named like one is kept"
 
 # --- rule files --------------------------------------------------------------------
-# (the committed ones, fixtures/bad-rules/*.yml, are run by tests/cli.sh)
+# (the committed ones, fixtures/bad-rules/*.yml, are run by tests/t0100-cli.sh)
 fresh rules
 {
 	printf 'id: huge\ncode: MPS950\nseverity: warning\nmessage: m\ntorch: all\nmatch: f('

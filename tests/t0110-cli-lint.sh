@@ -3,7 +3,7 @@
 # against golden files, exit codes, selection, suppression, configuration,
 # git-aware discovery, standard input, --since/--staged, --statistics.
 # Prints 'N passed, N failed'.
-# usage: sh tests/cli_lint.sh [path/to/mpsfix]
+# usage: sh tests/t0110-cli-lint.sh [path/to/mpsfix]
 # MPSFIX_UPDATE_GOLDEN=1 rewrites fixtures/cli/expected/*.out (then read them!)
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)

@@ -6,7 +6,7 @@
 # colored hunks, review --commit, and ^C (exit 130, nothing written, the
 # terminal mode restored).  Skipped, with the reason, when tmux is missing.
 # Prints 'N passed, N failed'.
-# usage: sh tests/review_tmux.sh [path/to/mpsfix]
+# usage: sh tests/t0310-review-tmux.sh [path/to/mpsfix]
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 bin=${1:-$top/build/mpsfix}

@@ -4,7 +4,7 @@
 # man/mpsfix.1, each OPTIONS entry of the man page is spelled as in --help
 # (same short option, same argument name) and the reverse, and both man pages
 # render under groff with every warning on.  Prints 'N passed, N failed'.
-# usage: sh tests/man.sh path/to/mpsfix
+# usage: sh tests/t0500-man.sh path/to/mpsfix
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 bin=${1:-$top/build/mpsfix}

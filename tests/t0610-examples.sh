@@ -5,7 +5,7 @@
 # tool would run them: the hook's entry with the staged file names in a git
 # repository, each workflow's mpsfix steps in a copy of the demo with mpsfix
 # checked out beside it (the SARIF report is then read back).
-# usage: sh tests/examples.sh [path/to/mpsfix]; prints 'N passed, N failed'.
+# usage: sh tests/t0610-examples.sh [path/to/mpsfix]; prints 'N passed, N failed'.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 bin=${1:-$top/build/mpsfix}

@@ -7,7 +7,7 @@
 # worktrees, detached HEAD, a repository without commits, submodules, and
 # `git fsck` after each.  The tests use the git command; mpsfix does not.
 # Prints 'N passed, N failed'.
-# usage: sh tests/git_cli.sh [path/to/mpsfix]
+# usage: sh tests/t0300-git.sh [path/to/mpsfix]
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 bin=${1:-$top/build/mpsfix}

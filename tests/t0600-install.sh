@@ -7,7 +7,7 @@
 #      finds the staged rules; the binary names no path of the source tree.
 # Each install builds in a copy of the build folder (only main.o, which has
 # the rules folder compiled in, is rebuilt), so make check's binary stays as it is.
-# usage: sh tests/install.sh [BUILD-FOLDER]; prints 'N passed, N failed'.
+# usage: sh tests/t0600-install.sh [BUILD-FOLDER]; prints 'N passed, N failed'.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-build}

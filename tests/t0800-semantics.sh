@@ -4,7 +4,7 @@
 # than the header's, a fix that changes nothing, a script that fails, results
 # that differ in any way it compares, and a missing torch.  Uses the rules and
 # script of fixtures/semantics/.  Prints 'N passed, N failed'.
-# usage: sh tests/semantics.sh [path/to/mpsfix]
+# usage: sh tests/t0800-semantics.sh [path/to/mpsfix]
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 bin=${1:-$top/build/mpsfix}

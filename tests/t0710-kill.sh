@@ -4,7 +4,7 @@
 # its old or entirely its new (fully fixed) content; the next run must then
 # finish the job and leave no temporary file behind.
 # Prints the counts and 'N passed, N failed'.
-# usage: sh tests/kill.sh [path/to/mpsfix [runs [copies]]]
+# usage: sh tests/t0710-kill.sh [path/to/mpsfix [runs [copies]]]
 #   runs:   how many runs are killed (default 20)
 #   copies: how many copies of the fixture inputs make the tree (default 25)
 set -u

@@ -4,7 +4,7 @@
 # same status and (fix) leave the same files with -j 2, 3 and 8 as with -j 1,
 # over every fixture tree, bad files and a generated tree of a few hundred
 # files.  The -j 8 runs are repeated to catch orders that depend on timing.
-# usage: sh tests/jobs.sh [path/to/mpsfix] [repeats of -j 8, default 5]
+# usage: sh tests/t0410-jobs.sh [path/to/mpsfix] [repeats of -j 8, default 5]
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 bin=${1:-$top/build/mpsfix}

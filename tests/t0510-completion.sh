@@ -3,7 +3,7 @@
 # COMP_CWORD set as bash sets them, _mpsfix called, COMPREPLY compared.  Checks
 # it against the binary: every command and long option of --help is offered,
 # and each command is offered exactly the options it accepts.
-# usage: bash tests/completion.sh [path/to/mpsfix]; prints 'N passed, N failed'.
+# usage: bash tests/t0510-completion.sh [path/to/mpsfix]; prints 'N passed, N failed'.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 bin=${1:-$top/build/mpsfix}

@@ -9,7 +9,7 @@
 # (~/.local/bin first, where the README installs mpsfix) in a scratch folder.
 # Blocks marked ```sh no-test=REASON are not run; REASON must be one of the
 # list below, and each skipped command is printed.
-# usage: sh tests/readme.sh [path/to/mpsfix] (its folder is the build folder
+# usage: sh tests/t0520-readme.sh [path/to/mpsfix] (its folder is the build folder
 # copied); prints 'N passed, N failed'.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -26,8 +26,8 @@ isolate
 skip_reasons='installs-system-packages: apt-get needs root and the network; make deps and .ci/run install the same packages
 macos-only: brew runs on macOS only; the make commands are the Debian ones, run above
 needs-shared-compat: make compat needs the headers of ../shared/compat; .ci/run runs it
-it-runs-this-test: make check runs tests/readme.sh itself
-needs-a-terminal: mpsfix review reads keys from a terminal; tests/review_tmux.sh runs it under tmux'
+it-runs-this-test: make check runs tests/t0520-readme.sh itself
+needs-a-terminal: mpsfix review reads keys from a terminal; tests/t0310-review-tmux.sh runs it under tmux'
 
 # the build folder, copied: make install compiles the install's rules folder in
 cp -Rp "$(dirname "$bin")" "$tmp/o" || exit 2
