@@ -13,7 +13,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-build}
 cd "$top" || exit 2
 
-. "$top/tests/lib.sh"
+. "$top/tests/test-lib.sh"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/mpsfix-build.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT INT TERM
 MAKEFLAGS= ; export MAKEFLAGS

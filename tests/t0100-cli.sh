@@ -8,7 +8,7 @@ bin=${1:-$top/build/mpsfix}
 case $bin in /*) ;; *) bin=$top/$bin ;; esac
 cd "$top" || exit 2
 
-. "$top/tests/lib.sh"
+. "$top/tests/test-lib.sh"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/mpsfix-cli.XXXXXX")
 chmod 755 "$tmp"
 trap 'chmod -R u+rwX "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT INT TERM

@@ -13,7 +13,7 @@ bin=${1:-$top/build/mpsfix}
 case $bin in /*) ;; *) bin=$top/$bin ;; esac
 cd "$top" || exit 2
 
-. "$top/tests/lib.sh"
+. "$top/tests/test-lib.sh"
 if ! command -v tmux >/dev/null 2>&1; then
 	echo "skipped: tmux is not installed (Debian: apt-get install tmux)"
 	echo "0 passed, 0 failed"

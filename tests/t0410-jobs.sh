@@ -12,7 +12,7 @@ case $bin in /*) ;; *) bin=$top/$bin ;; esac
 repeats=${2:-5}
 cd "$top" || exit 2
 
-. "$top/tests/lib.sh"
+. "$top/tests/test-lib.sh"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/mpsfix-jobs.XXXXXX")
 chmod 755 "$tmp"
 trap 'chmod -R u+rwX "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT INT TERM

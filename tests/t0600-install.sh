@@ -13,7 +13,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-build}
 cd "$top" || exit 2
 
-. "$top/tests/lib.sh"
+. "$top/tests/test-lib.sh"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/mpsfix-install.XXXXXX")
 # the source tree's rules are moved away while the installed binary runs: put back
 trap '[ -d "$top/rules.away" ] && [ ! -e "$top/rules" ] && mv "$top/rules.away" "$top/rules"; rm -rf "$tmp"' EXIT INT TERM

@@ -12,7 +12,7 @@ bin=${1:-$top/build/mpsfix}
 case $bin in /*) ;; *) bin=$top/$bin ;; esac
 cd "$top" || exit 2
 
-. "$top/tests/lib.sh"
+. "$top/tests/test-lib.sh"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/mpsfix-examples.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT INT TERM
 isolate

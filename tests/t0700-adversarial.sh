@@ -13,7 +13,7 @@ shim=${2:-$(dirname "$bin")/tests/preload_change.so}
 case $shim in /*) ;; *) shim=$top/$shim ;; esac
 cd "$top" || exit 2
 
-. "$top/tests/lib.sh"
+. "$top/tests/test-lib.sh"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/mpsfix-adv.XXXXXX")
 chmod 755 "$tmp"
 trap 'chmod -R u+rwX "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT INT TERM

@@ -15,7 +15,7 @@ runs=${2:-20}
 copies=${3:-25}
 cd "$top" || exit 2
 
-. "$top/tests/lib.sh"
+. "$top/tests/test-lib.sh"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/mpsfix-kill.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT INT TERM
 export MPSFIX_RULES_DIR="$top/rules" LC_ALL=C

@@ -15,7 +15,7 @@ runs=${2:-10}
 copies=${3:-10}
 cd "$top" || exit 2
 
-. "$top/tests/lib.sh"
+. "$top/tests/test-lib.sh"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/mpsfix-killc.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT INT TERM
 isolate

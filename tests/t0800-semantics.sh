@@ -14,7 +14,7 @@ py=${MPSFIX_TORCH_PYTHON:-/usr/bin/python3}
 harness=$top/tests/semantics/run.py
 fx=$top/fixtures/semantics
 
-. "$top/tests/lib.sh"
+. "$top/tests/test-lib.sh"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/mpsfix-semantics-test.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT INT TERM
 

@@ -10,7 +10,7 @@ build=${1:-build}
 case $build in /*) ;; *) build=$top/$build ;; esac
 cd "$top" || exit 2
 
-. "$top/tests/lib.sh"
+. "$top/tests/test-lib.sh"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/mpsfix-vg.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT INT TERM
 export MPSFIX_RULES_DIR="$top/rules" MPSFIX_TOP="$top" MPSFIX_UNDER_VALGRIND=1

@@ -1,4 +1,4 @@
-# lib.sh: what the shell test scripts share (sourced by tests/*.sh).
+# test-lib.sh: what the shell test scripts share (sourced by tests/*.sh).
 # Counters and reporting: ok NAME, fail NAME DETAIL...; the caller prints
 # "$passed passed, $failed failed" at the end.  run/run_in keep a command's
 # stdout in $out, stderr in $err and status in $rc (files under $tmp).
