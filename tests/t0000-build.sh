@@ -8,16 +8,8 @@
 #      that is neither is refused too;
 #   4. a runtime tarball that does not match its pin is refused.
 # usage: sh tests/t0000-build.sh [BUILD-FOLDER]; prints 'N passed, N failed'.
-set -u
-top=$(cd "$(dirname "$0")/.." && pwd)
-build=${1:-build}
-cd "$top" || exit 2
-
-. "$top/tests/test-lib.sh"
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/mpsfix-build.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT INT TERM
+. "$(dirname "$0")/test-lib.sh"
 MAKEFLAGS= ; export MAKEFLAGS
-bin=$build/mpsfix
 pin_version=$(sed -n 's/^version=//p' grammars/tree-sitter.pin)
 
 # --- 1. the pinned runtime, linked statically -------------------------------------
@@ -128,5 +120,4 @@ else
 	ok "runtime tarball not cached: checksum test not run"
 fi
 
-echo "$passed passed, $failed failed"
-[ "$failed" = 0 ]
+test_done

@@ -5,22 +5,11 @@
 # Prints 'N passed, N failed'.
 # usage: sh tests/t0110-cli-lint.sh [path/to/mpsfix]
 # MPSFIX_UPDATE_GOLDEN=1 rewrites fixtures/cli/expected/*.out (then read them!)
-set -u
-top=$(cd "$(dirname "$0")/.." && pwd)
-bin=${1:-$top/build/mpsfix}
-case $bin in /*) ;; *) bin=$top/$bin ;; esac
-cd "$top" || exit 2
-
-. "$top/tests/test-lib.sh"
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/mpsfix-lint.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT INT TERM
+. "$(dirname "$0")/test-lib.sh"
 
 isolate
 g() { git -c user.name=t -c user.email=t@t -c init.defaultBranch=main "$@"; }
 
-expect_empty_out() { # name
-	if [ -z "$out" ]; then ok "$1"; else fail "$1" "stdout not empty: $out"; fi
-}
 # codes NAME LIST: the codes of the concise report in $out, in order, are LIST
 expect_codes() {
 	got=$(printf '%s\n' "$out" | sed -n 's/^[^ ]*: \(MPS[0-9]*\) .*/\1/p' | tr '\n' ' ' | sed 's/ $//')
@@ -422,5 +411,4 @@ expect_rc "--quiet: exit 1" 1
 [ -z "$err" ] && ok "--quiet: no summary" || fail "--quiet: no summary" "$err"
 expect_out "--quiet still reports" "train.py:6:10: MPS101"
 
-echo "$passed passed, $failed failed"
-[ "$failed" = 0 ]
+test_done

@@ -4,15 +4,7 @@
 # Uses its own rule file (torch: '< 2.4') so that it does not depend on the
 # shipped catalog.  Prints 'N passed, N failed'.
 # usage: sh tests/t0200-target.sh [path/to/mpsfix]
-set -u
-top=$(cd "$(dirname "$0")/.." && pwd)
-bin=${1:-$top/build/mpsfix}
-case $bin in /*) ;; *) bin=$top/$bin ;; esac
-cd "$top" || exit 2
-
-. "$top/tests/test-lib.sh"
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/mpsfix-target.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT INT TERM
+. "$(dirname "$0")/test-lib.sh"
 
 isolate
 
@@ -214,7 +206,6 @@ expect_no_err "the pins are not read when the configuration gives the target" "o
 run_in "$c" "$bin" check $R --target-torch 2.x
 expect_rc "bad --target-torch: exit 2" 2
 expect_err "bad --target-torch: the message names it" "mpsfix: --target-torch '2.x': '2.x' is not a version"
-expect_empty_out() { if [ -z "$out" ]; then ok "$1"; else fail "$1" "stdout: $out"; fi; }
 expect_empty_out "bad --target-torch: nothing checked"
 run_in "$c" "$bin" check $R --target-torch '>=2.6,<2.1'
 expect_rc "an empty range: exit 2" 2
@@ -341,5 +332,4 @@ assert o["code"] == "MPS901" and o["fix"] == "no" and o["runs"], o
 	expect_rc "explain --format json: one object" 0
 fi
 
-echo "$passed passed, $failed failed"
-[ "$failed" = 0 ]
+test_done

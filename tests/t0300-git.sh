@@ -8,31 +8,11 @@
 # `git fsck` after each.  The tests use the git command; mpsfix does not.
 # Prints 'N passed, N failed'.
 # usage: sh tests/t0300-git.sh [path/to/mpsfix]
-set -u
-top=$(cd "$(dirname "$0")/.." && pwd)
-bin=${1:-$top/build/mpsfix}
-case $bin in /*) ;; *) bin=$top/$bin ;; esac
-cd "$top" || exit 2
-
-. "$top/tests/test-lib.sh"
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/mpsfix-git.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT INT TERM
+. "$(dirname "$0")/test-lib.sh"
 
 isolate
-	GIT_COMMITTER_NAME GIT_COMMITTER_EMAIL 2>/dev/null
 git config --global init.defaultBranch main
 git config --global protocol.file.allow always
-
-# mkrepo DIR: the demo project committed on main, with an identity.  Its
-# .mpsfix.yml selects three rules, so that these tests of the git side do not
-# change whenever the catalog grows (the catalog has its own tests).
-mkrepo() {
-	mkdir -p "$1"
-	cp fixtures/demo/*.py fixtures/demo/README.md "$1/"
-	printf 'select: [MPS006, MPS101, MPS104]\n' >"$1/.mpsfix.yml"
-	(cd "$1" && git init -q && git config user.name 'Ada Lovelace' &&
-		git config user.email ada@example.com && git add . && git commit -qm 'demo project')
-}
 
 # what must not change: HEAD, the branch, the index file, the staged entries, the files
 state() { # dir
@@ -40,12 +20,6 @@ state() { # dir
 		git ls-files -s; cksum *.py; git status --porcelain)
 }
 
-expect_same() { # name file1 file2
-	if cmp -s "$2" "$3"; then ok "$1"; else fail "$1" "$(diff "$2" "$3" | head -20)"; fi
-}
-expect_eq() { # name got want
-	if [ "$2" = "$3" ]; then ok "$1"; else fail "$1" "got:  $2" "want: $3"; fi
-}
 expect_fsck() { # name dir: no error, no missing or broken object
 	f=$(cd "$2" && git fsck --strict 2>&1)
 	fr=$?
@@ -113,7 +87,7 @@ expect_rc "branch: exit 0" 0
 expect_out "branch: the commits name the new branch" "[mps-fixes "
 expect_err "branch: says HEAD is as it was" "the commits are on branch mps-fixes; HEAD, the index and the work tree are as they were"
 state "$tmp/c3" >"$tmp/c3.after"
-expect_same "branch: HEAD, index and work tree byte for byte as before" "$tmp/c3.before" "$tmp/c3.after"
+same_files "branch: HEAD, index and work tree byte for byte as before" "$tmp/c3.before" "$tmp/c3.after"
 expect_eq "branch: three commits on the branch" "$(cd "$tmp/c3" && git rev-list --count main..mps-fixes)" "3"
 expect_eq "branch: made from HEAD, not from the work tree" "$(cd "$tmp/c3" && git rev-parse mps-fixes^{tree})" "$fixed_tree"
 run_in "$tmp/c3" "$bin" commit --branch mps-fixes
@@ -134,7 +108,7 @@ expect_err "dirty: names the files and what is uncommitted" "data.py (staged cha
 expect_err "dirty: says what to do" "--allow-dirty"
 case $err in *model.py*) fail "dirty: a file without fixes is not named" "$err" ;; *) ok "dirty: a file without fixes is not named" ;; esac
 state "$tmp/c4" >"$tmp/c4.after"
-expect_same "dirty: nothing changed" "$tmp/c4.before" "$tmp/c4.after"
+same_files "dirty: nothing changed" "$tmp/c4.before" "$tmp/c4.after"
 run_in "$tmp/c4" "$bin" commit --allow-dirty
 expect_rc "allow-dirty: exit 1 (the unsafe fix is left)" 1
 expect_eq "allow-dirty: the commits hold only the fixes" \
@@ -157,7 +131,7 @@ run_in "$tmp/c4b" "$bin" commit --allow-dirty
 expect_rc "allow-dirty: a change on the fixed lines is refused" 2
 expect_err "allow-dirty: ... naming the file" "train.py: the uncommitted change touches the lines the fix changes"
 state "$tmp/c4b" >"$tmp/c4b.after"
-expect_same "allow-dirty: ... and nothing changed" "$tmp/c4b.before" "$tmp/c4b.after"
+same_files "allow-dirty: ... and nothing changed" "$tmp/c4b.before" "$tmp/c4b.after"
 
 # --- 5. patch: git am gives the tree commit gives --------------------------------------
 mkrepo "$tmp/p1"
@@ -169,7 +143,7 @@ expect_eq "patch: prints the files, named as git format-patch names them" "$out"
 $tmp/patches/0002-mpsfix-MPS101-dataloader-pin-memory-pin_memory-does-.patch
 $tmp/patches/0003-mpsfix-MPS104-device-selection-skips-mps-device-sele.patch"
 (cd "$tmp/p1" && find .git -type f | sort | xargs cksum) >"$tmp/p1.after"
-expect_same "patch: nothing written to the repository (objects, refs, index)" "$tmp/p1.before" "$tmp/p1.after"
+same_files "patch: nothing written to the repository (objects, refs, index)" "$tmp/p1.before" "$tmp/p1.after"
 expect_eq "patch: the work tree untouched" "$(cd "$tmp/p1" && git status --porcelain)" ""
 git clone -q "$tmp/p1" "$tmp/p1am"
 (cd "$tmp/p1am" && git config user.name Reviewer && git config user.email r@example.com)
@@ -275,5 +249,4 @@ expect_err "commit -: refused" "standard input ('-') cannot be used"
 run_in "$tmp/c1" "$bin" commit --stdout
 expect_err "commit --stdout: refused" "option '--stdout' is for patch, not commit"
 
-echo "$passed passed, $failed failed"
-[ "$failed" = 0 ]
+test_done

@@ -7,40 +7,23 @@
 # terminal mode restored).  Skipped, with the reason, when tmux is missing.
 # Prints 'N passed, N failed'.
 # usage: sh tests/t0310-review-tmux.sh [path/to/mpsfix]
-set -u
-top=$(cd "$(dirname "$0")/.." && pwd)
-bin=${1:-$top/build/mpsfix}
-case $bin in /*) ;; *) bin=$top/$bin ;; esac
-cd "$top" || exit 2
-
-. "$top/tests/test-lib.sh"
+. "$(dirname "$0")/test-lib.sh"
 if ! command -v tmux >/dev/null 2>&1; then
 	echo "skipped: tmux is not installed (Debian: apt-get install tmux)"
-	echo "0 passed, 0 failed"
-	exit 0
+	test_done
 fi
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/mpsfix-review.XXXXXX")
 # one tmux server per scenario (a server being killed can take a new session with it)
 servers=0
 sock=
 stop_all() {
 	for s in "$tmp"/tmux.*.sock; do [ -S "$s" ] && tmux -S "$s" kill-server 2>/dev/null; done
 }
-trap 'stop_all; rm -rf "$tmp"' EXIT INT TERM
+test_at_exit=stop_all
 # the pane stays when its program ends, so its last screen can be read
 printf 'set-option -g remain-on-exit on\n' >"$tmp/tmux.conf"
 
 isolate
 git config --global init.defaultBranch main
-
-mkrepo() {
-	mkdir -p "$1"
-	cp fixtures/demo/*.py "$1/"
-	# three rules, so that the questions do not change whenever the catalog grows
-	printf 'select: [MPS006, MPS101, MPS104]\n' >"$1/.mpsfix.yml"
-	(cd "$1" && git init -q && git config user.name 'Ada Lovelace' &&
-		git config user.email ada@example.com && git add . && git commit -qm 'demo project')
-}
 
 # start CMD: a new server whose one pane runs the shell command CMD (the pane stays after it ends)
 start() {
@@ -90,9 +73,6 @@ step "review: s, then the next rule" "$q4"
 key y
 step "review: the summary" "4 files scanned, 2 fixes accepted, 2 declined, 2 files written (2 fixes), 2 findings left"
 step "review: exit 1 (findings left)" "EXIT=1"
-expect_eq() { # name got want
-	if [ "$2" = "$3" ]; then ok "$1"; else fail "$1" "got:  $2" "want: $3"; fi
-}
 expect_eq "review: only the accepted fixes are written" \
 	"$(cd "$tmp/r1" && git diff --stat | sed 's/ *|.*//' | head -2 | tr -d ' ' | tr '\n' ' '; grep -c 'non_blocking=True' train.py; grep -c pin_memory=True data.py)" \
 	"device.py train.py 3
@@ -166,5 +146,4 @@ key "stty -a | tr ' ' '\\n' | grep -x -e icanon -e echo -e -icanon -e -echo | tr
 step "interrupt: the terminal is back in canonical mode with echo" "icanon echo :MODE"
 
 stop_all
-echo "$passed passed, $failed failed"
-[ "$failed" = 0 ]
+test_done

@@ -6,15 +6,7 @@
 # --no-prefilter, for check in several formats, diff, and fix on copies
 # (whose files must end the same too).  Prints 'N passed, N failed'.
 # usage: sh tests/t0400-prefilter.sh [path/to/mpsfix]
-set -u
-top=$(cd "$(dirname "$0")/.." && pwd)
-bin=${1:-$top/build/mpsfix}
-case $bin in /*) ;; *) bin=$top/$bin ;; esac
-cd "$top" || exit 2
-
-. "$top/tests/test-lib.sh"
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/mpsfix-prefilter.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT INT TERM
+. "$(dirname "$0")/test-lib.sh"
 
 isolate
 
@@ -116,5 +108,4 @@ for f in "$probe"/*.py; do
 done
 input=/dev/null
 
-echo "$passed passed, $failed failed"
-[ "$failed" = 0 ]
+test_done

@@ -5,17 +5,8 @@
 # over every fixture tree, bad files and a generated tree of a few hundred
 # files.  The -j 8 runs are repeated to catch orders that depend on timing.
 # usage: sh tests/t0410-jobs.sh [path/to/mpsfix] [repeats of -j 8, default 5]
-set -u
-top=$(cd "$(dirname "$0")/.." && pwd)
-bin=${1:-$top/build/mpsfix}
-case $bin in /*) ;; *) bin=$top/$bin ;; esac
+. "$(dirname "$0")/test-lib.sh"
 repeats=${2:-5}
-cd "$top" || exit 2
-
-. "$top/tests/test-lib.sh"
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/mpsfix-jobs.XXXXXX")
-chmod 755 "$tmp"
-trap 'chmod -R u+rwX "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT INT TERM
 isolate
 unset MPSFIX_JOBS
 
@@ -252,5 +243,4 @@ else
 	echo "skip interrupt: the run ended before SIGINT came"
 fi
 
-echo "$passed passed, $failed failed"
-[ "$failed" = 0 ]
+test_done

@@ -5,15 +5,7 @@
 # (same short option, same argument name) and the reverse, and both man pages
 # render under groff with every warning on.  Prints 'N passed, N failed'.
 # usage: sh tests/t0500-man.sh path/to/mpsfix
-set -u
-top=$(cd "$(dirname "$0")/.." && pwd)
-bin=${1:-$top/build/mpsfix}
-case $bin in /*) ;; *) bin=$(pwd)/$bin ;; esac
-cd "$top" || exit 2
-
-. "$top/tests/test-lib.sh"
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/mpsfix-man.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT INT TERM
+. "$(dirname "$0")/test-lib.sh"
 
 # The long option names, one a line, from the long_options[] array of src/cmd/cli.c.
 awk '/long_options\[\] = \{/ { on = 1; next }
@@ -108,5 +100,4 @@ done
 if [ "$nrules" -ge 3 ]; then ok "man/mpsfix-rules.5 has $nrules complete example rules"
 else fail "man/mpsfix-rules.5 has complete example rules" "found $nrules, expected 3 or more"; fi
 
-echo "$passed passed, $failed failed"
-[ "$failed" = 0 ]
+test_done

@@ -4,15 +4,7 @@
 # it against the binary: every command and long option of --help is offered,
 # and each command is offered exactly the options it accepts.
 # usage: bash tests/t0510-completion.sh [path/to/mpsfix]; prints 'N passed, N failed'.
-set -u
-top=$(cd "$(dirname "$0")/.." && pwd)
-bin=${1:-$top/build/mpsfix}
-case $bin in /*) ;; *) bin=$top/$bin ;; esac
-cd "$top" || exit 2
-
-. "$top/tests/test-lib.sh"
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/mpsfix-completion.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT INT TERM
+. "$(dirname "$0")/test-lib.sh"
 isolate
 
 # shellcheck source=../completion/mpsfix.bash
@@ -139,5 +131,4 @@ comp "$bin" check --since ""
 expect_reply "--since: HEAD and the branches" "$(printf 'HEAD\nmain\ntopic')"
 cd "$top" || exit 2
 
-echo "$passed passed, $failed failed"
-[ "$failed" = 0 ]
+test_done

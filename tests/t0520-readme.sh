@@ -11,15 +11,7 @@
 # list below, and each skipped command is printed.
 # usage: sh tests/t0520-readme.sh [path/to/mpsfix] (its folder is the build folder
 # copied); prints 'N passed, N failed'.
-set -u
-top=$(cd "$(dirname "$0")/.." && pwd)
-bin=${1:-$top/build/mpsfix}
-case $bin in /*) ;; *) bin=$top/$bin ;; esac
-cd "$top" || exit 2
-
-. "$top/tests/test-lib.sh"
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/mpsfix-readme.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT INT TERM
+. "$(dirname "$0")/test-lib.sh"
 isolate
 
 # why a block may be left out, and what tests it instead
@@ -109,5 +101,4 @@ if [ -f "$tmp/run/skipped" ]; then
 	done <"$tmp/run/skipped"
 fi
 
-echo "$passed passed, $failed failed"
-[ "$failed" = 0 ]
+test_done

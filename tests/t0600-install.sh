@@ -8,15 +8,9 @@
 # Each install builds in a copy of the build folder (only main.o, which has
 # the rules folder compiled in, is rebuilt), so make check's binary stays as it is.
 # usage: sh tests/t0600-install.sh [BUILD-FOLDER]; prints 'N passed, N failed'.
-set -u
-top=$(cd "$(dirname "$0")/.." && pwd)
-build=${1:-build}
-cd "$top" || exit 2
-
-. "$top/tests/test-lib.sh"
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/mpsfix-install.XXXXXX")
+. "$(dirname "$0")/test-lib.sh"
 # the source tree's rules are moved away while the installed binary runs: put back
-trap '[ -d "$top/rules.away" ] && [ ! -e "$top/rules" ] && mv "$top/rules.away" "$top/rules"; rm -rf "$tmp"' EXIT INT TERM
+test_at_exit='[ -d "$top/rules.away" ] && [ ! -e "$top/rules" ] && mv "$top/rules.away" "$top/rules"'
 isolate
 MAKEFLAGS= ; export MAKEFLAGS
 cp -Rp "$build" "$tmp/o" || exit 2
@@ -94,5 +88,4 @@ left=$(cd "$stage" && find . -type f)
 [ -z "$left" ] && ok "DESTDIR uninstall removes every file" || fail "DESTDIR uninstall" "$left"
 [ ! -e "$stage/usr/share/mpsfix" ] && ok "uninstall removes share/mpsfix" || fail "share/mpsfix left"
 
-echo "$passed passed, $failed failed"
-[ "$failed" = 0 ]
+test_done

@@ -6,15 +6,7 @@
 # repository, each workflow's mpsfix steps in a copy of the demo with mpsfix
 # checked out beside it (the SARIF report is then read back).
 # usage: sh tests/t0610-examples.sh [path/to/mpsfix]; prints 'N passed, N failed'.
-set -u
-top=$(cd "$(dirname "$0")/.." && pwd)
-bin=${1:-$top/build/mpsfix}
-case $bin in /*) ;; *) bin=$top/$bin ;; esac
-cd "$top" || exit 2
-
-. "$top/tests/test-lib.sh"
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/mpsfix-examples.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT INT TERM
+. "$(dirname "$0")/test-lib.sh"
 isolate
 git config --global user.name "Test User"
 git config --global user.email test@example.com
@@ -153,5 +145,4 @@ PY
 	fi
 done
 
-echo "$passed passed, $failed failed"
-[ "$failed" = 0 ]
+test_done

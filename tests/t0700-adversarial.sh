@@ -5,18 +5,9 @@
 # generated here into a temporary folder, never committed.
 # Prints 'N passed, N failed'.
 # usage: sh tests/t0700-adversarial.sh [path/to/mpsfix [path/to/preload_change.so]]
-set -u
-top=$(cd "$(dirname "$0")/.." && pwd)
-bin=${1:-$top/build/mpsfix}
-case $bin in /*) ;; *) bin=$top/$bin ;; esac
-shim=${2:-$(dirname "$bin")/tests/preload_change.so}
+. "$(dirname "$0")/test-lib.sh"
+shim=${2:-$build/tests/preload_change.so}
 case $shim in /*) ;; *) shim=$top/$shim ;; esac
-cd "$top" || exit 2
-
-. "$top/tests/test-lib.sh"
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/mpsfix-adv.XXXXXX")
-chmod 755 "$tmp"
-trap 'chmod -R u+rwX "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT INT TERM
 export MPSFIX_RULES_DIR="$top/rules"
 finding='y = x.to("mps", non_blocking=True)'
 
@@ -285,5 +276,4 @@ expect_err "10 MB pattern: message" "huge.yml: the file is larger than 1024 KiB"
 run timeout 20 "$bin" check --rules fixtures/bad-rules/regex-backreference.yml fixtures/demo
 expect_rc "backtracking regex: refused (exit 2), quickly" 2
 
-echo "$passed passed, $failed failed"
-[ "$failed" = 0 ]
+test_done

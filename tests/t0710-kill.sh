@@ -7,17 +7,9 @@
 # usage: sh tests/t0710-kill.sh [path/to/mpsfix [runs [copies]]]
 #   runs:   how many runs are killed (default 20)
 #   copies: how many copies of the fixture inputs make the tree (default 25)
-set -u
-top=$(cd "$(dirname "$0")/.." && pwd)
-bin=${1:-$top/build/mpsfix}
-case $bin in /*) ;; *) bin=$top/$bin ;; esac
+. "$(dirname "$0")/test-lib.sh"
 runs=${2:-20}
 copies=${3:-25}
-cd "$top" || exit 2
-
-. "$top/tests/test-lib.sh"
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/mpsfix-kill.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT INT TERM
 export MPSFIX_RULES_DIR="$top/rules" LC_ALL=C
 
 # the tree: every fixture input (each has findings, most fixable), many times over
@@ -108,5 +100,4 @@ echo "temporary files left by the kills: $left; removed by the next run: $remove
 [ "$wrong" = 0 ] && ok "the next run gives the fully fixed tree" || fail "the next run gives the fully fixed tree" "$wrong runs"
 [ "$killed" -gt 0 ] && ok "runs were killed part-way" || fail "runs were killed part-way" "every run finished first"
 
-echo "$passed passed, $failed failed"
-[ "$failed" = 0 ]
+test_done

@@ -7,17 +7,9 @@
 # state before; a run after the kill finishes the job.
 # Prints the counts and 'N passed, N failed'.
 # usage: sh tests/t0720-kill-commit.sh [path/to/mpsfix [runs [copies]]]
-set -u
-top=$(cd "$(dirname "$0")/.." && pwd)
-bin=${1:-$top/build/mpsfix}
-case $bin in /*) ;; *) bin=$top/$bin ;; esac
+. "$(dirname "$0")/test-lib.sh"
 runs=${2:-10}
 copies=${3:-10}
-cd "$top" || exit 2
-
-. "$top/tests/test-lib.sh"
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/mpsfix-killc.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT INT TERM
 isolate
 export MPSFIX_RULES_DIR="$top/rules" LC_ALL=C
 git config --global init.defaultBranch main
@@ -102,5 +94,4 @@ echo "runs killed: $runs; HEAD before: $before, after: $after, neither: $bad; fs
 	fail "the next run gives the tree of a complete run" "$finished of $runs"
 [ "$((before + after))" = "$runs" ] && ok "every run is accounted for ($before before, $after after)" ||
 	fail "every run is accounted for"
-echo "$passed passed, $failed failed"
-[ "$failed" = 0 ]
+test_done

@@ -5,22 +5,10 @@
 # that differ in any way it compares, and a missing torch.  Uses the rules and
 # script of fixtures/semantics/.  Prints 'N passed, N failed'.
 # usage: sh tests/t0800-semantics.sh [path/to/mpsfix]
-set -u
-top=$(cd "$(dirname "$0")/.." && pwd)
-bin=${1:-$top/build/mpsfix}
-case $bin in /*) ;; *) bin=$top/$bin ;; esac
-cd "$top" || exit 2
+. "$(dirname "$0")/test-lib.sh"
 py=${MPSFIX_TORCH_PYTHON:-/usr/bin/python3}
 harness=$top/tests/semantics/run.py
 fx=$top/fixtures/semantics
-
-. "$top/tests/test-lib.sh"
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/mpsfix-semantics-test.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT INT TERM
-
-expect_no_out() { # name substring
-	case $out in *"$2"*) fail "$1" "stdout has: $2" "stdout: $out" ;; *) ok "$1" ;; esac
-}
 
 # semantic RULE SCRIPT...: the harness with only the rule file RULE
 semantic() {
@@ -110,16 +98,16 @@ pair = (x.sum(), [1, 2])
 table = {"a": x.max()}
 gone = 1
 EOF
-# compare SED-SCRIPT: run a.py against a copy edited by SED-SCRIPT
-compare() {
+# compare_edit SED-SCRIPT: run a.py against a copy edited by SED-SCRIPT
+compare_edit() {
 	sed "$1" "$tmp/a.py" >"$tmp/b.py"
 	run "$py" "$harness" --compare "$tmp/a.py" "$tmp/b.py"
 }
-compare 's/^count = 3$/count = 3/'
+compare_edit 's/^count = 3$/count = 3/'
 expect_rc "identical results pass" 0
 expect_out "identical results are counted" "ok   b.py: 16 values compared"
 
-compare '/^gone = /d
+compare_edit '/^gone = /d
 s/^count = 3$/count = 3\nextra = 1/
 s/^ratio = 0.5$/ratio = 1/
 s/^name = "cpu"$/name = "mps"/
@@ -148,10 +136,10 @@ expect_no_out "equal values are not reported" "count:"
 
 sed_i "$tmp/a.py" -e 's/^# semantic: fixes MPS900=1$/# semantic: fixes MPS900=1\
 # semantic: allclose/' -e 's/^shaped = /exact_shaped = /'
-compare 's/^mean = x.mean(0)$/mean = x.mean(0) * (1 + 2 ** -52)/
+compare_edit 's/^mean = x.mean(0)$/mean = x.mean(0) * (1 + 2 ** -52)/
 s/^ratio = 0.5$/ratio = 0.5 * (1 + 2 ** -52)/'
 expect_rc "allclose accepts a difference of one ulp" 0
-compare 's/^mean = x.mean(0)$/mean = x.mean(0) * (1 + 1e-9)/
+compare_edit 's/^mean = x.mean(0)$/mean = x.mean(0) * (1 + 1e-9)/
 s/^exact_shaped = x.mean(0)$/exact_shaped = x.mean(0) * (1 + 2 ** -52)/
 s/^ratio = 0.5$/ratio = 0.5 + 1e-9/'
 expect_rc "allclose rejects a relative difference of 1e-9 in float64" 1
@@ -159,16 +147,16 @@ expect_out "the tolerance is shown" "mean: values not within rtol=1.42e-14 atol=
 expect_out "exact_ variables stay bit for bit under allclose" "exact_shaped: values not bit for bit equal"
 expect_out "numbers get the same tolerance" "ratio: 0.5 in the original, 0.500000001 in the fixed script"
 sed_i "$tmp/a.py" 's/^# semantic: allclose$/# semantic: allclose rtol=1e-6/'
-compare 's/^ratio = 0.5$/ratio = 0.5 + 1e-9/
+compare_edit 's/^ratio = 0.5$/ratio = 0.5 + 1e-9/
 s/^mean = x.mean(0)$/mean = x.mean(0) * (1 + 1e-9)/'
 expect_rc "allclose rtol= sets the tolerance" 0
-compare 's/^ratio = 0.5$/ratio = 0.5 + 1e-5/'
+compare_edit 's/^ratio = 0.5$/ratio = 0.5 + 1e-5/'
 expect_out "a number outside rtol= is shown" "ratio: 0.5 in the original, 0.50001 in the fixed script"
 
-compare 's/^count = 3$/count = object()/'
+compare_edit 's/^count = 3$/count = object()/'
 expect_rc "a value the harness cannot compare fails" 1
 expect_out "the value's type is named" "count: cannot compare a value of type object"
-compare 's/^count = 3$/count = 1 \/ 0/'
+compare_edit 's/^count = 3$/count = 1 \/ 0/'
 expect_rc "a failing script fails" 1
 expect_out "the failing script is named" "the fixed script failed (exit status 1)"
 expect_out "its error is shown" "ZeroDivisionError: division by zero"
@@ -182,5 +170,4 @@ run "$py" "$harness" --mpsfix "$tmp/none" "$fx/std.py"
 expect_rc "a missing mpsfix binary exits 2" 2
 expect_err "the missing binary is named" "$tmp/none: no mpsfix binary there"
 
-echo "$passed passed, $failed failed"
-[ "$failed" = 0 ]
+test_done

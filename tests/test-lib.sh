@@ -1,12 +1,58 @@
-# test-lib.sh: what the shell test scripts share (sourced by tests/*.sh).
-# Counters and reporting: ok NAME, fail NAME DETAIL...; the caller prints
-# "$passed passed, $failed failed" at the end.  run/run_in keep a command's
-# stdout in $out, stderr in $err and status in $rc (files under $tmp).
+# test-lib.sh: what every shell test suite shares, as git's t/test-lib.sh.
+# A suite, tests/tNNNN-topic.sh (numbered by hundreds: 0 the build, 1 the
+# command line, 2 torch targeting, 3 git, 4 the prefilter and -j, 5 the
+# documents, 6 install, 7 odd input and SIGKILL, 8 the semantic harness),
+# starts with
+#     . "$(dirname "$0")/test-lib.sh"
+# and ends with test_done.  Sourcing it:
+#   - set -u;
+#   - top: the source tree, which becomes the current folder;
+#   - bin: the mpsfix under test, as an absolute path: the first argument
+#     (default build/mpsfix, relative to top), or BUILD/mpsfix when the first
+#     argument is a build folder; build: the binary's folder.  A suite's own
+#     arguments follow the first ($2, ...);
+#   - tmp: a scratch folder of the suite's own, removed when it exits (after
+#     the commands in $test_at_exit).
+# Counters and reporting: ok NAME, fail NAME DETAIL..., test_done.  run and
+# run_in keep a command's stdout in $out, stderr in $err and status in $rc
+# (files under $tmp).
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top" || exit 2
+bin=${1:-build/mpsfix}
+case $bin in /*) ;; *) bin=$top/$bin ;; esac
+if [ -d "$bin" ]; then
+	build=$bin
+	bin=$build/mpsfix
+else
+	build=$(dirname "$bin")
+fi
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/mpsfix-$(basename "$0" .sh).XXXXXX") || exit 2
+# (readable by others: suites run as root check unreadable files as nobody)
+chmod 755 "$tmp"
+test_at_exit=:
+test_cleanup() {
+	eval "$test_at_exit"
+	chmod -R u+rwX "$tmp" 2>/dev/null
+	rm -rf "$tmp"
+}
+trap test_cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
 passed=0
 failed=0
 
 ok() { passed=$((passed + 1)); echo "ok   $1"; }
 fail() { failed=$((failed + 1)); echo "FAIL $1"; shift; for l in "$@"; do echo "     $l"; done; }
+
+# test_done: the counts, the last line of every suite; exits 1 if a test failed
+test_done() {
+	echo "$passed passed, $failed failed"
+	[ "$failed" = 0 ] || exit 1
+	exit 0
+}
 
 # run CMD...: runs CMD with no standard input
 run() {
@@ -35,16 +81,40 @@ expect_err() { # name substring
 expect_out() { # name substring
 	case $out in *"$2"*) ok "$1" ;; *) fail "$1" "stdout lacks: $2" "stdout: $out" ;; esac
 }
-
-same_files() { # name a b: the two files are byte for byte the same
-	if cmp -s "$2" "$3"; then ok "$1"; else fail "$1" "$2 and $3 differ" "$(diff "$2" "$3" | head -20)"; fi
-}
-
 expect_no_out() { # name substring
 	case $out in *"$2"*) fail "$1" "stdout has: $2" "stdout: $out" ;; *) ok "$1" ;; esac
 }
 expect_no_err() { # name substring
 	case $err in *"$2"*) fail "$1" "stderr has: $2" "stderr: $err" ;; *) ok "$1" ;; esac
+}
+expect_empty_out() { # name
+	if [ -z "$out" ]; then ok "$1"; else fail "$1" "stdout not empty: $out"; fi
+}
+expect_eq() { # name got want
+	if [ "$2" = "$3" ]; then ok "$1"; else fail "$1" "got:  $2" "want: $3"; fi
+}
+
+# test_cmp EXPECTED ACTUAL: as git's: true when the two files are byte for
+# byte the same, else false, with their differences (diff -u) on stdout
+test_cmp() {
+	cmp -s "$1" "$2" && return 0
+	diff -u "$1" "$2"
+	return 1
+}
+same_files() { # name a b: the two files are byte for byte the same
+	if _diff=$(test_cmp "$2" "$3"); then ok "$1"; else fail "$1" "$2 and $3 differ" "$(printf '%s\n' "$_diff" | head -20)"; fi
+}
+
+# mkrepo DIR: the demo project committed on main (the suite sets
+# init.defaultBranch), with an identity.  Its .mpsfix.yml selects three rules,
+# so that the tests of the git side and of review do not change whenever the
+# catalog grows (the catalog has its own tests).
+mkrepo() {
+	mkdir -p "$1"
+	cp fixtures/demo/*.py fixtures/demo/README.md "$1/"
+	printf 'select: [MPS006, MPS101, MPS104]\n' >"$1/.mpsfix.yml"
+	(cd "$1" && git init -q && git config user.name 'Ada Lovelace' &&
+		git config user.email ada@example.com && git add . && git commit -qm 'demo project')
 }
 
 # --- what GNU has and the BSD userland (macOS) has not, in forms both run ------------

@@ -4,19 +4,10 @@
 # (valgrind's --error-exitcode), whatever mpsfix's own exit status.
 # Prints 'N passed, N failed'.
 # usage: sh tests/valgrind.sh [build-folder]
-set -u
-top=$(cd "$(dirname "$0")/.." && pwd)
-build=${1:-build}
-case $build in /*) ;; *) build=$top/$build ;; esac
-cd "$top" || exit 2
-
-. "$top/tests/test-lib.sh"
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/mpsfix-vg.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT INT TERM
+. "$(dirname "$0")/test-lib.sh"
 export MPSFIX_RULES_DIR="$top/rules" MPSFIX_TOP="$top" MPSFIX_UNDER_VALGRIND=1
 # two worker threads whatever the machine (valgrind runs them one at a time)
 export MPSFIX_JOBS=2
-bin=$build/mpsfix
 # 99 is none of mpsfix's exit statuses (0, 1, 2, 130)
 vg="valgrind -q --error-exitcode=99 --leak-check=full --show-leak-kinds=definite
 	--errors-for-leak-kinds=definite --num-callers=30"
@@ -73,5 +64,4 @@ for f in fixtures/bad-rules/*.yml; do
 done
 memcheck "usage error" "$bin" check --frobnicate
 
-echo "$passed passed, $failed failed"
-[ "$failed" = 0 ]
+test_done
