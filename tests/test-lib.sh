@@ -117,6 +117,16 @@ mkrepo() {
 		git config user.email ada@example.com && git add . && git commit -qm 'demo project')
 }
 
+# wait_file FILE: until FILE exists, 30 s at most (a process started in the
+# background says it is ready)
+wait_file() {
+	_n=600
+	while [ ! -e "$1" ] && [ "$_n" -gt 0 ]; do
+		sleep 0.05
+		_n=$((_n - 1))
+	done
+}
+
 # --- what GNU has and the BSD userland (macOS) has not, in forms both run ------------
 # sed_i FILE SED-ARGS...: sed -i (GNU and BSD spell its argument differently)
 sed_i() {
