@@ -199,7 +199,10 @@ if [ -f "grammars/cache/tree-sitter-python-$version.tgz" ]; then
 fi
 
 # --- make install: the installed binary finds its installed rules --------------
-run make -s -C "$top" install O="$(dirname "$bin")" DESTDIR="$tmp/inst" PREFIX=/usr
+# (built in a copy of the build folder: make install compiles its rules folder
+# into main.o, and the binary under test stays as it is)
+copy_build "$tmp/o"
+run make -s -C "$top" install O="$tmp/o" DESTDIR="$tmp/inst" PREFIX=/usr
 expect_rc "make install into DESTDIR" 0
 if [ -x "$tmp/inst/usr/bin/mpsfix" ]; then
 	# it looks beside itself (../share/mpsfix/rules), never in this source tree

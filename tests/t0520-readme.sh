@@ -22,7 +22,7 @@ it-runs-this-test: make check runs tests/t0520-readme.sh itself
 needs-a-terminal: mpsfix review reads keys from a terminal; tests/t0310-review-tmux.sh runs it under tmux'
 
 # the build folder, copied: make install compiles the install's rules folder in
-cp -Rp "$(dirname "$bin")" "$tmp/o" || exit 2
+copy_build "$tmp/o" || exit 2
 mkdir -p "$tmp/home" "$tmp/run"
 printf '[user]\n\tname = A U Thor\n\temail = author@example.com\n[init]\n\tdefaultBranch = main\n' \
 	>"$tmp/home/.gitconfig"

@@ -13,6 +13,9 @@
 #     arguments follow the first ($2, ...);
 #   - tmp: a scratch folder of the suite's own, removed when it exits (after
 #     the commands in $test_at_exit).
+# Suites run side by side (make -j2 check): a suite writes under $tmp only,
+# never into the source tree or the build folder (copy_build gives it a build
+# folder of its own to run make in).
 # Counters and reporting: ok NAME, fail NAME DETAIL..., test_done.  run and
 # run_in keep a command's stdout in $out, stderr in $err and status in $rc
 # (files under $tmp).
@@ -115,6 +118,18 @@ mkrepo() {
 	printf 'select: [MPS006, MPS101, MPS104]\n' >"$1/.mpsfix.yml"
 	(cd "$1" && git init -q && git config user.name 'Ada Lovelace' &&
 		git config user.email ada@example.com && git add . && git commit -qm 'demo project')
+}
+
+# copy_build DEST: a build folder of the suite's own, for the make commands it
+# runs (make install compiles the install's rules folder in): what $build/mpsfix
+# is made of (objects, libraries, stamps), times kept so that nothing else is
+# rebuilt; nothing else of $build, which other suites may be writing
+copy_build() {
+	mkdir -p "$1" || return
+	for _f in src grammar tree-sitter libmpsfix.a libtree-sitter-python.a libtree-sitter.a \
+		mpsfix datadir version tree-sitter-origin; do
+		if [ -e "$build/$_f" ]; then cp -Rp "$build/$_f" "$1/" || return; fi
+	done
 }
 
 # wait_file FILE: until FILE exists, 30 s at most (a process started in the
