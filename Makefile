@@ -93,8 +93,14 @@ PARSER_LIBS = $(GRAMMAR_LIB) $(TS_RUNTIME)
 # the fetched sources every compile needs first
 FETCHED_SRCS = $(GRAMMAR)/.verified $(TS_STAMP)
 
-.PHONY: all check demo bench bench-smoke install uninstall sanitize tsan tsan-tests deps clean distclean grammar unit-tests semantics FORCE \
-	fuzz fuzz-targets replay-targets valgrind compat compat-api compat-posix
+# make check: the test suites, each a target of its own (see "tests" below):
+# the Check run, the rule examples, the shell suites tests/tNNNN-topic.sh, the
+# bench generator's test, the fuzz replays and the semantic tests
+CHECK_SUITES = unit-tests rule-examples t0000 t0100 t0110 t0200 t0300 t0310 t0400 t0410 \
+	t0500 t0510 t0520 t0600 t0610 t0700 t0710 t0720 t0800 bench-test fuzz-replay semantics
+
+.PHONY: all check demo bench bench-smoke install uninstall sanitize tsan tsan-tests deps clean distclean grammar FORCE \
+	fuzz fuzz-targets replay-targets valgrind compat compat-api compat-posix $(CHECK_SUITES) torch-python
 .DELETE_ON_ERROR:
 
 # A fresh machine lacks the libraries: `make demo`/`make check` install them
@@ -294,62 +300,113 @@ compat-headers:
 .PHONY: compat-headers
 
 # --- tests --------------------------------------------------------------------
-unit-tests: $(O)/check_all $(O)/mpsfix
-	MPSFIX_TOP=$(CURDIR) $(O)/check_all
+# make check runs every suite of CHECK_SUITES (above), each a target of its
+# own: make t0100 runs tests/t0100-cli.sh against $(O)/mpsfix, make unit-tests
+# the Check suites.  make -j2 check runs them side by side (each shell suite
+# works in a scratch folder of its own: tests/test-lib.sh), and prints each
+# suite's output whole when it ends.
+ifneq ($(filter check $(CHECK_SUITES),$(MAKECMDGOALS)),)
+ifneq ($(filter output-sync,$(.FEATURES)),)
+MAKEFLAGS += --output-sync=target
+endif
+endif
 
-check: $(O)/check_all $(O)/mpsfix $(O)/tests/preload_change.so replay-targets
+check: $(CHECK_SUITES)
+
+unit-tests: $(O)/check_all $(O)/mpsfix
 	@echo "== unit and fixture tests (Check)"
 	MPSFIX_TOP=$(CURDIR) $(O)/check_all
+
+rule-examples: $(O)/mpsfix
 	@echo "== rule examples (mpsfix test)"
 	$(O)/mpsfix test rules
-	@echo "== command-line tests"
-	sh tests/t0100-cli.sh $(O)/mpsfix
-	@echo "== command line for CI and review"
-	sh tests/t0110-cli-lint.sh $(O)/mpsfix
-	@echo "== torch targeting, rules and explain"
-	sh tests/t0200-target.sh $(O)/mpsfix
-	@echo "== git: commit, patch"
-	sh tests/t0300-git.sh $(O)/mpsfix
-	@echo "== review on a terminal (tmux)"
-	sh tests/t0310-review-tmux.sh $(O)/mpsfix
-	@echo "== prefilter: every fixture with and without it"
-	sh tests/t0400-prefilter.sh $(O)/mpsfix
-	@echo "== -j 1 and -j 2, 3, 8 print and write the same"
-	sh tests/t0410-jobs.sh $(O)/mpsfix
-	@echo "== option table, --help and man pages"
-	sh tests/t0500-man.sh $(O)/mpsfix
-	@echo "== bash completion"
-	bash tests/t0510-completion.sh $(O)/mpsfix
-	@echo "== make install and uninstall (PREFIX, DESTDIR)"
-	sh tests/t0600-install.sh $(O)
+
+t0000: $(O)/mpsfix
 	@echo "== the build: pinned runtime, warnings, TREE_SITTER=system"
 	sh tests/t0000-build.sh $(O)
-	@echo "== pre-commit hook and GitHub Actions examples"
-	sh tests/t0610-examples.sh $(O)/mpsfix
-	@echo "== bench corpus generator: deterministic, parses, mpsfix finds exactly the planted sites"
-	/usr/bin/python3 bench/test_gen.py --mpsfix $(O)/mpsfix --out $(O)/bench-smoke
+
+t0100: $(O)/mpsfix
+	@echo "== command-line tests"
+	sh tests/t0100-cli.sh $(O)/mpsfix
+
+t0110: $(O)/mpsfix
+	@echo "== command line for CI and review"
+	sh tests/t0110-cli-lint.sh $(O)/mpsfix
+
+t0200: $(O)/mpsfix
+	@echo "== torch targeting, rules and explain"
+	sh tests/t0200-target.sh $(O)/mpsfix
+
+t0300: $(O)/mpsfix
+	@echo "== git: commit, patch"
+	sh tests/t0300-git.sh $(O)/mpsfix
+
+t0310: $(O)/mpsfix
+	@echo "== review on a terminal (tmux)"
+	sh tests/t0310-review-tmux.sh $(O)/mpsfix
+
+t0400: $(O)/mpsfix
+	@echo "== prefilter: every fixture with and without it"
+	sh tests/t0400-prefilter.sh $(O)/mpsfix
+
+t0410: $(O)/mpsfix
+	@echo "== -j 1 and -j 2, 3, 8 print and write the same"
+	sh tests/t0410-jobs.sh $(O)/mpsfix
+
+t0500: $(O)/mpsfix
+	@echo "== option table, --help and man pages"
+	sh tests/t0500-man.sh $(O)/mpsfix
+
+t0510: $(O)/mpsfix
+	@echo "== bash completion"
+	bash tests/t0510-completion.sh $(O)/mpsfix
+
+t0520: $(O)/mpsfix
 	@echo "== every command of README.md"
 	sh tests/t0520-readme.sh $(O)/mpsfix
+
+t0600: $(O)/mpsfix
+	@echo "== make install and uninstall (PREFIX, DESTDIR)"
+	sh tests/t0600-install.sh $(O)
+
+t0610: $(O)/mpsfix
+	@echo "== pre-commit hook and GitHub Actions examples"
+	sh tests/t0610-examples.sh $(O)/mpsfix
+
+bench-test: $(O)/mpsfix
+	@echo "== bench corpus generator: deterministic, parses, mpsfix finds exactly the planted sites"
+	/usr/bin/python3 bench/test_gen.py --mpsfix $(O)/mpsfix --out $(O)/bench-test
+
+fuzz-replay: replay-targets
 	@echo "== fuzz targets on their seeds and regressions"
 	$(foreach t,$(FUZZ_TARGETS),$(O)/fuzz/replay-$(t) $(REPLAY_$(t)) &&) true
+
+t0700: $(O)/mpsfix $(O)/tests/preload_change.so
 	@echo "== adversarial input"
 	sh tests/t0700-adversarial.sh $(O)/mpsfix $(O)/tests/preload_change.so
+
+t0710: $(O)/mpsfix
 	@echo "== fix killed with SIGKILL at random moments ($(KILL_RUNS) runs)"
 	sh tests/t0710-kill.sh $(O)/mpsfix $(KILL_RUNS) $(KILL_COPIES)
+
+t0720: $(O)/mpsfix
 	@echo "== commit killed with SIGKILL at random moments (8 runs)"
 	sh tests/t0720-kill-commit.sh $(O)/mpsfix 8 4
-	@$(MAKE) --no-print-directory semantics
 
 # The semantic tests run fixed scripts under Debian's torch (python3-torch, for
 # /usr/bin/python3); without it they install it first, as the build's
 # dependencies are (root), or print the apt-get line.
 TORCH_PYTHON ?= /usr/bin/python3
-semantics: $(O)/mpsfix
+torch-python:
 	@$(TORCH_PYTHON) -c 'import torch' 2>/dev/null || { \
 		echo "mpsfix: the semantic tests need python3-torch: running make deps first"; \
 		$(MAKE) --no-print-directory deps; }
+
+t0800: $(O)/mpsfix torch-python
 	@echo "== the semantic test harness"
 	MPSFIX_TORCH_PYTHON=$(TORCH_PYTHON) sh tests/t0800-semantics.sh $(O)/mpsfix
+
+semantics: t0800 $(O)/mpsfix torch-python
 	@echo "== semantic tests (fixed scripts compute what the originals did, torch on the CPU)"
 	$(TORCH_PYTHON) tests/semantics/run.py --mpsfix $(O)/mpsfix
 
@@ -358,8 +415,8 @@ sanitize:
 
 # ThreadSanitizer (clang) over the pool's tests and the command line on threads
 TSAN_CC ?= clang
-# (the tests run in a sub-make that has the flags, as for sanitize: t0100-cli.sh's
-# `make install` rebuilds with them)
+# (the tests run in a sub-make that has the flags, as for sanitize: the make
+# install of t0100-cli.sh rebuilds main.o with them)
 tsan:
 	$(MAKE) O=build-tsan CC=$(TSAN_CC) SANITIZE=thread CFLAGS='-O1 -g' tsan-tests
 
@@ -423,7 +480,7 @@ uninstall:
 else
 ifeq ($(filter $(NO_SETUP_GOALS),$(MAKECMDGOALS)),)
 .DEFAULT_GOAL := all
-all check demo bench bench-smoke install sanitize tsan unit-tests grammar semantics fuzz valgrind compat: fresh-machine
+all check $(CHECK_SUITES) demo bench bench-smoke install sanitize tsan grammar fuzz valgrind compat: fresh-machine
 	@:
 fresh-machine:
 ifeq ($(UNAME_S),Darwin)
