@@ -191,6 +191,11 @@ $(O)/datadir: FORCE
 	@mkdir -p $(@D)
 	@echo '$(DATADIR)' | cmp -s - $@ || echo '$(DATADIR)' >$@
 $(O)/src/cmd/settings.o: $(O)/datadir
+# version.o has $(VERSION) compiled in: rebuilt when it changes
+$(O)/version: FORCE
+	@mkdir -p $(@D)
+	@echo '$(VERSION)' | cmp -s - $@ || echo '$(VERSION)' >$@
+$(O)/src/cmd/version.o: $(O)/version
 FORCE:
 
 $(O)/tests/%.o: tests/%.c | $(FETCHED_SRCS)
