@@ -3,7 +3,7 @@
  * option its name, argument, what it sets in mpsfix_opts and its help:
  * getopt_long's tables and the options of --help are made from it.  Every
  * option is documented in man/mpsfix.1 with the same argument name
- * (tests/man.sh checks that the three agree).
+ * (tests/t0500-man.sh checks that the three agree).
  */
 #include "cli.h"
 
@@ -29,7 +29,7 @@ enum option_kind {
  * The options: getopt_long's table, the short options and --help all come
  * from this one.  In --help order; `section` starts a group there, `arg`
  * names the argument (NULL: none), `help` may have more lines ("\n").  One
- * entry per line starting with {"name": tests/man.sh reads the names from
+ * entry per line starting with {"name": tests/t0500-man.sh reads the names from
  * here and checks them against --help and man/mpsfix.1.
  */
 #define F(name) offsetof(mpsfix_opts, name)
