@@ -96,7 +96,7 @@ FETCHED_SRCS = $(GRAMMAR)/.verified $(TS_STAMP)
 # make check: the test suites, each a target of its own (see "tests" below):
 # the Check run, the rule examples, the shell suites tests/tNNNN-topic.sh, the
 # bench generator's test, the fuzz replays and the semantic tests
-CHECK_SUITES = unit-tests rule-examples t0000 t0100 t0110 t0200 t0300 t0310 t0400 t0410 \
+CHECK_SUITES = unit-tests rule-examples t0000 t0010 t0100 t0110 t0200 t0300 t0310 t0400 t0410 \
 	t0500 t0510 t0520 t0600 t0610 t0700 t0710 t0720 t0800 bench-test fuzz-replay semantics
 
 .PHONY: all check demo bench bench-smoke install uninstall sanitize tsan tsan-tests deps clean distclean grammar FORCE \
@@ -329,6 +329,10 @@ rule-examples: $(O)/mpsfix
 t0000: $(O)/mpsfix
 	@echo "== the build: pinned runtime, warnings, TREE_SITTER=system"
 	sh tests/t0000-build.sh $(O)
+
+t0010:
+	@echo "== the layout of src/: folders, file sizes, no include cycle, libgit2 in git/"
+	sh tests/t0010-layout.sh
 
 t0100: $(O)/mpsfix
 	@echo "== command-line tests"
