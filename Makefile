@@ -316,7 +316,9 @@ MAKEFLAGS += --output-sync=target
 endif
 endif
 
-check: $(CHECK_SUITES)
+# (the slowest first: the semantic tests, -j and the command line, so that
+# make -j2 check ends sooner)
+check: semantics t0410 t0100 $(CHECK_SUITES)
 
 unit-tests: $(O)/check_all $(O)/mpsfix
 	@echo "== unit and fixture tests (Check)"
