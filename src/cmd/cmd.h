@@ -35,7 +35,8 @@ typedef struct {
 	mpsfix_ruleset rules;
 	mpsfix_config config;
 	mpsfix_settings set;         /* resolved by the command (mpsfix_settings_resolve) */
-	FILE *out;                   /* -o FILE when opened (main closes it), else NULL */
+	FILE *out;                   /* the report: -o FILE (main closes it), standard
+					output or error; NULL until a command sets it */
 	bool io_error;               /* an error was printed: the exit status is 2 */
 } mpsfix_cmd;
 
