@@ -2,12 +2,12 @@
 #include "version.h"
 
 #include <jansson.h>
-#include <sys/stat.h>
 #include <tree_sitter/api.h>
 #include <yaml.h>
 
 #include "git.h"
 #include "parse.h"
+#include "pathutil.h"
 
 #ifndef MPSFIX_VERSION
 #define MPSFIX_VERSION "0.0.0"
@@ -40,7 +40,6 @@ static const char *jansson_version(void)
 void mpsfix_version_text(mpsfix_buf *out, const char *rules_dir)
 {
 	const char *libgit2 = mpsfix_git_version();
-	struct stat sb;
 
 	mpsfix_buf_printf(out, "mpsfix %s (tree-sitter-python %s, libgit2 %s)\n", mpsfix_version(),
 			  mpsfix_grammar_version(), libgit2);
@@ -55,5 +54,5 @@ void mpsfix_version_text(mpsfix_buf *out, const char *rules_dir)
 	mpsfix_buf_printf(out, "jansson:     %s\n", jansson_version());
 	if (rules_dir)
 		mpsfix_buf_printf(out, "rules:       %s%s\n", rules_dir,
-				  stat(rules_dir, &sb) == 0 && S_ISDIR(sb.st_mode) ? "" : " (not found)");
+				  mpsfix_path_is_dir(rules_dir) ? "" : " (not found)");
 }

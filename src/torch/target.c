@@ -8,7 +8,6 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "git.h"
@@ -150,13 +149,6 @@ bool mpsfix_target_runs(const mpsfix_target *t, const mpsfix_rule *r)
 	return mpsfix_torch_range_meets(t->range, r->range);
 }
 
-static bool is_dir(const char *path)
-{
-	struct stat sb;
-
-	return stat(path, &sb) == 0 && S_ISDIR(sb.st_mode);
-}
-
 char *mpsfix_target_root(const char *config_dir, const char *path)
 {
 	const char *start = path && *path && strcmp(path, "-") != 0 ? path : ".";
@@ -168,7 +160,7 @@ char *mpsfix_target_root(const char *config_dir, const char *path)
 		return top;
 	if (!(dir = realpath(start, NULL)))
 		return mpsfix_xstrdup(".");
-	if (!is_dir(dir) && (slash = strrchr(dir, '/')) != NULL)
+	if (!mpsfix_path_is_dir(dir) && (slash = strrchr(dir, '/')) != NULL)
 		*(slash == dir ? slash + 1 : slash) = '\0';
 	/* the nearest folder upward that holds a pin file */
 	for (char *d = mpsfix_xstrdup(dir);;) {
