@@ -171,11 +171,8 @@ while [ $i -lt 30 ]; do
 	while [ $j -lt 100 ]; do cp "$tmp/big.py" "$tmp/big/d$i/f$j.py"; j=$((j + 1)); done
 	i=$((i + 1))
 done
-# a background job of a non-interactive shell ignores SIGINT: python3 restores it,
-# then says so (on a busy machine python3 can take longer than 0.3 s to start)
 if command -v python3 >/dev/null 2>&1; then
-	python3 -c 'import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); open(sys.argv[1], "w").close(); os.execv(sys.argv[2], sys.argv[2:])' \
-		"$tmp/int.ready" "$bin" check --isolated "$tmp/big" >/dev/null 2>"$tmp/int.err" &
+	interruptible "$tmp/int.ready" "$bin" check --isolated "$tmp/big" >/dev/null 2>"$tmp/int.err" &
 	pid=$!
 	wait_file "$tmp/int.ready"
 	sleep 0.3

@@ -207,10 +207,8 @@ done
 cp -R "$tmp/int/t" "$tmp/int/whole"
 (cd "$tmp/int/whole" && "$bin" fix --isolated -j 1 --format concise . >"$tmp/int/whole.out" 2>/dev/null)
 fixed_one=$tmp/int/whole/d0/f0.py
-# a background job of a non-interactive shell ignores SIGINT: python3 restores it,
-# then says so (on a busy machine python3 can take longer than 0.5 s to start)
-(cd "$tmp/int/t" && exec python3 -c 'import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); open(sys.argv[1], "w").close(); os.execv(sys.argv[2], sys.argv[2:])' \
-	"$tmp/int/ready" "$bin" fix --isolated -j 4 --format concise . >"$tmp/int/out" 2>"$tmp/int/err") &
+(cd "$tmp/int/t" && interruptible "$tmp/int/ready" "$bin" fix --isolated -j 4 --format concise . \
+	>"$tmp/int/out" 2>"$tmp/int/err") &
 pid=$!
 wait_file "$tmp/int/ready"
 sleep 0.5

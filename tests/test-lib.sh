@@ -142,6 +142,15 @@ wait_file() {
 	done
 }
 
+# interruptible READY CMD...: exec CMD with SIGINT restored, after creating
+# READY; for a background job (`interruptible R cmd >out 2>err &`), which a
+# non-interactive shell starts with SIGINT ignored.  python3 restores it and
+# says so: wait_file READY before sending SIGINT (on a busy machine python3
+# can take longer than a fixed sleep to start).
+interruptible() {
+	exec python3 -c 'import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); open(sys.argv[1], "w").close(); os.execv(sys.argv[2], sys.argv[2:])' "$@"
+}
+
 # --- what GNU has and the BSD userland (macOS) has not, in forms both run ------------
 # sed_i FILE SED-ARGS...: sed -i (GNU and BSD spell its argument differently)
 sed_i() {
