@@ -147,6 +147,7 @@ void mpsfix_cmd_file(const mpsfix_cmd *cmd, const mpsfix_index *index, mpsfix_ct
 		.no_prefilter = opts->no_prefilter,
 		.keep = mpsfix_cmd_keep,
 		.keep_payload = &scope,
+		.target = &cmd->set.tgt.range,
 	};
 	bool write_back = opts->command == MPSFIX_CMD_FIX;
 	char *rel = NULL;

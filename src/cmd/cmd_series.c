@@ -241,6 +241,7 @@ static int run_series(mpsfix_cmd *st, const mpsfix_strvec *files, mpsfix_rule **
 		.no_prefilter = opts->no_prefilter,
 		.keep = mpsfix_cmd_keep,
 		.keep_payload = &ss.scope,
+		.target = &st->set.tgt.range,
 	};
 	mpsfix_series s = MPSFIX_SERIES_INIT;
 	mpsfix_series_left left = {0};

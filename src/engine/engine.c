@@ -28,6 +28,7 @@ struct mpsfix_index {
 	uint32_t nsymbols;
 	size_t nrules;
 	mpsfix_prefilter *prefilter; /* the words the rules need */
+	mpsfix_rule *const *rules;   /* by order (borrowed) */
 };
 
 mpsfix_index *mpsfix_index_new(mpsfix_rule *const *rules, size_t n)
@@ -72,6 +73,7 @@ mpsfix_index *mpsfix_index_new(mpsfix_rule *const *rules, size_t n)
 		}
 	free(fill);
 	ix->nrules = n;
+	ix->rules = rules;
 	ix->prefilter = mpsfix_prefilter_new(rules, n);
 	return ix;
 }
@@ -239,6 +241,23 @@ static bool suppressed(pass *ps, const mpsfix_rule *r, TSNode node)
 	return true;
 }
 
+/*
+ * Why a safe fix of `r` is unsafe for this file, or NULL: the file's target
+ * reaches versions outside the rule's range, where the code did not fail and
+ * the fix may change what it does.
+ */
+static char *beyond_range(const pass *ps, const mpsfix_rule *r)
+{
+	mpsfix_torch_range t = ps->opts->target ? *ps->opts->target : MPSFIX_TORCH_RANGE_MPS;
+	char rb[MPSFIX_TORCH_RANGE_STRMAX], tb[MPSFIX_TORCH_RANGE_STRMAX];
+
+	if (r->fix.exact_outside_range || (t.lo >= r->range.lo && t.hi <= r->range.hi))
+		return NULL;
+	return mpsfix_xasprintf("the fix is exact only on torch %s, and the target torch %s "
+				"reaches beyond it", mpsfix_torch_range_format(rb, r->range),
+				mpsfix_torch_range_format(tb, t));
+}
+
 static void add_finding(pass *ps, const mpsfix_rule *r, const mpsfix_match *m)
 {
 	mpsfix_result *res = ps->result;
@@ -260,10 +279,14 @@ static void add_finding(pass *ps, const mpsfix_rule *r, const mpsfix_match *m)
 		f.reason = mpsfix_fix_render(&ps->fix, r, m, ps->edits, (uint32_t)res->len);
 		if (f.reason)
 			f.fix = MPSFIX_FIX_MANUAL;
-		else if (r->fix.unsafe && !ps->opts->unsafe_fixes)
+		else if ((r->fix.unsafe || (f.reason = beyond_range(ps, r))) && !ps->opts->unsafe_fixes)
 			f.fix = MPSFIX_FIX_UNSAFE;
 		else
 			f.fix = MPSFIX_FIX_AVAILABLE;
+		if (f.fix == MPSFIX_FIX_AVAILABLE) {
+			free(f.reason);
+			f.reason = NULL;
+		}
 		if (f.fix == MPSFIX_FIX_AVAILABLE || f.fix == MPSFIX_FIX_UNSAFE)
 			copy_edits(&f, ps->edits, (uint32_t)res->len);
 		if (f.fix != MPSFIX_FIX_AVAILABLE) {
@@ -422,12 +445,27 @@ static void list_unused(pass *ps, mpsfix_result *out)
  */
 static mpsfix_prefilter_verdict read_words(pass *ps)
 {
+	const mpsfix_torch_range *target = ps->opts->target;
+	mpsfix_prefilter_verdict v;
+	bool any = false;
+
 	if (ps->opts->no_prefilter) {
 		memset(ps->possible, 1, ps->ix->nrules * sizeof(bool));
-		return MPSFIX_PREFILTER_ALL;
+		v = MPSFIX_PREFILTER_ALL;
+	} else {
+		v = mpsfix_prefilter_scan(ps->ix->prefilter, ps->src->data, ps->src->len,
+					  ps->opts->suppress && ps->opts->unused_suppressions, ps->possible);
 	}
-	return mpsfix_prefilter_scan(ps->ix->prefilter, ps->src->data, ps->src->len,
-				     ps->opts->suppress && ps->opts->unused_suppressions, ps->possible);
+	if (!target || v == MPSFIX_PREFILTER_SKIP)
+		return v;
+	/* the rules this file's torch target does not run */
+	for (size_t i = 0; i < ps->ix->nrules; i++) {
+		if (!mpsfix_torch_range_meets(ps->ix->rules[i]->range, *target))
+			ps->possible[i] = false;
+		any |= ps->possible[i];
+	}
+	/* with unused suppressions listed, the comments are read anyway */
+	return any || (ps->opts->suppress && ps->opts->unused_suppressions) ? v : MPSFIX_PREFILTER_SKIP;
 }
 
 /* ---- syntax errors that a fix moves ------------------------------------------- */

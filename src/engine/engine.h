@@ -46,7 +46,8 @@ typedef struct {
 	uint32_t line, col;           /* 1-based start (column in characters) */
 	uint32_t end_line, end_col;   /* 1-based, exclusive end */
 	mpsfix_fix_status fix;
-	char *reason;                 /* MANUAL: why (owned) */
+	char *reason;                 /* MANUAL: why; UNSAFE: why a rule's safe fix is
+					 unsafe here, or NULL (owned) */
 	mpsfix_edit *edits;           /* AVAILABLE/UNSAFE: the fix's edits of the text
 					 the finding is in, by start (owned) */
 	size_t nedits;
@@ -89,6 +90,14 @@ typedef struct {
 	 */
 	bool (*keep)(void *payload, const mpsfix_rule *rule, uint32_t line);
 	void *keep_payload;
+	/*
+	 * The torch versions this file targets, or NULL for every MPS-capable
+	 * version.  A rule whose `torch:` range does not meet it is not run; a
+	 * safe fix of a rule whose range does not hold all of it is unsafe
+	 * (it changes behaviour on the versions outside), unless the rule says
+	 * its fix is exact everywhere (`exact-outside-range: true`).
+	 */
+	const mpsfix_torch_range *target;
 } mpsfix_engine_opts;
 
 /**

@@ -47,8 +47,8 @@ void mpsfix_report__github_line(const mpsfix_reporter *r, const char *path,
 	github_escape(r->out, it->code, true);
 	fputs("::", r->out);
 	github_escape(r->out, it->message, false);
-	if (it->fix == MPSFIX_FIX_MANUAL) {
-		fputs(" (needs a manual fix: ", r->out);
+	if (it->fix == MPSFIX_FIX_MANUAL || (it->fix == MPSFIX_FIX_UNSAFE && *it->reason)) {
+		fputs(it->fix == MPSFIX_FIX_MANUAL ? " (needs a manual fix: " : " (unsafe fix: ", r->out);
 		github_escape(r->out, it->reason, false);
 		fputc(')', r->out);
 	}

@@ -37,7 +37,7 @@ typedef struct {
 	uint32_t start, end;             /* bytes */
 	uint32_t line, col, end_line, end_col;
 	mpsfix_fix_status fix;
-	const char *reason;              /* MANUAL */
+	const char *reason;              /* MANUAL; UNSAFE: "" or why a safe fix is unsafe here */
 	const mpsfix_edit *edits;        /* AVAILABLE, UNSAFE */
 	size_t nedits;
 	char *owned;                     /* the message, when built here */

@@ -56,6 +56,8 @@ json_t *mpsfix_report__json_finding(const char *path, const mpsfix_source *src,
 		if (it->fix == MPSFIX_FIX_MANUAL) {
 			json_object_set_new(fix, "reason", mpsfix_report__jstr(it->reason));
 		} else {
+			if (it->fix == MPSFIX_FIX_UNSAFE && *it->reason)
+				json_object_set_new(fix, "reason", mpsfix_report__jstr(it->reason));
 			json_t *edits = json_array();
 
 			for (size_t i = 0; i < it->nedits; i++) {

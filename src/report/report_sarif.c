@@ -149,6 +149,8 @@ json_t *mpsfix_report__sarif_result(mpsfix_reporter *r, const char *path,
 	json_object_set_new(o, "level", mpsfix_report__jstr(sarif_level(it->severity)));
 	if (it->fix == MPSFIX_FIX_MANUAL)
 		text = mpsfix_xasprintf("%s (needs a manual fix: %s)", it->message, it->reason);
+	else if (it->fix == MPSFIX_FIX_UNSAFE && *it->reason)
+		text = mpsfix_xasprintf("%s (unsafe fix: %s)", it->message, it->reason);
 	json_object_set_new(o, "message", sarif_text(text ? text : it->message));
 	free(text);
 	json_object_set_new(region, "startLine", json_integer(it->line));

@@ -68,6 +68,8 @@ void mpsfix_report__text_line(const mpsfix_reporter *r, const char *path,
 	fprintf(r->out, " %s", it->message);
 	if (reason && it->fix == MPSFIX_FIX_MANUAL)
 		fprintf(r->out, " (needs a manual fix: %s)", it->reason);
+	else if (reason && it->fix == MPSFIX_FIX_UNSAFE && *it->reason)
+		fprintf(r->out, " (unsafe fix: %s)", it->reason);
 	fputc('\n', r->out);
 }
 
@@ -210,6 +212,8 @@ void mpsfix_report__text_full(mpsfix_reporter *r, const char *path, const mpsfix
 		write_help(r, width, "%s", "remove the comment, or the codes it names that hide nothing");
 	else if (it->fix == MPSFIX_FIX_AVAILABLE)
 		write_help(r, width, "%s", "safe fix available (mpsfix fix)");
+	else if (it->fix == MPSFIX_FIX_UNSAFE && *it->reason)
+		write_help(r, width, "unsafe fix available (mpsfix fix --unsafe-fixes): %s", it->reason);
 	else if (it->fix == MPSFIX_FIX_UNSAFE)
 		write_help(r, width, "%s", "unsafe fix available (mpsfix fix --unsafe-fixes)");
 	else if (it->fix == MPSFIX_FIX_MANUAL)

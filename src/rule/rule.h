@@ -52,6 +52,9 @@ typedef struct {
 typedef struct {
 	bool present;           /* the rule has a `fix:` */
 	bool unsafe;            /* `safety: unsafe` */
+	bool exact_outside_range; /* `exact-outside-range: true`: the fix computes the
+				     same on torch versions outside the rule's range too,
+				     so it stays safe on a target reaching beyond it */
 	mpsfix_fix_case *cases; /* `cases:`, the first that holds is used; a fix
 				   without `cases:` has one case (owned) */
 	size_t ncases;

@@ -215,8 +215,9 @@ static int load_case(mpsfix_rule_loader *ld, const mpsfix_yaml_fields *f, const 
 }
 
 static const char *const fix_names[] = {"replace", "template", "remove", "before-import",
-					"add-argument", "edits", "when", "manual", "safety", "cases"};
-enum { F_SAFETY = K_COUNT, F_CASES, F_COUNT };
+					"add-argument", "edits", "when", "manual", "safety", "cases",
+					"exact-outside-range"};
+enum { F_SAFETY = K_COUNT, F_CASES, F_EXACT, F_COUNT };
 
 int mpsfix_rule__load_fix(mpsfix_rule_loader *ld, const mpsfix_yaml_node *v)
 {
@@ -240,13 +241,15 @@ int mpsfix_rule__load_fix(mpsfix_rule_loader *ld, const mpsfix_yaml_node *v)
 	else if (!mpsfix_yaml_is_string(safety) || strcmp(safety->value, "safe") != 0)
 		return mpsfix_rule__fail(ld, safety, "bad safety '%s': expected safe or unsafe",
 					 safety->type == MPSFIX_YAML_SCALAR ? safety->value : "...");
+	if (f.val[F_EXACT] && !mpsfix_yaml_bool(f.val[F_EXACT], &fix->exact_outside_range))
+		return mpsfix_rule__fail(ld, f.val[F_EXACT], "'exact-outside-range' must be true or false");
 	if (!(cases = f.val[F_CASES])) {
 		fix->cases = mpsfix_xcalloc(1, sizeof(*fix->cases));
 		ld->case_srcs = mpsfix_xcalloc(1, sizeof(*ld->case_srcs));
 		ld->ncase_srcs = 1;
 		return load_case(ld, &f, v, false);
 	}
-	for (int j = 0; j < F_SAFETY; j++)
+	for (int j = 0; j < F_SAFETY; j++) /* safety, cases and exact-outside-range are the fix's own */
 		if (f.key[j])
 			return mpsfix_rule__fail(ld, f.key[j], "'%s' cannot be combined with 'cases' "
 						 "(put it in a case)", fix_names[j]);
