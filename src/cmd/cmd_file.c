@@ -150,7 +150,7 @@ void mpsfix_cmd_file(const mpsfix_cmd *cmd, const mpsfix_index *index, mpsfix_ct
 		.target = &cmd->set.tgt.range,
 	};
 	bool write_back = opts->command == MPSFIX_CMD_FIX;
-	char *rel = NULL;
+	char *rel = NULL, *skip_rel = NULL;
 	int error;
 
 	/* files found under "." are shown as git and ruff show them: "a.py", not "./a.py" */
@@ -179,6 +179,14 @@ void mpsfix_cmd_file(const mpsfix_cmd *cmd, const mpsfix_index *index, mpsfix_ct
 	}
 	rel = cmd->config.dir ? mpsfix_cmd_relative_to(is_stdin ? display : path, cmd->config.dir) : NULL;
 	scope.rel = rel;
+	/* the rules' skip-paths see the path inside the folder it was found in */
+	if (!is_stdin && root) {
+		char *real_root = realpath(root, NULL);
+
+		skip_rel = mpsfix_cmd_relative_to(path, real_root);
+		free(real_root);
+	}
+	eo.rel_path = skip_rel ? skip_rel : display;
 	if (opts->since && !is_stdin) {
 		/* standard input: no history to compare with */
 		if ((error = mpsfix_git_changed_lines(&scope.since, &scope.nsince, path, opts->since,
@@ -255,6 +263,7 @@ fail_noted:
 	rec->io_error = true;
 done:
 	free(rel);
+	free(skip_rel);
 	free(scope.since);
 	mpsfix_result_release(&fixing);
 }

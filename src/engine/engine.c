@@ -4,6 +4,7 @@
  */
 #include "engine.h"
 
+#include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,6 +14,7 @@
 #include "names.h"
 #include "parse.h"
 #include "prefilter.h"
+#include "reach.h"
 #include "signature.h"
 #include "suppress.h"
 
@@ -183,6 +185,8 @@ typedef struct {
 	bool star_warned;        /* warned once about a star import */
 	mpsfix_suppressions *sup; /* this text's suppression comments, read at the
 				     first finding (most files have none) */
+	int cuda_file;           /* the text sets CUDA up unconditionally (reach.h);
+				    -1: not known yet */
 	bool *possible;          /* by rule order: its words are in ps->src (the
 				    others cannot match, so are not tried): read_words() */
 } pass;
@@ -305,6 +309,30 @@ static void add_finding(pass *ps, const mpsfix_rule *r, const mpsfix_match *m)
 }
 
 /*
+ * Can the match run on MPS (unless the rule wants code that cannot, too), and
+ * can the argument the rule names as the device be "mps"?
+ */
+static bool reachable(pass *ps, const mpsfix_rule *r, const mpsfix_match *m)
+{
+	mpsfix_torch_range t = ps->opts->target ? *ps->opts->target : MPSFIX_TORCH_RANGE_MPS;
+	mpsfix_reach_ctx rx = {
+		.src = ps->src->data, .names = ps->fix.names,
+		.range = {t.lo > r->range.lo ? t.lo : r->range.lo, t.hi < r->range.hi ? t.hi : r->range.hi},
+		.cuda_file = ps->cuda_file,
+	};
+	const mpsfix_binding *b;
+	bool reach = r->reach_any || mpsfix_reach_mps(&rx, m->node, ps->root);
+
+	ps->cuda_file = rx.cuda_file; /* found out once per text */
+	if (!reach)
+		return false;
+	if (r->device && (b = mpsfix_match_get(m, r->device)) && b->bound && !b->multi &&
+	    !mpsfix_reach_may_be_mps(&rx, b->node))
+		return false;
+	return true;
+}
+
+/*
  * A match of the rule's pattern: a finding if it meets the rule's other
  * conditions (on the call's parameters when the rule has a signature).
  * A call that cannot be bound is a finding (needing a manual fix, with the
@@ -329,10 +357,9 @@ static bool consider(pass *ps, const mpsfix_rule *r, const mpsfix_match *m)
 		}
 	}
 	ok = unbound ? !mpsfix_rule_constrains_params(r) : true;
-	if (ok && mpsfix_cond_rule(&cx, r, &bm))
+	ok = ok && mpsfix_cond_rule(&cx, r, &bm) && reachable(ps, r, &bm);
+	if (ok)
 		add_finding(ps, r, &bm);
-	else
-		ok = false;
 	free(unbound);
 	mpsfix_call_binding_release(&cb);
 	return ok;
@@ -411,6 +438,7 @@ static void run_pass(pass *ps, mpsfix_result *findings, mpsfix_edits *edits)
 	ps->edits = edits;
 	mpsfix_suppressions_free(ps->sup);
 	ps->sup = NULL;
+	ps->cuda_file = -1;
 	findings->file_ignored = false;
 	findings->suppressed = 0;
 	ps->fix = (mpsfix_fix_ctx)MPSFIX_FIX_CTX_INIT(ps->src, ps->root, names, ps->ctx->matcher);
@@ -439,6 +467,28 @@ static void list_unused(pass *ps, mpsfix_result *out)
 		out->unused = mpsfix_suppressions_unused(sup, &out->nunused);
 }
 
+/* Does a folder or file name of `path` match one of the rule's `skip-paths`? */
+static bool skips_path(const mpsfix_rule *r, const char *path)
+{
+	const char *p = path;
+
+	while (p && *p) {
+		const char *slash = strchr(p, '/');
+		size_t n = slash ? (size_t)(slash - p) : strlen(p);
+		char name[256];
+
+		if (n > 0 && n < sizeof(name)) {
+			memcpy(name, p, n);
+			name[n] = '\0';
+			for (size_t g = 0; g < r->skip_paths.len; g++)
+				if (!fnmatch(r->skip_paths.items[g], name, 0))
+					return true;
+		}
+		p = slash ? slash + 1 : NULL;
+	}
+	return false;
+}
+
 /*
  * Which rules' words ps->src has, into ps->possible, once per text: a fix may
  * bring in another rule's words.  SKIP: no rule can match it.
@@ -456,11 +506,14 @@ static mpsfix_prefilter_verdict read_words(pass *ps)
 		v = mpsfix_prefilter_scan(ps->ix->prefilter, ps->src->data, ps->src->len,
 					  ps->opts->suppress && ps->opts->unused_suppressions, ps->possible);
 	}
-	if (!target || v == MPSFIX_PREFILTER_SKIP)
+	if (v == MPSFIX_PREFILTER_SKIP)
 		return v;
-	/* the rules this file's torch target does not run */
+	/* the rules this file's torch target does not run, and those that skip its path */
 	for (size_t i = 0; i < ps->ix->nrules; i++) {
-		if (!mpsfix_torch_range_meets(ps->ix->rules[i]->range, *target))
+		const mpsfix_rule *r = ps->ix->rules[i];
+
+		if ((target && !mpsfix_torch_range_meets(r->range, *target)) ||
+		    (r->skip_paths.len && skips_path(r, ps->opts->rel_path ? ps->opts->rel_path : ps->src->path)))
 			ps->possible[i] = false;
 		any |= ps->possible[i];
 	}

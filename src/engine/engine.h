@@ -98,6 +98,9 @@ typedef struct {
 	 * its fix is exact everywhere (`exact-outside-range: true`).
 	 */
 	const mpsfix_torch_range *target;
+	/* The file's path inside the project, for the rules' `skip-paths`
+	   (NULL: the source's path) */
+	const char *rel_path;
 } mpsfix_engine_opts;
 
 /**

@@ -10,6 +10,7 @@
 
 #include "common.h"
 #include "signature.h"
+#include "strvec.h"
 #include "torchver.h"
 #include "types.h"
 
@@ -84,6 +85,13 @@ struct mpsfix_rule {
 	size_t ninside;
 	mpsfix_pattern **not_inside; /* `not-inside:` no enclosing node matches any (owned) */
 	size_t nnot_inside;
+	bool reach_any;         /* `reachable: any`: code that cannot run on MPS (only
+				   with CUDA) is matched too; by default it is not (reach.h) */
+	mpsfix_strvec skip_paths; /* `skip-paths:` globs; a file with a folder or file
+				     name that matches one is not checked by the rule */
+	char *device;           /* `device:` the metavariable or parameter that holds
+				   the device (type); a match where it cannot be "mps"
+				   is not a finding (owned, may be NULL) */
 	char *after_import;     /* `after-import:` a module-level statement after the
 				   first module-level import of this module (owned) */
 	mpsfix_signature signature;     /* `signature:`, or none (len 0) */

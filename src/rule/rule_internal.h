@@ -32,6 +32,7 @@ typedef struct {
 	size_t ncase_srcs;
 	const mpsfix_yaml_node *signature_key; /* the `signature:` value */
 	const mpsfix_yaml_node *inside_key;  /* the `inside:` value */
+	const mpsfix_yaml_node *device_key;  /* the `device:` value */
 	const mpsfix_yaml_node *manual_example; /* the first example's `manual` key */
 } mpsfix_rule_loader;
 

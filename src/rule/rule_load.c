@@ -595,12 +595,12 @@ static int load_signature(mpsfix_rule_loader *ld, const mpsfix_yaml_node *v)
 static const char *const rule_names[] = {
 	"id", "code", "severity", "message", "note", "url",
 	"torch", "enabled", "match", "where", "fix", "examples", "signature",
-	"inside", "not-inside", "after-import",
+	"inside", "not-inside", "after-import", "reachable", "device", "skip-paths",
 };
 enum {
 	R_ID, R_CODE, R_SEVERITY, R_MESSAGE, R_NOTE, R_URL,
 	R_TORCH, R_ENABLED, R_MATCH, R_WHERE, R_FIX, R_EXAMPLES, R_SIGNATURE,
-	R_INSIDE, R_NOT_INSIDE, R_AFTER_IMPORT, R_COUNT
+	R_INSIDE, R_NOT_INSIDE, R_AFTER_IMPORT, R_REACHABLE, R_DEVICE, R_SKIP_PATHS, R_COUNT
 };
 #define R_REQUIRED ((1u << R_ID) | (1u << R_CODE) | (1u << R_SEVERITY) | (1u << R_MESSAGE) | \
 		    (1u << R_TORCH) | (1u << R_MATCH))
@@ -671,6 +671,29 @@ static int load_field(mpsfix_rule_loader *ld, size_t j, const mpsfix_yaml_node *
 			error = mpsfix_rule__fail(ld, v, "'after-import' names a top-level module, "
 						  "like torch");
 		return error;
+	case R_REACHABLE:
+		if (mpsfix_yaml_is_string(v) && !strcmp(v->value, "any"))
+			r->reach_any = true;
+		else if (!mpsfix_yaml_is_string(v) || strcmp(v->value, "mps"))
+			return mpsfix_rule__fail(ld, v, "bad reachable '%s': expected mps (the default: "
+						 "only code that can run on MPS) or any",
+						 v->type == MPSFIX_YAML_SCALAR ? v->value : "...");
+		return 0;
+	case R_DEVICE:
+		ld->device_key = v;
+		return mpsfix_rule__get_string(ld, "device", v, &r->device);
+	case R_SKIP_PATHS:
+		if (v->type != MPSFIX_YAML_SEQ)
+			return mpsfix_rule__fail(ld, v, "'skip-paths' must be a list of globs");
+		for (size_t i = 0; i < v->nitems; i++) {
+			const mpsfix_yaml_node *g = v->items[i];
+
+			if (!mpsfix_yaml_is_string(g) || !*g->value || strchr(g->value, '/'))
+				return mpsfix_rule__fail(ld, g, "a 'skip-paths' glob is matched against one folder "
+							 "or file name: a non-empty string without '/'");
+			mpsfix_strvec_push(&r->skip_paths, g->value);
+		}
+		return 0;
 	default:
 		return load_examples(ld, v);
 	}

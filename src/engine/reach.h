@@ -1,0 +1,63 @@
+/*
+ * reach.h: MPS reachability.  Can a match run on a Mac's GPU at all?  Code
+ * that only runs with CUDA is not an MPS problem, however it is written:
+ *
+ *   the body of `if T:` (the true branch of `A if T else B`, the right of
+ *   `T and ...`) where T is false on MPS: `torch.cuda.is_available()`,
+ *   `x.is_cuda`, `x.type == "cuda"`, `device == "cuda"`,
+ *   `str(device).startswith("cuda")`, `device != "mps"`, `args.cuda`,
+ *   `use_cuda`, `torch.version.cuda`, `and` of such a test with anything,
+ *   `or` of two, `not` of a test that holds on MPS;
+ *   `hasattr(torch, "accelerator")` where the versions in question are all
+ *   older than 2.6, which brought torch.accelerator;
+ *   the `else` (or a later `elif`) of a test that holds on MPS:
+ *   `torch.backends.mps.is_available()`, `x.type == "mps"`,
+ *   `device == "mps"`, `not torch.cuda.is_available()`;
+ *   code after an early exit in the same block or an enclosing one:
+ *   `if not torch.cuda.is_available(): return` (raise, continue, break,
+ *   sys.exit(), pytest.skip()), `assert torch.cuda.is_available()`;
+ *   a function whose decorator skips it where CUDA is missing
+ *   (`@unittest.skipIf(not torch.cuda.is_available(), ...)`,
+ *   `@pytest.mark.skipif(...)`, `@pytest.mark.xfail(condition=...)`, a
+ *   `@require_cuda`-style marker of a CUDA-only test, `@require_triton`).
+ *
+ * And can an expression hold the MPS device?  Not a string literal other
+ * than "mps...", `torch.device` of one, a conditional expression none of
+ * whose reachable branches can, nor a name last assigned (in the same
+ * function, before the use) from one of these.
+ */
+#ifndef MPSFIX_REACH_H
+#define MPSFIX_REACH_H
+
+#include <tree_sitter/api.h>
+
+#include "common.h"
+#include "names.h"
+#include "torchver.h"
+
+typedef struct {
+	const char *src;
+	mpsfix_names *names;   /* the file's imports, to qualify calls (may be NULL) */
+	mpsfix_torch_range range; /* the torch versions in question: the rule's range
+				     within the file's target */
+	int cuda_file;         /* does the file set up CUDA unconditionally?  -1: not
+				  known yet (mpsfix_reach_mps() finds out and keeps it) */
+} mpsfix_reach_ctx;
+
+/**
+ * Can the code at `node` run while the program uses MPS?  Not anywhere in a
+ * script that sets CUDA up whenever it runs: a statement of the module or of
+ * its `if __name__ == "__main__":` block calls `init_process_group("nccl")`
+ * or `torch.cuda.set_device(...)`, or calls a function of the module (or
+ * hands one to a call, as `mp.spawn(main, ...)` does) one of whose
+ * statements does, three calls deep at most; a call under an if, a loop or
+ * a try does not count.  Nor in a module that imports (at its top level,
+ * not in a try) a module that works only with CUDA: triton, flash_attn,
+ * apex, transformer_engine, deepspeed, torchao.float8.
+ */
+bool mpsfix_reach_mps(mpsfix_reach_ctx *cx, TSNode node, TSNode root);
+
+/** Can expression `value`, evaluated where it stands, be the MPS device (type)? */
+bool mpsfix_reach_may_be_mps(const mpsfix_reach_ctx *cx, TSNode value);
+
+#endif
