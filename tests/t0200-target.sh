@@ -145,6 +145,17 @@ run_in "$q" "$bin" check $R --format concise
 expect_err "requirements_docker.txt" "target torch >=2.4 (requirements_docker.txt:1)"
 expect_no_out ">=2.4 from the pins: the < 2.4 rule does not run" "MPS900"
 rm "$q/requirements_docker.txt"
+# a safe fix is safe where the target lies in the rule's range, and unsafe, with the reason, beyond it
+printf 'torch==2.1.0\n' >"$q/requirements.txt"
+run_in "$q" "$bin" check $R --format concise
+expect_out "a target inside the rule's range: the fix is safe" "MPS900 [*]"
+printf 'torch>=2.1\n' >"$q/requirements.txt"
+run_in "$q" "$bin" check $R --format concise
+expect_out "a target beyond the rule's range: the fix is unsafe, and why" \
+	"MPS900 [~] torch.mps.synchronize() is missing before 2.4 (test rule) (unsafe fix: the fix is exact only on torch <2.4, and the target torch >=2.1 reaches beyond it)"
+run_in "$q" "$bin" fix $R --format concise
+expect_err "a target beyond the rule's range: fix leaves it" "1 more fixable with --unsafe-fixes"
+rm "$q/requirements.txt"
 printf '[project]\nname = "x"\ndependencies = [\n  "torchvision",\n  "torch[opt]==2.2.*; sys_platform == \\"darwin\\"",\n]\n' >"$q/pyproject.toml"
 run_in "$q" "$bin" check $R --format concise
 expect_err "pyproject.toml" "target torch 2.2 (pyproject.toml:5)"
@@ -181,7 +192,7 @@ expect_err "an unreadable pin is a warning naming file:line" \
 expect_err "an include outside the project is a warning" \
 	"mpsfix: requirements.txt:2: cannot read the included file '../outside.txt'"
 expect_summary "an unreadable pin leaves the default target" \
-	"mpsfix: 1 file scanned, 2 findings (1 fixable); target torch: every MPS-capable version"
+	"mpsfix: 1 file scanned, 2 findings (0 fixable); target torch: every MPS-capable version; 1 more fixable with --unsafe-fixes"
 rm "$q/requirements.txt"
 
 # --- precedence: --target-torch, target-torch:, the pins, the default ------------------------
