@@ -410,4 +410,22 @@ expect_rc "--quiet: exit 1" 1
 [ -z "$err" ] && ok "--quiet: no summary" || fail "--quiet: no summary" "$err"
 expect_out "--quiet still reports" "train.py:6:10: MPS101"
 
+# --- 10. a rule's skip-paths: MPS104 leaves tests and conversion scripts alone ----------------
+sp=$tmp/skip-paths
+mkdir -p "$sp/tests" "$sp/scripts" "$sp/src/testing"
+sel='import torch
+device = "cuda" if torch.cuda.is_available() else "cpu"
+'
+for f in tests/test_model.py scripts/convert_ckpt.py conftest.py src/train.py src/testing/helpers.py; do
+	printf '%s' "$sel" >"$sp/$f"
+done
+run_in "$sp" "$bin" check --isolated --select MPS104 --format concise .
+expect_out "skip-paths: a training script is reported" "src/train.py:2:10: MPS104"
+expect_out "skip-paths: a folder that only looks like tests is not skipped" "src/testing/helpers.py:2:10: MPS104"
+expect_no_out "skip-paths: a tests folder is skipped" "tests/test_model.py"
+expect_no_out "skip-paths: a conversion script is skipped" "convert_ckpt.py"
+expect_no_out "skip-paths: conftest.py is skipped" "conftest.py"
+run_in "$sp/src" "$bin" check --isolated --select MPS104 --format concise "$sp/src/train.py"
+expect_out "skip-paths: a path given outside the folder run from" "train.py:2:10: MPS104"
+
 test_done
