@@ -121,7 +121,7 @@ START_TEST(test_pins_conda_spec)
 }
 END_TEST
 
-/* The pins of `data`, as "file:line lo-hi" lines, and the warnings after "!". */
+/* The pins of `data`, as "file:line range" lines (optional ones marked), and the warnings after "!". */
 static char *scan_text(mpsfix_pins_format format, const char *name, const char *data)
 {
 	mpsfix_pins p = MPSFIX_PINS_INIT;
@@ -130,8 +130,9 @@ static char *scan_text(mpsfix_pins_format format, const char *name, const char *
 
 	mpsfix_pins_scan_buffer(&p, format, name, data, strlen(data));
 	for (size_t i = 0; i < p.len; i++)
-		mpsfix_buf_printf(&b, "%s:%u %s\n", p.items[i].file, p.items[i].line,
-				  mpsfix_torch_range_format(buf, p.items[i].range));
+		mpsfix_buf_printf(&b, "%s:%u %s%s\n", p.items[i].file, p.items[i].line,
+				  mpsfix_torch_range_format(buf, p.items[i].range),
+				  p.items[i].optional ? " (optional)" : "");
 	for (size_t i = 0; i < p.nwarnings; i++)
 		mpsfix_buf_printf(&b, "! %s\n", p.warnings[i]);
 	mpsfix_pins_release(&p);
@@ -209,10 +210,39 @@ START_TEST(test_pins_pyproject)
 		    "[[tool.uv.index]]\n"
 		    "name = \"torch\"\n",
 		    "pyproject.toml:12 >=2.1,<2.4\n"
-		    "pyproject.toml:15 2.0\n"
-		    "pyproject.toml:18 2.2\n"
 		    "pyproject.toml:24 2.3\n"
 		    "pyproject.toml:27 <2.6\n");
+	/* the optional dependencies count when nothing else names torch; their warnings too */
+	expect_scan(MPSFIX_PINS_PYPROJECT, "pyproject.toml",
+		    "[project]\n"
+		    "dependencies = [\"numpy\", \"torchvision==0.16\"]\n"
+		    "optional-dependencies.cpu = ['torch==2.0.1']\n"
+		    "[project.optional-dependencies]\n"
+		    "gpu = [\"torch[cuda]>=2.2.0\", \"torch==x\"]\n",
+		    "pyproject.toml:3 2.0 (optional)\n"
+		    "pyproject.toml:5 >=2.2 (optional)\n"
+		    "! pyproject.toml:5: torch pin 'torch==x' ignored: 'x' is not a version\n");
+	/* torch without a version names torch: the extras do not count, nor their warnings */
+	expect_scan(MPSFIX_PINS_PYPROJECT, "pyproject.toml",
+		    "[project]\n"
+		    "dependencies = [\"torch ; sys_platform == 'darwin'\"]\n"
+		    "[project.optional-dependencies]\n"
+		    "gpu = [\"torch==2.2.0\", \"torch==x\"]\n",
+		    "");
+	/* so does a torch pin that cannot be read (a warning) */
+	expect_scan(MPSFIX_PINS_PYPROJECT, "pyproject.toml",
+		    "[project]\n"
+		    "dependencies = [\"torch==y\"]\n"
+		    "[project.optional-dependencies]\n"
+		    "gpu = [\"torch==2.2.0\"]\n",
+		    "! pyproject.toml:2: torch pin 'torch==y' ignored: 'y' is not a version\n");
+	/* and Poetry's torch = "*" */
+	expect_scan(MPSFIX_PINS_PYPROJECT, "pyproject.toml",
+		    "[project.optional-dependencies]\n"
+		    "gpu = [\"torch==2.2.0\"]\n"
+		    "[tool.poetry.dependencies]\n"
+		    "torch = \"*\"\n",
+		    "");
 	expect_scan(MPSFIX_PINS_PYPROJECT, "pyproject.toml",
 		    "[tool.poetry.dependencies]\n"
 		    "python = \"^3.10\"\n"
@@ -294,11 +324,20 @@ START_TEST(test_pins_setup_cfg)
 		    "mac = torch==2.1.0; sys_platform == \"darwin\"\n"
 		    "linux =\n"
 		    "    torch==2.2.0; sys_platform == \"linux\"\n",
-		    "setup.cfg:11 >=2.0,<2.5\n"
-		    "setup.cfg:16 2.1\n"
-		    "setup.cfg:18 2.2\n");
+		    "setup.cfg:11 >=2.0,<2.5\n");
 	expect_scan(MPSFIX_PINS_SETUP_CFG, "setup.cfg",
 		    "[options]\ninstall-requires = numpy; torch==2.3\n", "setup.cfg:2 2.3\n");
+	/* [options.extras_require] when install_requires does not name torch */
+	expect_scan(MPSFIX_PINS_SETUP_CFG, "setup.cfg",
+		    "[options]\n"
+		    "install_requires =\n"
+		    "    numpy\n"
+		    "[options.extras_require]\n"
+		    "mac = torch==2.1.0; sys_platform == \"darwin\"\n"
+		    "linux =\n"
+		    "    torch==2.2.0; sys_platform == \"linux\"\n",
+		    "setup.cfg:5 2.1 (optional)\n"
+		    "setup.cfg:7 2.2 (optional)\n");
 }
 END_TEST
 
@@ -307,7 +346,7 @@ START_TEST(test_pins_setup_py)
 	expect_scan(MPSFIX_PINS_SETUP_PY, "setup.py",
 		    "from setuptools import setup\n"
 		    "# install_requires=[\"torch==1.0\"]\n"
-		    "REQS = [\"torch==1.1\"]   # not after install_requires: not read\n"
+		    "REQS = [\"torch==1.1\"]   # optional: install_requires names torch\n"
 		    "setup(\n"
 		    "    name=\"x\",\n"
 		    "    description=\"install_requires=['torch==1.2']\",\n"
@@ -325,17 +364,121 @@ START_TEST(test_pins_setup_py)
 		    "    },\n"
 		    "    tests_require=[\"torch==1.4\"],\n"
 		    ")\n",
-		    "setup.py:12 >=2.0,<2.3\n"
-		    "setup.py:16 2.1\n");
+		    "setup.py:12 >=2.0,<2.3\n");
 	expect_scan(MPSFIX_PINS_SETUP_PY, "setup.py",
 		    "setup(install_requires=requirements, extras_require=dict(mac=[\"torch==2.2\"]))\n"
 		    "config = {\"install_requires\": (\"torch>=2.4\",)}\n"
 		    "setup(install_requires=[f\"torch=={TORCH}\"])\n",
-		    "setup.py:1 2.2\n"
 		    "setup.py:2 >=2.4\n"
 		    "! setup.py:3: torch pin 'torch=={TORCH}' ignored: '{TORCH}' is not a version\n");
+	expect_scan(MPSFIX_PINS_SETUP_PY, "setup.py",
+		    "setup(install_requires=requirements, extras_require=dict(mac=[\"torch==2.2\"]))\n",
+		    "setup.py:1 2.2 (optional)\n");
 	expect_scan(MPSFIX_PINS_SETUP_PY, "setup.py", "setup(install_requires=[\"torch==2.1\n",
 		    "! setup.py:1: not read for torch pins: a string is not closed\n");
+}
+END_TEST
+
+/* setup.py: requirements held in variables, extras, and the module's lists of requirements */
+START_TEST(test_pins_setup_py_variables)
+{
+	/* install_requires through variables, however they grow */
+	expect_scan(MPSFIX_PINS_SETUP_PY, "setup.py",
+		    "import os\n"
+		    "BASE = [\"numpy\"]\n"
+		    "REQUIRED = BASE + [\n"
+		    "    \"torch>=2.1\",\n"
+		    "]\n"
+		    "if os.name == \"posix\":\n"
+		    "    REQUIRED.append(\"torch<2.5\")\n"
+		    "REQUIRED += (\"scipy\",)\n"
+		    "EXTRAS = {\"mac\": [\"torch==2.0\"]}\n"
+		    "setup(name=\"x\", install_requires=list(REQUIRED), extras_require=EXTRAS)\n",
+		    "setup.py:4 >=2.1\n"
+		    "setup.py:7 <2.5\n");
+	/* extras_require through variables, a dict filled key by key */
+	expect_scan(MPSFIX_PINS_SETUP_PY, "setup.py",
+		    "EXTRAS = {}\n"
+		    "def gpu():\n"
+		    "    GPU = [\"torch==2.2.0\"]\n"
+		    "    return GPU\n"
+		    "if True:\n"
+		    "    MAC: list = [\"torch==2.1.*\"]\n"
+		    "EXTRAS[\"mac\"] = MAC\n"
+		    "EXTRAS[\"all\"] = EXTRAS[\"mac\"] + [\"x\"]\n"
+		    "setup(install_requires=[\"numpy\"], extras_require=EXTRAS)\n",
+		    "setup.py:6 2.1 (optional)\n");
+	/* a table of versions that helpers pick from (diffusers' _deps): install_requires uses it */
+	expect_scan(MPSFIX_PINS_SETUP_PY, "setup.py",
+		    "_deps = [\n"
+		    "    \"numpy\",\n"
+		    "    \"torch>=2.6\",\n"
+		    "    \"torchvision\",\n"
+		    "]\n"
+		    "deps = {b: a for a, b in (re.findall(r\"^(([^!=<>~]+)(?:[!=<>~].*)?$)\", x)[0] for x in _deps)}\n"
+		    "def deps_list(*pkgs):\n"
+		    "    return [deps[pkg] for pkg in pkgs]\n"
+		    "extras = {}\n"
+		    "extras[\"torch\"] = deps_list(\"torch\")\n"
+		    "install_requires = [deps[\"numpy\"]]\n"
+		    "setup(install_requires=list(install_requires), extras_require=extras)\n",
+		    "setup.py:3 >=2.6\n");
+	/* ... a table no one names is read when nothing else names torch; a subscript is a key */
+	expect_scan(MPSFIX_PINS_SETUP_PY, "setup.py",
+		    "_deps = (\"torch>=2.0\", \"torch==x\")\n"
+		    "def f():\n"
+		    "    local = [\"torch==1.0\"]\n"
+		    "setup(install_requires=[deps[\"torch\"]], tests_require=[\"torch==1.4\"])\n",
+		    "setup.py:1 >=2.0 (optional)\n"
+		    "! setup.py:1: torch pin 'torch==x' ignored: 'x' is not a version\n");
+	/* ... and not when install_requires names torch, even without a version */
+	expect_scan(MPSFIX_PINS_SETUP_PY, "setup.py",
+		    "_deps = [\"torch>=2.0\", \"torch==x\"]\n"
+		    "setup(install_requires=[\"torch\"], extras_require={\"a\": [\"torch==2.1\"]})\n",
+		    "");
+}
+END_TEST
+
+/* A hostile setup.py takes bounded time and memory. */
+START_TEST(test_pins_setup_py_hostile)
+{
+	mpsfix_buf b = MPSFIX_BUF_INIT;
+	char *got;
+
+	/* every key's value reaches the end of the statement: quadratic without a bound */
+	mpsfix_buf_adds(&b, "x = ");
+	for (int i = 0; i < 200000; i++)
+		mpsfix_buf_adds(&b, "install_requires = ");
+	mpsfix_buf_adds(&b, "['torch==2.1']\n");
+	got = scan_text(MPSFIX_PINS_SETUP_PY, "setup.py", b.data);
+	ck_assert_str_eq(got, "setup.py:1 2.1\n"
+			      "! setup.py: not read to the end for torch pins: too complex\n");
+	free(got);
+	mpsfix_buf_clear(&b);
+	/* too many tokens: what comes before the end counts */
+	mpsfix_buf_adds(&b, "setup(install_requires=['torch==2.2'])\n");
+	for (int i = 0; i < 600000; i++)
+		mpsfix_buf_adds(&b, "a,");
+	got = scan_text(MPSFIX_PINS_SETUP_PY, "setup.py", b.data);
+	ck_assert_str_eq(got, "setup.py:1 2.2\n! setup.py: not read for torch pins: too long\n");
+	free(got);
+	mpsfix_buf_clear(&b);
+	/* closers never opened, brackets never closed */
+	mpsfix_buf_adds(&b, "]]) install_requires = ([[\"torch<2.3\"");
+	got = scan_text(MPSFIX_PINS_SETUP_PY, "setup.py", b.data);
+	ck_assert_str_eq(got, "setup.py:1 <2.3\n");
+	free(got);
+	mpsfix_buf_release(&b);
+	{
+		/* a NUL is not the end */
+		static const char nul[] = "x = 1\0\nsetup(install_requires=['torch==2.4'])\n";
+		mpsfix_pins p = MPSFIX_PINS_INIT;
+
+		mpsfix_pins_scan_buffer(&p, MPSFIX_PINS_SETUP_PY, "setup.py", nul, sizeof(nul) - 1);
+		ck_assert_uint_eq(p.len, 1);
+		ck_assert_uint_eq(p.items[0].line, 2);
+		mpsfix_pins_release(&p);
+	}
 }
 END_TEST
 
@@ -582,6 +725,8 @@ Suite *mpsfix_suite_pins(void)
 	tcase_add_test(tc, test_pins_pyproject_deep);
 	tcase_add_test(tc, test_pins_setup_cfg);
 	tcase_add_test(tc, test_pins_setup_py);
+	tcase_add_test(tc, test_pins_setup_py_variables);
+	tcase_add_test(tc, test_pins_setup_py_hostile);
 	tcase_add_test(tc, test_pins_conda_env);
 	suite_add_tcase(s, tc);
 	tcase_add_checked_fixture(fs, setup, teardown);

@@ -24,43 +24,65 @@
 /* A project file larger than this is not a dependency list. */
 #define PIN_FILE_MAX (4u * 1024u * 1024u)
 
+static void add_warning(mpsfix_pins *p, char *message)
+{
+	mpsfix_grow((void **)&p->warnings, &p->wcap, p->nwarnings + 1, sizeof(char *));
+	p->warnings[p->nwarnings++] = message;
+}
+
 void mpsfix_pins__warn(mpsfix_pins_scan *sc, const char *fmt, ...)
 {
-	mpsfix_pins *p = sc->out;
 	mpsfix_buf b = MPSFIX_BUF_INIT;
 	va_list ap;
 
 	va_start(ap, fmt);
 	mpsfix_buf_vprintf(&b, fmt, ap);
 	va_end(ap);
-	mpsfix_grow((void **)&p->warnings, &p->wcap, p->nwarnings + 1, sizeof(char *));
-	p->warnings[p->nwarnings++] = mpsfix_buf_detach(&b, NULL);
+	add_warning(sc->out, mpsfix_buf_detach(&b, NULL));
 }
 
-static void add_pin(mpsfix_pins_scan *sc, const char *file, uint32_t line, mpsfix_text_slice text,
-		    mpsfix_torch_range r)
+static void add_pin(mpsfix_pins *p, mpsfix_pin pin)
 {
-	mpsfix_pins *p = sc->out;
-
 	mpsfix_grow((void **)&p->items, &p->cap, p->len + 1, sizeof(*p->items));
-	p->items[p->len++] = (mpsfix_pin){
-		.file = mpsfix_xstrdup(file),
-		.line = line,
-		.text = mpsfix_xstrndup(text.s, text.n),
-		.range = r,
-	};
+	p->items[p->len++] = pin;
 }
 
-/* The result of parsing one dependency: a pin, nothing, or a warning. */
 void mpsfix_pins__take(mpsfix_pins_scan *sc, const char *file, uint32_t line, mpsfix_text_slice text,
-		       int rc, mpsfix_torch_range r)
+		       int rc, mpsfix_torch_range r, bool torch)
 {
+	mpsfix_pins *to = sc->optional && sc->extra ? sc->extra : sc->out;
+
+	if (torch && !sc->optional)
+		sc->named = true;
 	text = mpsfix_text_trim(text);
 	if (rc == 0)
-		add_pin(sc, file, line, text, r);
+		add_pin(to, (mpsfix_pin){
+			.file = mpsfix_xstrdup(file),
+			.line = line,
+			.text = mpsfix_xstrndup(text.s, text.n),
+			.range = r,
+			.optional = sc->optional,
+		});
 	else if (rc == MPSFIX_ERROR)
-		mpsfix_pins__warn(sc, "%s:%u: torch pin '%.*s' ignored: %s", file, line, (int)text.n, text.s,
-				  mpsfix_error_last()->message);
+		add_warning(to, mpsfix_xasprintf("%s:%u: torch pin '%.*s' ignored: %s", file, line,
+						 (int)text.n, text.s, mpsfix_error_last()->message));
+}
+
+/* The optional pins and their warnings join the others when nothing else named torch. */
+void mpsfix_pins__finish(mpsfix_pins_scan *sc)
+{
+	mpsfix_pins *x = sc->extra;
+
+	if (!x)
+		return;
+	if (!sc->named) {
+		for (size_t i = 0; i < x->len; i++)
+			add_pin(sc->out, x->items[i]);
+		for (size_t i = 0; i < x->nwarnings; i++)
+			add_warning(sc->out, x->warnings[i]);
+		x->len = x->nwarnings = 0; /* moved */
+	}
+	mpsfix_pins_release(x);
 }
 
 /* --- names --------------------------------------------------------------------------- */
@@ -133,9 +155,11 @@ static void scan_data(mpsfix_pins_scan *sc, mpsfix_pins_format format, const cha
 void mpsfix_pins_scan_buffer(mpsfix_pins *out, mpsfix_pins_format format, const char *name,
 			     const char *data, size_t len)
 {
-	mpsfix_pins_scan sc = {.out = out};
+	mpsfix_pins extra = MPSFIX_PINS_INIT;
+	mpsfix_pins_scan sc = {.out = out, .extra = &extra};
 
 	scan_data(&sc, format, name, NULL, data, len);
+	mpsfix_pins__finish(&sc);
 }
 
 /* Read root-relative file `rel` when it is a regular file (or a link to one). */
@@ -223,7 +247,8 @@ bool mpsfix_pins_present(const char *dir)
 
 int mpsfix_pins_find(mpsfix_pins *out, const char *root)
 {
-	mpsfix_pins_scan sc = {.out = out};
+	mpsfix_pins extra = MPSFIX_PINS_INIT;
+	mpsfix_pins_scan sc = {.out = out, .extra = &extra};
 	mpsfix_strvec reqs = MPSFIX_STRVEC_INIT;
 	int error;
 
@@ -242,6 +267,7 @@ int mpsfix_pins_find(mpsfix_pins *out, const char *root)
 	for (size_t i = 0; i < MPSFIX_ARRAY_SIZE(fixed); i++)
 		scan_file(&sc, fixed[i].format, fixed[i].name);
 done:
+	mpsfix_pins__finish(&sc);
 	mpsfix_strvec_release(&reqs);
 	mpsfix_strvec_release(&sc.visited);
 	free(sc.root);

@@ -9,9 +9,18 @@
  * dev-dependencies and group dependencies: `torch = "^2.1"`,
  * `torch = {version = "..."}`, a list of those, or a
  * [tool.poetry.dependencies.torch] table), setup.cfg (install_requires and
- * [options.extras_require]), setup.py (the strings of install_requires=[...]
- * and extras_require={...}), environment.yml / environment.yaml (conda
- * `pytorch` specs, and the `pip:` list, read as requirement-file lines).
+ * [options.extras_require]), setup.py (the strings of install_requires and
+ * extras_require, written there or in variables, and the module's lists of
+ * requirement strings: see pins_setup.c), environment.yml / environment.yaml
+ * (conda `pytorch` specs, and the `pip:` list, read as requirement-file
+ * lines).
+ *
+ * Optional dependencies ([project.optional-dependencies], setup.cfg's
+ * [options.extras_require], setup.py's extras_require and the lists of
+ * requirement strings setup.py keeps in variables that install_requires
+ * does not use) count only when no other requirement of the project names
+ * torch, with a version or without: the main requirements win.  When they
+ * do not count, their pins and their warnings are dropped.
  *
  * Only the package `torch` (pip; `pytorch` in conda) counts: names are
  * compared as pip compares them (case, and runs of - _ . alike), so
@@ -42,6 +51,7 @@ typedef struct {
 	uint32_t line;            /* 1-based */
 	char *text;               /* the requirement or constraint as written (owned) */
 	mpsfix_torch_range range;
+	bool optional;            /* from optional dependencies (read as nothing else names torch) */
 } mpsfix_pin;
 
 typedef struct mpsfix_pins {
@@ -65,6 +75,8 @@ int mpsfix_pins_find(mpsfix_pins *out, const char *root);
 /**
  * Add the torch pins of `len` bytes of `data`, in format `format`; `name`
  * names the file in pins and warnings.  Includes (-r, -c) are not followed.
+ * The file's optional dependencies count when its other requirements do not
+ * name torch.
  */
 void mpsfix_pins_scan_buffer(mpsfix_pins *out, mpsfix_pins_format format, const char *name,
 			     const char *data, size_t len);

@@ -14,24 +14,31 @@
 
 /* --- match specs --------------------------------------------------------------------- */
 
-int mpsfix_pins_parse_conda(mpsfix_torch_range *out, const char *text, size_t len)
+/* The package of a match spec (after any channel::) and what follows it. */
+static mpsfix_text_slice spec_name(mpsfix_text_slice t, mpsfix_text_slice *rest)
 {
-	mpsfix_text_slice t = mpsfix_text_trim((mpsfix_text_slice){text, len}), name, rest;
-	const char *colons;
-	size_t i = 0, end;
+	size_t i = 0;
 
+	t = mpsfix_text_trim(t);
 	/* channel::name, or channel/subdir::name */
-	for (colons = t.s; colons + 1 < t.s + t.n; colons++)
+	for (const char *colons = t.s; colons + 1 < t.s + t.n; colons++)
 		if (colons[0] == ':' && colons[1] == ':') {
 			t = (mpsfix_text_slice){colons + 2, (size_t)(t.s + t.n - colons - 2)};
 			break;
 		}
 	while (i < t.n && mpsfix_pins__is_name_char(t.s[i]))
 		i++;
-	name = (mpsfix_text_slice){t.s, i};
+	*rest = mpsfix_text_trim((mpsfix_text_slice){t.s + i, t.n - i});
+	return (mpsfix_text_slice){t.s, i};
+}
+
+int mpsfix_pins_parse_conda(mpsfix_torch_range *out, const char *text, size_t len)
+{
+	mpsfix_text_slice rest, name = spec_name((mpsfix_text_slice){text, len}, &rest);
+	size_t end;
+
 	if (!mpsfix_pins__same_name(name, "pytorch"))
 		return MPSFIX_ENOMATCH;
-	rest = mpsfix_text_trim((mpsfix_text_slice){t.s + i, t.n - i});
 	if (rest.n && rest.s[0] == '[') {
 		/* pytorch[version='>=2.0,<2.3', build=...] */
 		const char *key = NULL;
@@ -93,10 +100,12 @@ void mpsfix_pins__scan_conda_env(mpsfix_pins_scan *sc, const char *name, const c
 		const mpsfix_yaml_node *d = deps->items[i];
 
 		if (mpsfix_yaml_is_string(d)) {
+			mpsfix_text_slice spec = {d->value, d->len}, rest;
 			mpsfix_torch_range r;
 			int rc = mpsfix_pins_parse_conda(&r, d->value, d->len);
 
-			mpsfix_pins__take(sc, name, d->line, (mpsfix_text_slice){d->value, d->len}, rc, r);
+			mpsfix_pins__take(sc, name, d->line, spec, rc, r,
+					  mpsfix_pins__same_name(spec_name(spec, &rest), "pytorch"));
 		} else if (d->type == MPSFIX_YAML_MAP) {
 			for (size_t k = 0; k < mpsfix_yaml_npairs(d); k++) {
 				const mpsfix_yaml_node *pip = mpsfix_yaml_value(d, k);

@@ -1,12 +1,8 @@
 /*
  * pins_python.c: torch pins in pip's and Python packaging's files: PEP 508
  * requirement strings, requirement files (with their -r/-c includes),
- * pyproject.toml (through the TOML reader of toml.c), setup.cfg and
- * setup.py.
- *
- * No Python parser: setup.py goes through a tokenizer that knows comments
- * and string literals and collects the strings inside the brackets after
- * install_requires= and extras_require=.
+ * pyproject.toml (through the TOML reader of toml.c) and setup.cfg.
+ * setup.py has a file of its own, pins_setup.c.
  */
 #include "pins.h"
 
@@ -121,6 +117,25 @@ int mpsfix_pins_parse_requirement(mpsfix_torch_range *out, const char *req, size
 	return mpsfix_torch_range_parse(out, spec.s, spec.n, MPSFIX_TORCH_SYNTAX_PIP);
 }
 
+/* Is the package of requirement `t` torch (pip's name, then an end, blanks, '[', '@' or a specifier)? */
+static bool names_torch(mpsfix_text_slice t)
+{
+	size_t i = 0;
+
+	t = mpsfix_text_trim(t);
+	while (i < t.n && mpsfix_pins__is_name_char(t.s[i]))
+		i++;
+	return mpsfix_pins__same_name((mpsfix_text_slice){t.s, i}, "torch");
+}
+
+void mpsfix_pins__requirement(mpsfix_pins_scan *sc, const char *name, uint32_t line, mpsfix_text_slice t)
+{
+	mpsfix_torch_range r;
+	int rc = mpsfix_pins_parse_requirement(&r, t.s, t.n);
+
+	mpsfix_pins__take(sc, name, line, t, rc, r, rc != MPSFIX_ENOMATCH || names_torch(t));
+}
+
 /* --- requirement files --------------------------------------------------------------- */
 
 /* `rel` relative to the root when `real` is inside it, else NULL. */
@@ -186,8 +201,6 @@ void mpsfix_pins__requirement_line(mpsfix_pins_scan *sc, const char *name, uint3
 				   const char *dir, mpsfix_text_slice t)
 {
 	static const char *const includes[] = {"--requirement", "--constraint", "-r", "-c"};
-	mpsfix_torch_range r;
-	int rc;
 
 	t = mpsfix_text_trim(t);
 	if (!t.n)
@@ -213,8 +226,7 @@ void mpsfix_pins__requirement_line(mpsfix_pins_scan *sc, const char *name, uint3
 			t = mpsfix_text_trim((mpsfix_text_slice){t.s, i});
 			break;
 		}
-	rc = mpsfix_pins_parse_requirement(&r, t.s, t.n);
-	mpsfix_pins__take(sc, name, line, t, rc, r);
+	mpsfix_pins__requirement(sc, name, line, t);
 }
 
 /*
@@ -281,18 +293,22 @@ static void pyproject_string(void *payload, const mpsfix_toml_path *path, const 
 	mpsfix_torch_range r;
 	int rc;
 
-	/* PEP 508 requirement lists */
+	/* PEP 508 requirement lists; the optional dependencies (extras) count when nothing else names torch */
+	if (n == 3 && mpsfix_toml_path_is(path, 0, "project") &&
+	    mpsfix_toml_path_is(path, 1, "optional-dependencies")) {
+		pp->sc->optional = true;
+		mpsfix_pins__requirement(pp->sc, pp->name, line, v);
+		pp->sc->optional = false;
+		return;
+	}
 	if ((n == 2 && mpsfix_toml_path_is(path, 0, "project") &&
 	     mpsfix_toml_path_is(path, 1, "dependencies")) ||
-	    (n == 3 && mpsfix_toml_path_is(path, 0, "project") &&
-	     mpsfix_toml_path_is(path, 1, "optional-dependencies")) ||
 	    (n == 2 && mpsfix_toml_path_is(path, 0, "dependency-groups")) ||
 	    (n == 3 && mpsfix_toml_path_is(path, 0, "tool") && mpsfix_toml_path_is(path, 1, "uv") &&
 	     (mpsfix_toml_path_is(path, 2, "constraint-dependencies") ||
 	      mpsfix_toml_path_is(path, 2, "override-dependencies") ||
 	      mpsfix_toml_path_is(path, 2, "dev-dependencies")))) {
-		rc = mpsfix_pins_parse_requirement(&r, v.s, v.n);
-		mpsfix_pins__take(pp->sc, pp->name, line, v, rc, r);
+		mpsfix_pins__requirement(pp->sc, pp->name, line, v);
 		return;
 	}
 	/* Poetry: tool.poetry[.group.G].(dev-)dependencies.NAME[.version|url|path|file] */
@@ -307,12 +323,12 @@ static void pyproject_string(void *payload, const mpsfix_toml_path *path, const 
 		return;
 	if (n == dep + 1 || (n == dep + 2 && mpsfix_toml_path_is(path, dep + 1, "version"))) {
 		rc = mpsfix_torch_range_parse(&r, v.s, v.n, MPSFIX_TORCH_SYNTAX_POETRY);
-		mpsfix_pins__take(pp->sc, pp->name, line, v, rc, r);
+		mpsfix_pins__take(pp->sc, pp->name, line, v, rc, r, true);
 	} else if (n == dep + 2 && (mpsfix_toml_path_is(path, dep + 1, "url") ||
 				    mpsfix_toml_path_is(path, dep + 1, "path") ||
 				    mpsfix_toml_path_is(path, dep + 1, "file"))) {
 		rc = wheel_version(&r, v);
-		mpsfix_pins__take(pp->sc, pp->name, line, v, rc, r);
+		mpsfix_pins__take(pp->sc, pp->name, line, v, rc, r, true);
 	}
 }
 
@@ -341,7 +357,8 @@ typedef ARRAY(cfg_item) cfg_items;
  * The items of one value: a value on its key's line alone is split at ';'
  * (as setuptools reads a one-line list), else each line is one requirement.
  */
-static void cfg_value(mpsfix_pins_scan *sc, const char *name, cfg_items *items, bool continued)
+static void cfg_value(mpsfix_pins_scan *sc, const char *name, cfg_items *items, bool continued,
+		      bool optional)
 {
 	for (size_t i = 0; i < items->len; i++) {
 		mpsfix_text_slice rest = items->items[i].text;
@@ -349,8 +366,6 @@ static void cfg_value(mpsfix_pins_scan *sc, const char *name, cfg_items *items, 
 		while (rest.n) {
 			const char *semi = continued ? NULL : memchr(rest.s, ';', rest.n);
 			mpsfix_text_slice item = {rest.s, semi ? (size_t)(semi - rest.s) : rest.n};
-			mpsfix_torch_range r;
-			int rc;
 
 			rest = semi ? (mpsfix_text_slice){semi + 1, rest.n - item.n - 1}
 				    : (mpsfix_text_slice){rest.s + rest.n, 0};
@@ -363,8 +378,9 @@ static void cfg_value(mpsfix_pins_scan *sc, const char *name, cfg_items *items, 
 			item = mpsfix_text_trim(item);
 			if (!item.n)
 				continue;
-			rc = mpsfix_pins_parse_requirement(&r, item.s, item.n);
-			mpsfix_pins__take(sc, name, items->items[i].line, item, rc, r);
+			sc->optional = optional;
+			mpsfix_pins__requirement(sc, name, items->items[i].line, item);
+			sc->optional = false;
 		}
 	}
 	items->len = 0;
@@ -411,7 +427,7 @@ void mpsfix_pins__scan_setup_cfg(mpsfix_pins_scan *sc, const char *name, const c
 				ARRAY_PUSH(&items, ((cfg_item){t, line}));
 			continued = true;
 		} else if (t.n && t.s[0] != '#' && t.s[0] != ';') {
-			cfg_value(sc, name, &items, continued);
+			cfg_value(sc, name, &items, continued, in_extras);
 			collecting = continued = false;
 			if (t.s[0] == '[') {
 				const char *close = memchr(t.s, ']', t.n);
@@ -443,139 +459,6 @@ void mpsfix_pins__scan_setup_cfg(mpsfix_pins_scan *sc, const char *name, const c
 			break;
 		p = eol + 1;
 	}
-	cfg_value(sc, name, &items, continued);
+	cfg_value(sc, name, &items, continued, in_extras);
 	free(items.items);
 }
-
-/* --- setup.py ------------------------------------------------------------------------ */
-
-typedef struct {
-	const char *p, *end;
-	uint32_t line;
-} pytok;
-
-/*
- * Step over a string literal at t->p (after any prefix); its value (escapes
- * as written) in *value when not NULL.  False when it is not closed.
- */
-static bool py_string(pytok *t, mpsfix_buf *value)
-{
-	char q = *t->p;
-	bool triple = t->end - t->p >= 3 && t->p[1] == q && t->p[2] == q;
-
-	t->p += triple ? 3 : 1;
-	while (t->p < t->end) {
-		if (*t->p == '\\' && t->p + 1 < t->end) {
-			if (t->p[1] == '\n')
-				t->line++;
-			if (value && t->p[1] != '\n')
-				mpsfix_buf_add(value, t->p, 2);
-			t->p += 2;
-			continue;
-		}
-		if (*t->p == q && (!triple || (t->end - t->p >= 3 && t->p[1] == q && t->p[2] == q))) {
-			t->p += triple ? 3 : 1;
-			return true;
-		}
-		if (*t->p == '\n') {
-			if (!triple)
-				return false;
-			t->line++;
-		}
-		if (value)
-			mpsfix_buf_addc(value, *t->p);
-		t->p++;
-	}
-	return false;
-}
-
-/* Is the identifier at [s, e) a string prefix (r, b, u, f, rb, br, fr...) before a quote? */
-static bool string_prefix(const char *s, const char *e)
-{
-	if (e - s > 2)
-		return false;
-	for (const char *c = s; c < e; c++)
-		if (!strchr("rRbBuUfF", *c))
-			return false;
-	return true;
-}
-
-/*
- * setup.py: every string literal inside the brackets that follow
- * `install_requires` / `extras_require` (a keyword argument, `name = [...]`
- * or a dict key "install_requires": [...]) is a requirement.
- */
-void mpsfix_pins__scan_setup_py(mpsfix_pins_scan *sc, const char *name, const char *data, size_t len)
-{
-	pytok t = {data, data + len, 1};
-	mpsfix_buf str = MPSFIX_BUF_INIT;
-	int armed = 0;     /* 1: saw the name; 2: and '=' or ':' */
-	int depth = 0;     /* > 0: inside the collected brackets */
-
-	while (t.p < t.end) {
-		char c = *t.p;
-
-		if (c == '#') {
-			while (t.p < t.end && *t.p != '\n')
-				t.p++;
-		} else if (c == '\n') {
-			t.line++;
-			t.p++;
-		} else if (isspace((unsigned char)c) || c == '\\') {
-			t.p++;
-		} else if (c == '"' || c == '\'') {
-			uint32_t line = t.line;
-			bool closed;
-
-			mpsfix_buf_clear(&str);
-			closed = py_string(&t, &str);
-			if (!closed) {
-				mpsfix_pins__warn(sc, "%s:%u: not read for torch pins: a string is not "
-						  "closed", name, line);
-				break;
-			}
-			if (depth > 0) {
-				mpsfix_torch_range r;
-				int rc = mpsfix_pins_parse_requirement(&r, str.data ? str.data : "", str.len);
-
-				mpsfix_pins__take(sc, name, line, (mpsfix_text_slice){str.data ? str.data : "",
-										   str.len}, rc, r);
-			} else {
-				armed = (str.len == 16 && !memcmp(str.data, "install_requires", 16)) ||
-					(str.len == 14 && !memcmp(str.data, "extras_require", 14));
-			}
-		} else if (isalpha((unsigned char)c) || c == '_') {
-			const char *s = t.p;
-
-			while (t.p < t.end && (isalnum((unsigned char)*t.p) || *t.p == '_'))
-				t.p++;
-			if (t.p < t.end && (*t.p == '"' || *t.p == '\'') && string_prefix(s, t.p))
-				continue; /* the string comes next */
-			if (depth == 0 && armed == 2 && t.p - s == 4 && !memcmp(s, "dict", 4))
-				continue; /* extras_require=dict(gpu=[...]) */
-			if (depth == 0)
-				armed = (t.p - s == 16 && !memcmp(s, "install_requires", 16)) ||
-					(t.p - s == 14 && !memcmp(s, "extras_require", 14));
-		} else if (strchr("([{", c)) {
-			if (depth > 0 || armed == 2)
-				depth++;
-			armed = 0;
-			t.p++;
-		} else if (strchr(")]}", c)) {
-			if (depth > 0)
-				depth--;
-			armed = 0;
-			t.p++;
-		} else if ((c == '=' || c == ':') && armed == 1 && depth == 0 &&
-			   !(t.p + 1 < t.end && t.p[1] == '=')) {
-			armed = 2;
-			t.p++;
-		} else {
-			if (depth == 0)
-				armed = 0;
-			t.p++;
-		}
-	}
-	mpsfix_buf_release(&str);
-}
-
