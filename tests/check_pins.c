@@ -176,6 +176,38 @@ START_TEST(test_pins_requirements_file)
 }
 END_TEST
 
+/* Whether a project names torch at all (targets.c passes over the folders that do not). */
+START_TEST(test_pins_names_torch)
+{
+	static const struct {
+		mpsfix_pins_format format;
+		const char *text;
+		bool names;
+	} cases[] = {
+		{MPSFIX_PINS_REQUIREMENTS, "numpy\ntorchvision==0.16\ntorch-geometric\n", false},
+		{MPSFIX_PINS_REQUIREMENTS, "torch ; sys_platform == 'darwin'\n", true},
+		{MPSFIX_PINS_REQUIREMENTS, "Torch[opt]\n", true},
+		{MPSFIX_PINS_REQUIREMENTS, "torch==oops\n", true},
+		{MPSFIX_PINS_REQUIREMENTS, "torch!=2.1\n", true},
+		{MPSFIX_PINS_PYPROJECT, "[project.optional-dependencies]\ngpu = [\"torch\"]\n", true},
+		{MPSFIX_PINS_PYPROJECT, "[tool.poetry.dependencies]\ntorch = \"*\"\n", true},
+		{MPSFIX_PINS_PYPROJECT, "[project]\nname = \"torch\"\n", false},
+		{MPSFIX_PINS_SETUP_PY, "def setup(trainer):\n    trainer.fit()\n", false},
+		{MPSFIX_PINS_SETUP_PY, "setup(install_requires=[deps[\"torch\"]])\n", false},
+		{MPSFIX_PINS_CONDA_ENV, "dependencies:\n  - pytorch\n", true},
+		{MPSFIX_PINS_CONDA_ENV, "dependencies:\n  - pytorch-lightning=2.1\n", false},
+	};
+
+	for (size_t i = 0; i < MPSFIX_ARRAY_SIZE(cases); i++) {
+		mpsfix_pins p = MPSFIX_PINS_INIT;
+
+		mpsfix_pins_scan_buffer(&p, cases[i].format, "f", cases[i].text, strlen(cases[i].text));
+		ck_assert_msg(p.names_torch == cases[i].names, "case %zu: '%s'", i, cases[i].text);
+		mpsfix_pins_release(&p);
+	}
+}
+END_TEST
+
 START_TEST(test_pins_pyproject)
 {
 	expect_scan(MPSFIX_PINS_PYPROJECT, "pyproject.toml",
@@ -721,6 +753,7 @@ Suite *mpsfix_suite_pins(void)
 	tcase_add_loop_test(tc, test_pins_requirement, 0, (int)MPSFIX_ARRAY_SIZE(requirements));
 	tcase_add_loop_test(tc, test_pins_conda_spec, 0, (int)MPSFIX_ARRAY_SIZE(conda));
 	tcase_add_test(tc, test_pins_requirements_file);
+	tcase_add_test(tc, test_pins_names_torch);
 	tcase_add_test(tc, test_pins_pyproject);
 	tcase_add_test(tc, test_pins_pyproject_deep);
 	tcase_add_test(tc, test_pins_setup_cfg);

@@ -14,6 +14,7 @@
 
 #include "git.h"
 #include "target.h"
+#include "targets.h"
 #include "tests.h"
 #include "testutil.h"
 
@@ -299,6 +300,204 @@ START_TEST(test_target_root)
 }
 END_TEST
 
+static int count_warnings;
+
+static void on_warning(void *payload, const char *message)
+{
+	(void)payload;
+	(void)message;
+	count_warnings++;
+}
+
+/* The summary of item `k` of `t`, for a comparison. */
+static const char *summary_of(const mpsfix_targets *t, size_t k)
+{
+	ck_assert_uint_lt(k, t->len);
+	return t->items[k].summary;
+}
+
+START_TEST(test_targets_per_folder)
+{
+	mpsfix_targets t;
+	mpsfix_target_opts o = {0};
+	char *file, *root;
+	size_t a, b, c, k;
+
+	make_dir("proj/a");
+	make_dir("proj/a/pkg");
+	make_dir("proj/b");
+	make_dir("proj/docs");
+	make_dir("proj/trainer");
+	put("proj/a/requirements.txt", "torch==2.1.0\ntorch==oops\n");
+	put("proj/b/pyproject.toml", "[project]\ndependencies = [\"torch>=2.6\"]\n");
+	put("proj/docs/requirements.txt", "sphinx\n");
+	put("proj/trainer/setup.py", "def setup(trainer):\n    pass\n"); /* a module, not a project */
+	put("proj/sub/requirements.txt", "torch\n");
+	put("proj/requirements.txt", "torch>=2.0\n");
+	go("proj");
+	o.root = root = tmp_path("proj");
+	count_warnings = 0;
+	ck_assert_int_eq(mpsfix_targets_init(&t, &o, on_warning, NULL), 0);
+	ck_assert(!t.forced);
+	ck_assert_str_eq(summary_of(&t, 0), "target torch >=2.0 (requirements.txt:1)");
+	/* the nearest folder above whose pins name torch; each read once */
+	a = mpsfix_targets_of_file(&t, "a/pkg/x.py", NULL, on_warning, NULL);
+	ck_assert_str_eq(summary_of(&t, a), "target torch 2.1 (a/requirements.txt:1)");
+	ck_assert_int_eq(count_warnings, 1); /* torch==oops */
+	ck_assert_uint_eq(mpsfix_targets_of_file(&t, "a/y.py", NULL, on_warning, NULL), a);
+	ck_assert_uint_eq(mpsfix_targets_of_file(&t, "./a/../a/pkg/z.py", NULL, on_warning, NULL), a);
+	ck_assert_int_eq(count_warnings, 1);
+	b = mpsfix_targets_of_file(&t, "b/x.py", NULL, on_warning, NULL);
+	ck_assert_str_eq(summary_of(&t, b), "target torch >=2.6 (b/pyproject.toml:2)");
+	/* pins that do not name torch are passed over: the project's */
+	ck_assert_uint_eq(mpsfix_targets_of_file(&t, "docs/conf.py", NULL, on_warning, NULL), 0);
+	ck_assert_uint_eq(mpsfix_targets_of_file(&t, "trainer/setup.py", NULL, on_warning, NULL), 0);
+	ck_assert_uint_eq(mpsfix_targets_of_file(&t, "x.py", NULL, on_warning, NULL), 0);
+	/* torch without a version: every version, one target for all such folders */
+	c = mpsfix_targets_of_file(&t, "sub/x.py", NULL, on_warning, NULL);
+	ck_assert_str_eq(summary_of(&t, c), "target torch: every MPS-capable version");
+	ck_assert_uint_eq(t.len, 4);
+	/* a file that is not there: its folder's (standard input's --stdin-filename) */
+	ck_assert_uint_eq(mpsfix_targets_of_file(&t, "b/new.py", NULL, on_warning, NULL), b);
+	ck_assert_uint_eq(mpsfix_targets_of_file(&t, "new.py", NULL, on_warning, NULL), 0);
+	ck_assert_uint_eq(mpsfix_targets_of_folder(&t, "a/pkg", on_warning, NULL), a);
+	mpsfix_targets_release(&t);
+	/* outside git the search stops at the current folder (as the run starts), or at a higher folder operand */
+	go("proj/a/pkg");
+	o.root = NULL;
+	ck_assert_int_eq(mpsfix_targets_init(&t, &o, on_warning, NULL), 0);
+	ck_assert_uint_eq(mpsfix_targets_of_file(&t, "x.py", NULL, on_warning, NULL), 0);
+	k = mpsfix_targets_of_file(&t, "x.py", "../..", on_warning, NULL);
+	ck_assert_str_eq(summary_of(&t, k), "target torch 2.1 (../requirements.txt:1)");
+	mpsfix_targets_release(&t);
+	/* ... or, for a file outside the current folder, its folder operand, else its own folder */
+	go("empty");
+	ck_assert_int_eq(mpsfix_targets_init(&t, &o, on_warning, NULL), 0);
+	file = tmp_path("proj/a/pkg/x.py");
+	ck_assert_uint_eq(mpsfix_targets_of_file(&t, file, NULL, on_warning, NULL), 0);
+	k = mpsfix_targets_of_file(&t, file, root, on_warning, NULL);
+	ck_assert_str_eq(summary_of(&t, k), "target torch 2.1 (../proj/a/requirements.txt:1)");
+	free(file);
+	file = tmp_path("proj/a/y.py");
+	ck_assert_uint_eq(mpsfix_targets_of_file(&t, file, NULL, on_warning, NULL), k);
+	free(file);
+	mpsfix_targets_release(&t);
+	free(root);
+}
+END_TEST
+
+START_TEST(test_targets_git_top)
+{
+	mpsfix_targets t;
+	mpsfix_target_opts o = {0};
+	char *cmd;
+	size_t k;
+
+	put("requirements.txt", "torch==1.13\n"); /* above the work tree: never read */
+	make_dir("repo");
+	make_dir("repo/p");
+	make_dir("repo/p/src");
+	put("repo/p/setup.cfg", "[options]\ninstall_requires = torch~=2.2.0\n");
+	cmd = mpsfix_xasprintf("git init -q '%s/repo'", tmpdir);
+	ck_assert_int_eq(system(cmd), 0);
+	free(cmd);
+	go("repo/p/src");
+	o.root = mpsfix_target_root(NULL, NULL);
+	ck_assert_int_eq(mpsfix_targets_init(&t, &o, NULL, NULL), 0);
+	ck_assert_str_eq(summary_of(&t, 0), "target torch: every MPS-capable version");
+	/* in a work tree the search goes up to its top, whatever the current folder */
+	k = mpsfix_targets_of_file(&t, "x.py", NULL, NULL, NULL);
+	ck_assert_str_eq(summary_of(&t, k), "target torch 2.2 (../setup.cfg:2)");
+	ck_assert_uint_eq(mpsfix_targets_of_folder(&t, ".", NULL, NULL), k);
+	ck_assert_uint_eq(mpsfix_targets_of_file(&t, "../../x.py", NULL, NULL, NULL), 0);
+	mpsfix_targets_release(&t);
+	free((char *)o.root);
+}
+END_TEST
+
+START_TEST(test_targets_forced)
+{
+	mpsfix_targets t;
+	mpsfix_target_opts o = {.option = "2.5"};
+
+	put("proj/requirements.txt", "torch==2.1.0\n");
+	ck_assert_int_eq(mpsfix_targets_init(&t, &o, NULL, NULL), 0);
+	ck_assert(t.forced);
+	ck_assert_uint_eq(mpsfix_targets_of_file(&t, "proj/x.py", NULL, NULL, NULL), 0);
+	ck_assert_uint_eq(t.len, 1);
+	ck_assert_str_eq(summary_of(&t, 0), "target torch 2.5 (--target-torch)");
+	mpsfix_targets_release(&t);
+	o.option = "2.x";
+	ck_assert_int_eq(mpsfix_targets_init(&t, &o, NULL, NULL), MPSFIX_ERROR);
+	mpsfix_targets_release(&t);
+}
+END_TEST
+
+START_TEST(test_targets_summary)
+{
+	static const char *const pins[] = {"torch==2.1\n", "torch>=2.6\n", "torch<2.0\n", "torch==2.3.*\n",
+					   "torch==2.4\n"};
+	mpsfix_targets t;
+	mpsfix_target_opts o = {0};
+	size_t files[8] = {0};
+	char *words;
+	mpsfix_torch_range r;
+	char buf[MPSFIX_TORCH_RANGE_STRMAX];
+
+	for (size_t i = 0; i < MPSFIX_ARRAY_SIZE(pins); i++) {
+		char *dir = mpsfix_xasprintf("p%zu", i), *req = mpsfix_xasprintf("p%zu/requirements.txt", i);
+
+		make_dir(dir);
+		put(req, pins[i]);
+		free(dir);
+		free(req);
+	}
+	go("");
+	ck_assert_int_eq(mpsfix_targets_init(&t, &o, NULL, NULL), 0);
+	for (size_t i = 0; i < MPSFIX_ARRAY_SIZE(pins); i++) {
+		char *f = mpsfix_xasprintf("p%zu/x.py", i);
+
+		ck_assert_uint_eq(mpsfix_targets_of_file(&t, f, NULL, NULL, NULL), i + 1);
+		free(f);
+	}
+	ck_assert_uint_eq(t.len, 6);
+	/* none or one used: that target's summary */
+	words = mpsfix_targets_summary(&t, files);
+	ck_assert_str_eq(words, "target torch: every MPS-capable version");
+	free(words);
+	files[2] = 7;
+	words = mpsfix_targets_summary(&t, files);
+	ck_assert_str_eq(words, "target torch >=2.6 (p1/requirements.txt:1)");
+	free(words);
+	r = mpsfix_targets_hull(&t, files);
+	ck_assert_str_eq(mpsfix_torch_range_format(buf, r), ">=2.6");
+	/* several: most files first, then in the order found */
+	files[0] = 1;
+	files[1] = 3;
+	words = mpsfix_targets_summary(&t, files);
+	ck_assert_str_eq(words, "targets: torch >=2.6 (p1/requirements.txt:1) for 7 files, "
+				"torch 2.1 (p0/requirements.txt:1) for 3 files, "
+				"every MPS-capable version for 1 file");
+	free(words);
+	r = mpsfix_targets_hull(&t, files);
+	ck_assert_str_eq(mpsfix_torch_range_format(buf, r), ">=1.12");
+	/* past four, the rest counted together */
+	files[3] = 1;
+	files[4] = 2;
+	files[5] = 1;
+	words = mpsfix_targets_summary(&t, files);
+	ck_assert_str_eq(words, "targets: torch >=2.6 (p1/requirements.txt:1) for 7 files, "
+				"torch 2.1 (p0/requirements.txt:1) for 3 files, "
+				"torch 2.3 (p3/requirements.txt:1) for 2 files, "
+				"every MPS-capable version for 1 file, and 2 more for 2 files");
+	free(words);
+	files[0] = 0;
+	r = mpsfix_targets_hull(&t, files);
+	ck_assert_str_eq(mpsfix_torch_range_format(buf, r), "all");
+	mpsfix_targets_release(&t);
+}
+END_TEST
+
 Suite *mpsfix_suite_target(void)
 {
 	Suite *s = suite_create("target");
@@ -312,6 +511,10 @@ Suite *mpsfix_suite_target(void)
 	tcase_add_test(tc, test_target_default);
 	tcase_add_test(tc, test_target_runs);
 	tcase_add_test(tc, test_target_root);
+	tcase_add_test(tc, test_targets_per_folder);
+	tcase_add_test(tc, test_targets_git_top);
+	tcase_add_test(tc, test_targets_forced);
+	tcase_add_test(tc, test_targets_summary);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -54,6 +54,8 @@ void mpsfix_pins__take(mpsfix_pins_scan *sc, const char *file, uint32_t line, mp
 
 	if (torch && !sc->optional)
 		sc->named = true;
+	else if (torch)
+		sc->named_optional = true;
 	text = mpsfix_text_trim(text);
 	if (rc == 0)
 		add_pin(to, (mpsfix_pin){
@@ -73,6 +75,7 @@ void mpsfix_pins__finish(mpsfix_pins_scan *sc)
 {
 	mpsfix_pins *x = sc->extra;
 
+	sc->out->names_torch |= sc->named || sc->named_optional;
 	if (!x)
 		return;
 	if (!sc->named) {

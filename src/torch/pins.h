@@ -59,9 +59,10 @@ typedef struct mpsfix_pins {
 	size_t len, cap;
 	char **warnings;          /* "FILE:LINE: ..." (owned) */
 	size_t nwarnings, wcap;
+	bool names_torch;         /* a requirement read names torch (pinned, not, or unreadable) */
 } mpsfix_pins;
 
-#define MPSFIX_PINS_INIT {NULL, 0, 0, NULL, 0, 0}
+#define MPSFIX_PINS_INIT {NULL, 0, 0, NULL, 0, 0, false}
 
 /**
  * Add the torch pins of the project in folder `root` to `out`, files in the

@@ -24,6 +24,7 @@ typedef struct {
 	bool optional;            /* the reader is in optional dependencies (extras) */
 	struct mpsfix_pins *extra; /* their pins and warnings, until mpsfix_pins__finish */
 	bool named;               /* a dependency that is not optional names torch */
+	bool named_optional;      /* an optional one does */
 } mpsfix_pins_scan;
 
 /* pins.c: a warning about a file; the end of a search (the optional pins count or go) */
