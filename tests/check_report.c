@@ -277,11 +277,16 @@ START_TEST(test_report_json)
 {
 	fixture fx;
 	mpsfix_report_opts opts;
-	mpsfix_report_summary sum = {.files = 1, .findings = 4, .fixable = 1, .unsafe_fixable = 1,
-				     .manual = 1, .command = "check", .target = "torch 2.1 (requirements.txt:3)"};
+	static const mpsfix_report_target targets[] = {{"2.1", "b/requirements.txt:3", 3},
+						      {">=1.12", NULL, 1}};
+	mpsfix_report_summary sum = {.files = 4, .findings = 4, .fixable = 1, .unsafe_fixable = 1,
+				     .manual = 1, .command = "check",
+				     .target = "targets: torch 2.1 (b/requirements.txt:3) for 3 files, "
+					       "every MPS-capable version for 1 file",
+				     .targets = targets, .ntargets = 2};
 	const char *want;
 	char *out;
-	json_t *doc, *f, *edit;
+	json_t *doc, *f, *edit, *t;
 
 	fixture_init(&fx);
 	opts = fixture_opts(&fx, MPSFIX_FORMAT_JSON);
@@ -341,7 +346,17 @@ START_TEST(test_report_json)
 
 	f = json_object_get(doc, "summary");
 	ck_assert_str_eq(json_string_value(json_object_get(f, "command")), "check");
-	ck_assert_str_eq(json_string_value(json_object_get(f, "target")), "torch 2.1 (requirements.txt:3)");
+	ck_assert_str_eq(json_string_value(json_object_get(f, "target")),
+			 "targets: torch 2.1 (b/requirements.txt:3) for 3 files, every MPS-capable version for 1 file");
+	ck_assert_int_eq(json_array_size(json_object_get(f, "targets")), 2);
+	t = json_array_get(json_object_get(f, "targets"), 0);
+	ck_assert_str_eq(json_string_value(json_object_get(t, "range")), "2.1");
+	ck_assert_str_eq(json_string_value(json_object_get(t, "origin")), "b/requirements.txt:3");
+	ck_assert_int_eq(json_integer_value(json_object_get(t, "files")), 3);
+	t = json_array_get(json_object_get(f, "targets"), 1);
+	ck_assert_str_eq(json_string_value(json_object_get(t, "range")), ">=1.12");
+	ck_assert(json_is_null(json_object_get(t, "origin")));
+	ck_assert_int_eq(json_integer_value(json_object_get(t, "files")), 1);
 	ck_assert_int_eq(json_integer_value(json_object_get(f, "findings")), 4);
 	ck_assert_int_eq(json_integer_value(json_object_get(f, "unsafe_fixable")), 1);
 	json_decref(doc);
@@ -363,6 +378,7 @@ START_TEST(test_report_json_empty_run)
 		"  \"summary\": {\n"
 		"    \"command\": \"check\",\n"
 		"    \"target\": null,\n"
+		"    \"targets\": [],\n"
 		"    \"files\": 2,\n"
 		"    \"skipped\": 0,\n"
 		"    \"findings\": 0,\n"

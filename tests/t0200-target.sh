@@ -213,6 +213,148 @@ printf 'torch==oops\n' >"$c/requirements.txt"
 run_in "$c" "$bin" check $R --format concise
 expect_no_err "the pins are not read when the configuration gives the target" "oops"
 
+# --- one target per project -------------------------------------------------------------------
+# a folder holding several projects: each file's target is the nearest pins above it
+m=$tmp/multi
+mkdir -p "$m/a/pkg" "$m/b" "$m/c" "$m/docs"
+printf 'torch==2.1.0\n' >"$m/a/requirements.txt"
+printf '[project]\nname = "b"\ndependencies = ["numpy", "torch>=2.6"]\n' >"$m/b/pyproject.toml"
+printf 'REQUIRED = ["torch>=2.1"]\nsetup(name="c", install_requires=REQUIRED)\n' >"$m/c/setup.py"
+printf 'sphinx\n' >"$m/docs/requirements.txt" # names no torch: passed over
+for f in a/pkg/x.py a/y.py b/x.py c/x.py docs/conf.py top.py; do cp "$p/src/train.py" "$m/$f"; done
+run_in "$m" "$bin" check $R --format concise
+expect_rc "several projects: exit 1" 1
+expect_out "2.1: the < 2.4 rule runs, its fix safe" "a/pkg/x.py:2:1: MPS900 [*]"
+expect_out "2.1, a file at the project's top" "a/y.py:2:1: MPS900 [*]"
+expect_no_out ">=2.6: the < 2.4 rule does not run" "b/x.py:2:1: MPS900"
+expect_out ">=2.6: the rule for every version runs" "b/x.py:3:1: MPS901"
+expect_out ">=2.1 (setup.py's variable): the rule runs, its fix unsafe (2.4 and later are outside it)" \
+	"c/x.py:2:1: MPS900 [~]"
+expect_out "no pins naming torch up to the current folder: every version, the fix unsafe" \
+	"top.py:2:1: MPS900 [~]"
+expect_out "a folder whose pins do not name torch is passed over" "docs/conf.py:2:1: MPS900 [~]"
+expect_summary "the summary names each target and its files, most files first" \
+	"mpsfix: 7 files scanned, 11 findings (2 fixable); targets: every MPS-capable version for 2 files, torch 2.1 (a/requirements.txt:1) for 2 files, torch >=2.1 (c/setup.py:1) for 2 files, torch >=2.6 (b/pyproject.toml:3) for 1 file; 3 more fixable with --unsafe-fixes"
+run_in "$tmp" "$bin" check $R --format concise multi/b multi/a
+expect_summary "named from the current folder; only the targets of the files checked" \
+	"mpsfix: 3 files scanned, 5 findings (2 fixable); targets: torch 2.1 (multi/a/requirements.txt:1) for 2 files, torch >=2.6 (multi/b/pyproject.toml:3) for 1 file"
+run_in "$m" "$bin" check $R --format concise b
+expect_summary "one target: the summary as before" \
+	"mpsfix: 1 file scanned, 1 finding (0 fixable); target torch >=2.6 (b/pyproject.toml:3)"
+run_in "$m/a/pkg" "$bin" check $R --format concise
+expect_summary "outside git, from inside a project: the search stops at the current folder, then the run's pins" \
+	"mpsfix: 1 file scanned, 2 findings (1 fixable); target torch 2.1 (../requirements.txt:1)"
+run_in "$m/a/pkg" "$bin" check $R --format concise ../..
+expect_out "a folder operand above: each project's target" "../../a/pkg/x.py:2:1: MPS900 [*]"
+expect_out "a folder operand above: each project's target (b)" "../../b/x.py:3:1: MPS901"
+expect_no_out "a folder operand above: each project's target (not b)" "../../b/x.py:2:1: MPS900"
+printf 'import torch\ntorch.mps.synchronize()\n' >"$tmp/stdin.py"
+(cd "$m" && "$bin" check $R --format concise --stdin-filename b/new.py - <"$tmp/stdin.py" >"$tmp/out" 2>"$tmp/err")
+err=$(cat "$tmp/err")
+expect_summary "standard input: the target of --stdin-filename's folder" \
+	"mpsfix: 1 file scanned, 0 findings (0 fixable); target torch >=2.6 (b/pyproject.toml:3)"
+run_in "$m" "$bin" check $R --format concise --target-torch 2.5
+expect_no_out "--target-torch: one target for every file" "MPS900"
+expect_summary "--target-torch: the summary names it alone" \
+	"mpsfix: 7 files scanned, 6 findings (0 fixable); target torch 2.5 (--target-torch)"
+printf 'target-torch: "2.1"\n' >"$m/.mpsfix.yml"
+run_in "$m" "$bin" check $R --format concise
+expect_out "target-torch: one target for every file, b's too" "b/x.py:2:1: MPS900 [*]"
+expect_err "target-torch: the summary names it alone" "; target torch 2.1 (.mpsfix.yml)"
+rm "$m/.mpsfix.yml"
+if command -v python3 >/dev/null 2>&1; then
+	run_in "$m" "$bin" check $R --format json
+	printf '%s\n' "$out" >"$tmp/multi.json"
+	run python3 -c '
+import json, sys
+s = json.load(open(sys.argv[1]))["summary"]
+assert s["target"].startswith("targets: every MPS-capable version for 2 files, torch 2.1 "), s["target"]
+assert s["targets"] == [
+    {"range": ">=1.12", "origin": None, "files": 2},
+    {"range": "2.1", "origin": "a/requirements.txt:1", "files": 2},
+    {"range": ">=2.6", "origin": "b/pyproject.toml:3", "files": 1},
+    {"range": ">=2.1", "origin": "c/setup.py:1", "files": 2},
+], s["targets"]
+' "$tmp/multi.json"
+	expect_rc "json: \"target\" the summary's words, \"targets\" each target and its files" 0
+	run_in "$m" "$bin" check $R --format json b
+	printf '%s\n' "$out" >"$tmp/one.json"
+	run python3 -c '
+import json, sys
+s = json.load(open(sys.argv[1]))["summary"]
+assert s["target"] == "target torch >=2.6 (b/pyproject.toml:3)", s
+assert s["targets"] == [{"range": ">=2.6", "origin": "b/pyproject.toml:3", "files": 1}], s
+' "$tmp/one.json"
+	expect_rc "json: one target, \"target\" as before and \"targets\" of one" 0
+fi
+cp -R "$m" "$tmp/multifix"
+run_in "$tmp/multifix" "$bin" fix $R
+if grep -q '^torch.cuda.synchronize()$' "$tmp/multifix/a/pkg/x.py" &&
+	grep -q '^torch.mps.synchronize()$' "$tmp/multifix/c/x.py" &&
+	grep -q '^torch.mps.synchronize()$' "$tmp/multifix/b/x.py"; then
+	ok "fix: the safe fix where the target is inside the rule's range, not where it reaches beyond"
+else
+	fail "fix: the safe fix where the target is inside the rule's range, not where it reaches beyond" \
+		"$(cat "$tmp/multifix/a/pkg/x.py" "$tmp/multifix/c/x.py")"
+fi
+# rules and explain: for a file in the current folder
+run_in "$m/b" "$bin" rules $R
+expect_out "rules in b: the < 2.4 rule is not for its target" \
+	"MPS900  old-sync  error     safe  <2.4     on       no (not for the torch target)"
+expect_summary "rules in b: b's target" "mpsfix: 3 rules, 1 run; target torch >=2.6 (pyproject.toml:3)"
+run_in "$m" "$bin" explain $R MPS900
+expect_out "explain above the projects: the run's target" "  runs      yes; target torch: every MPS-capable version"
+# in a git work tree: the search goes up to its top, never above
+mkrepo "$m/a/pkg/repo" >/dev/null 2>&1
+run_in "$m/a/pkg/repo" "$bin" check $R --isolated --format concise
+expect_err "not above the top of the work tree" "; target torch: every MPS-capable version"
+rm -rf "$m/a/pkg/repo"
+(cd "$m" && git init -q && git config user.name 'Ada Lovelace' && git config user.email ada@example.com &&
+	git add . && git commit -qm projects) >/dev/null 2>&1
+run_in "$m/a/pkg" "$bin" explain $R MPS900
+expect_out "explain in a work tree: the nearest pins above" "  runs      yes; target torch 2.1 (../requirements.txt:1)"
+run_in "$m/b" "$bin" explain $R MPS900
+expect_out "explain in b: it does not run" "  runs      no: torch <2.4 is outside the target torch >=2.6 (pyproject.toml:3)"
+run_in "$m" "$bin" commit $R --unsafe-fixes -q
+expect_rc "commit in a work tree of several projects: exit 1 (MPS901 has no fix)" 1
+trailer=$(cd "$m" && git log -1 --format=%B | grep '^Mpsfix-Target-Torch:')
+expect_eq "the trailer: the smallest range holding every file's target" "$trailer" "Mpsfix-Target-Torch: >=1.12"
+(cd "$m" && git reset -q --hard HEAD~1)
+run_in "$m" "$bin" commit $R a c
+trailer=$(cd "$m" && git log -1 --format=%B | grep '^Mpsfix-Target-Torch:')
+expect_eq "the trailer for a and c: 2.1 and >=2.1 together" "$trailer" "Mpsfix-Target-Torch: >=2.1"
+expect_err "commit's summary names the targets" \
+	"targets: torch 2.1 (a/requirements.txt:1) for 2 files, torch >=2.1 (c/setup.py:1) for 2 files"
+if grep -q '^torch.cuda.synchronize()$' "$m/a/y.py" && grep -q '^torch.mps.synchronize()$' "$m/c/x.py"; then
+	ok "commit: each file fixed for its own target (the safe fix in a, not in c)"
+else
+	fail "commit: each file fixed for its own target (the safe fix in a, not in c)" "$(cat "$m/a/y.py" "$m/c/x.py")"
+fi
+
+# setup.py: requirements in variables, the extras when nothing else names torch
+s=$tmp/setuppy
+mkdir -p "$s"
+cp "$p/src/train.py" "$s/"
+cat >"$s/setup.py" <<'EOF'
+_deps = [
+    "numpy",
+    "torch>=2.6",
+]
+deps = {b: a for a, b in (re.findall(r"^(([^!=<>~]+)(?:[!=<>~].*)?$)", x)[0] for x in _deps)}
+extras = {}
+extras["torch"] = [deps["torch"]]
+setup(install_requires=[deps["numpy"]], extras_require=extras)
+EOF
+run_in "$s" "$bin" check $R --format concise
+expect_err "setup.py: a table of requirements in a variable" "target torch >=2.6 (setup.py:3)"
+rm "$s/setup.py"
+printf '[project]\nname = "x"\ndependencies = ["numpy"]\n[project.optional-dependencies]\nmps = ["torch==2.3.*"]\n' >"$s/pyproject.toml"
+run_in "$s" "$bin" check $R --format concise
+expect_err "pyproject.toml: the optional dependencies when nothing else names torch" "target torch 2.3 (pyproject.toml:5)"
+printf 'torch\n' >"$s/requirements.txt"
+run_in "$s" "$bin" check $R --format concise
+expect_err "... not when a requirement names torch, even without a version" "target torch: every MPS-capable version"
+
 # --- errors ---------------------------------------------------------------------------------
 run_in "$c" "$bin" check $R --target-torch 2.x
 expect_rc "bad --target-torch: exit 2" 2

@@ -42,18 +42,49 @@ int mpsfix_cmd_settle(mpsfix_cmd *cmd)
 				       mpsfix_cmd_on_warning, NULL);
 }
 
-mpsfix_rule **mpsfix_cmd_enabled(const mpsfix_cmd *cmd, size_t *n)
+size_t *mpsfix_cmd_targets(mpsfix_cmd *cmd, const mpsfix_strvec *files, size_t **used)
 {
-	size_t len = cmd->rules.len;
+	const mpsfix_opts *opts = cmd->opts;
+	mpsfix_targets *t = &cmd->set.targets;
+	size_t *of = mpsfix_xcalloc(files->len + 1, sizeof(size_t));
+	char *dot[] = {"."};
+	char **args = opts->npaths ? opts->paths : dot;
+	size_t nargs = opts->npaths ? opts->npaths : 1;
+
+	for (size_t i = 0; i < files->len; i++) {
+		const char *path = files->items[i];
+
+		if (!strcmp(path, "-"))
+			path = opts->stdin_filename ? opts->stdin_filename : "-";
+		of[i] = mpsfix_targets_of_file(t, path, mpsfix_cmd_folder_of(path, args, nargs),
+					       mpsfix_cmd_on_warning, NULL);
+	}
+	*used = mpsfix_xcalloc(t->len + 1, sizeof(size_t));
+	for (size_t i = 0; i < files->len; i++)
+		(*used)[of[i]]++;
+	return of;
+}
+
+mpsfix_rule **mpsfix_cmd_enabled(const mpsfix_cmd *cmd, const size_t *used, size_t *n)
+{
+	const mpsfix_targets *t = &cmd->set.targets;
+	size_t len = cmd->rules.len, nused = 0;
 	mpsfix_rule **enabled = mpsfix_xcalloc(len + 1, sizeof(*enabled));
 	bool *selected = mpsfix_xcalloc(len + 1, sizeof(bool));
 
 	*n = 0;
+	for (size_t k = 0; used && k < t->len; k++)
+		nused += used[k] > 0;
 	mpsfix_select_rules(selected, cmd->rules.items, len, &cmd->set.select, cmd->set.has_select,
 			    &cmd->set.extend_select, &cmd->set.ignore);
-	for (size_t i = 0; i < len; i++)
-		if (selected[i] && mpsfix_target_runs(&cmd->set.tgt, cmd->rules.items[i]))
+	for (size_t i = 0; i < len; i++) {
+		bool runs = false;
+
+		for (size_t k = 0; selected[i] && !runs && k < t->len; k++)
+			runs = (nused ? used[k] > 0 : k == 0) && mpsfix_target_runs(&t->items[k], cmd->rules.items[i]);
+		if (runs)
 			enabled[(*n)++] = cmd->rules.items[i];
+	}
 	free(selected);
 	return enabled;
 }

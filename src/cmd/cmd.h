@@ -60,8 +60,20 @@ const char *mpsfix_cmd_plural(size_t n);
 /** Resolve the settings of the run (errors and warnings printed); 0 or MPSFIX_ERROR. */
 int mpsfix_cmd_settle(mpsfix_cmd *cmd);
 
-/** The rules that run: selected and in the torch target (owned array, borrowed rules). */
-mpsfix_rule **mpsfix_cmd_enabled(const mpsfix_cmd *cmd, size_t *n);
+/**
+ * The torch target of each of `files` (indices into cmd->set.targets.items;
+ * owned), settled on this thread before any worker starts, the warnings of
+ * the pins read printed; standard input's from --stdin-filename.  *used
+ * (owned): for each target, how many of the files have it.
+ */
+size_t *mpsfix_cmd_targets(mpsfix_cmd *cmd, const mpsfix_strvec *files, size_t **used);
+
+/**
+ * The rules that run: selected, and meeting the torch target of some file
+ * (`used`: files per target, as mpsfix_cmd_targets gives; NULL, or none
+ * used: the run's target) (owned array, borrowed rules).
+ */
+mpsfix_rule **mpsfix_cmd_enabled(const mpsfix_cmd *cmd, const size_t *used, size_t *n);
 
 /**
  * The files the operands name (the current folder when none), as discover
@@ -127,11 +139,13 @@ typedef struct {
 
 /**
  * The work on one file (`root`: the folder argument it was found under, or
- * NULL): load, check, run the engine, diff, write back (fix).  It reads
- * `cmd` and writes only `rec` and the file: it runs on worker threads.
+ * NULL; `target`: its torch target): load, check, run the engine, diff,
+ * write back (fix).  It reads `cmd` and writes only `rec` and the file: it
+ * runs on worker threads.
  */
 void mpsfix_cmd_file(const mpsfix_cmd *cmd, const mpsfix_index *index, mpsfix_ctx *ctx,
-		     mpsfix_file_record *rec, const char *path, const char *root);
+		     mpsfix_file_record *rec, const char *path, const char *root,
+		     const mpsfix_torch_range *target);
 void mpsfix_file_record_free(mpsfix_file_record *rec);
 
 #endif

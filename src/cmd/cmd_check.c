@@ -28,6 +28,8 @@ typedef struct {
 	mpsfix_index *index;
 	mpsfix_reporter *reporter;
 	size_t *counts, *fixable_counts; /* per rule, for --statistics */
+	size_t *target_of;           /* per file: its torch target (an index into set.targets) */
+	size_t *target_files;        /* per target: the files scanned for it */
 	size_t files, skipped, findings, fixable, unsafe_fixable, manual, fixed, changed, unused;
 } check_run;
 
@@ -113,7 +115,8 @@ static void *worker_file(void *payload, void *state, size_t i)
 	if (fr->sizes[i] >= TRIM_AFTER)
 		malloc_trim(0); /* what the other threads freed, before the big tree */
 #endif
-	mpsfix_cmd_file(fr->st->cmd, fr->st->index, state, rec, path, mpsfix_cmd_folder_of(path, fr->args, fr->nargs));
+	mpsfix_cmd_file(fr->st->cmd, fr->st->index, state, rec, path, mpsfix_cmd_folder_of(path, fr->args, fr->nargs),
+			&fr->st->cmd->set.targets.items[fr->st->target_of[i]].range);
 #ifdef __GLIBC__
 	if (fr->sizes[i] >= TRIM_AFTER)
 		malloc_trim(0);
@@ -143,6 +146,7 @@ static void consume_file(void *payload, size_t i, void *result)
 		mpsfix_cmd_error(rec->messages.items[k]);
 	st->skipped += rec->skipped;
 	st->files += rec->scanned;
+	st->target_files[st->target_of[i]] += rec->scanned;
 	if (rec->io_error)
 		st->cmd->io_error = true;
 	if (rec->done) {
@@ -203,7 +207,7 @@ static int process_files(check_run *st, const mpsfix_strvec *files, char **args,
 }
 
 /* One line on standard error, after the report. */
-static void print_summary(const check_run *st)
+static void print_summary(const check_run *st, const char *target)
 {
 	if (st->cmd->opts->quiet)
 		return;
@@ -226,10 +230,27 @@ static void print_summary(const check_run *st)
 		fprintf(stderr, ", %zu unused suppression%s", st->unused, mpsfix_cmd_plural(st->unused));
 	if (st->skipped)
 		fprintf(stderr, ", %zu skipped", st->skipped);
-	fprintf(stderr, "; %s", st->cmd->set.target);
+	fprintf(stderr, "; %s", target);
 	if (st->unsafe_fixable)
 		fprintf(stderr, "; %zu more fixable with --unsafe-fixes", st->unsafe_fixable);
 	fputc('\n', stderr);
+}
+
+/*
+ * The targets files were scanned for, in the order they were found, for
+ * the json summary (owned; borrowed strings): the run's when there were none.
+ */
+static mpsfix_report_target *report_targets(const mpsfix_targets *t, const size_t *files, size_t *n)
+{
+	mpsfix_report_target *out = mpsfix_xcalloc(t->len + 1, sizeof(*out));
+
+	*n = 0;
+	for (size_t i = 0; i < t->len; i++)
+		if (files[i])
+			out[(*n)++] = (mpsfix_report_target){t->items[i].label, t->items[i].origin, files[i]};
+	if (!*n)
+		out[(*n)++] = (mpsfix_report_target){t->items[0].label, t->items[0].origin, 0};
+	return out;
 }
 
 /* A progress line on a terminal, for runs longer than a second. */
@@ -300,6 +321,9 @@ int mpsfix_cmd_check(mpsfix_cmd *cmd)
 		.show_unused = opts->show_unused_suppressions,
 	};
 	mpsfix_report_summary sum;
+	mpsfix_report_target *targets = NULL;
+	size_t *used = NULL;
+	char *target = NULL;
 	int status = MPSFIX_EXIT_OK;
 
 	if (mpsfix_cmd_settle(cmd) < 0) {
@@ -307,8 +331,6 @@ int mpsfix_cmd_check(mpsfix_cmd *cmd)
 		status = MPSFIX_EXIT_ERROR;
 		goto done;
 	}
-	run.enabled = mpsfix_cmd_enabled(cmd, &run.nenabled);
-	run.index = mpsfix_index_new(run.enabled, run.nenabled);
 	run.counts = mpsfix_xcalloc(cmd->rules.len + 1, sizeof(size_t));
 	run.fixable_counts = mpsfix_xcalloc(cmd->rules.len + 1, sizeof(size_t));
 
@@ -330,17 +352,25 @@ int mpsfix_cmd_check(mpsfix_cmd *cmd)
 	}
 	if (opts->command == MPSFIX_CMD_FIX)
 		remove_stale_temps(st, &files);
+	/* each file's torch target, then the rules that run for some file */
+	run.target_of = mpsfix_cmd_targets(cmd, &files, &used);
+	run.target_files = mpsfix_xcalloc(cmd->set.targets.len + 1, sizeof(size_t));
+	run.enabled = mpsfix_cmd_enabled(cmd, used, &run.nenabled);
+	run.index = mpsfix_index_new(run.enabled, run.nenabled);
 	if (process_files(st, &files, args, nargs) < 0) {
 		mpsfix_cmd_error(mpsfix_error_last()->message);
 		status = MPSFIX_EXIT_ERROR;
 		goto done;
 	}
+	target = mpsfix_targets_summary(&cmd->set.targets, run.target_files);
 	sum = (mpsfix_report_summary){
 		.files = run.files, .skipped = run.skipped, .findings = run.findings,
 		.fixable = run.fixable, .unsafe_fixable = run.unsafe_fixable, .manual = run.manual,
-		.fixed = run.fixed, .errors = cmd->io_error, .target = cmd->set.target,
+		.fixed = run.fixed, .errors = cmd->io_error, .target = target,
 		.command = mpsfix_command_name(opts->command),
 	};
+	targets = report_targets(&cmd->set.targets, run.target_files, &sum.ntargets);
+	sum.targets = targets;
 	if (mpsfix_report_finish(run.reporter, &sum) < 0) {
 		mpsfix_cmd_error(mpsfix_error_last()->message);
 		cmd->io_error = true;
@@ -348,7 +378,7 @@ int mpsfix_cmd_check(mpsfix_cmd *cmd)
 	if (opts->statistics)
 		mpsfix_report_statistics(cmd->out, cmd->rules.items, cmd->rules.len, run.counts,
 					 run.fixable_counts);
-	print_summary(st);
+	print_summary(st, target);
 	if (opts->command == MPSFIX_CMD_DIFF)
 		status = mpsfix_cmd_exit_status(cmd, run.changed, run.fixed);
 	else
@@ -362,5 +392,10 @@ done:
 	free(run.enabled);
 	free(run.counts);
 	free(run.fixable_counts);
+	free(run.target_of);
+	free(run.target_files);
+	free(used);
+	free(targets);
+	free(target);
 	return status;
 }

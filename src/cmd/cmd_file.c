@@ -129,7 +129,8 @@ static void note_error(mpsfix_file_record *rec)
 }
 
 void mpsfix_cmd_file(const mpsfix_cmd *cmd, const mpsfix_index *index, mpsfix_ctx *ctx,
-		     mpsfix_file_record *rec, const char *path, const char *root)
+		     mpsfix_file_record *rec, const char *path, const char *root,
+		     const mpsfix_torch_range *target)
 {
 	const mpsfix_opts *opts = cmd->opts;
 	bool is_stdin = !strcmp(path, "-");
@@ -147,7 +148,7 @@ void mpsfix_cmd_file(const mpsfix_cmd *cmd, const mpsfix_index *index, mpsfix_ct
 		.no_prefilter = opts->no_prefilter,
 		.keep = mpsfix_cmd_keep,
 		.keep_payload = &scope,
-		.target = &cmd->set.tgt.range,
+		.target = target,
 	};
 	bool write_back = opts->command == MPSFIX_CMD_FIX;
 	char *rel = NULL, *skip_rel = NULL;

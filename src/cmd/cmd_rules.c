@@ -9,9 +9,13 @@
 #include <string.h>
 
 #include "rulelist.h"
-#include "target.h"
+#include "targets.h"
 
-/* `mpsfix rules` and `mpsfix explain CODE|ID`: the rules, and whether each runs here. */
+/*
+ * `mpsfix rules` and `mpsfix explain CODE|ID`: the rules, and whether each
+ * runs here: for a file in the current folder, whose torch target is that
+ * of the nearest pins above it (targets.h).
+ */
 int mpsfix_cmd_rules(mpsfix_cmd *st)
 {
 	const mpsfix_opts *opts = st->opts;
@@ -20,15 +24,19 @@ int mpsfix_cmd_rules(mpsfix_cmd *st)
 	mpsfix_rule_status *status = mpsfix_xcalloc(n + 1, sizeof(*status));
 	mpsfix_rulelist_format format;
 	FILE *out = stdout;
+	const mpsfix_target *target;
 	int result = MPSFIX_EXIT_OK, error;
 
 	if ((error = mpsfix_cmd_settle(st)) < 0 || (error = mpsfix_rulelist_format_parse(&format, opts->format)) < 0)
 		goto fail;
+	/* the target of a file in the current folder */
+	target = &st->set.targets.items[mpsfix_targets_of_folder(&st->set.targets, ".", mpsfix_cmd_on_warning,
+								 NULL)];
 	mpsfix_select_rules(selected, st->rules.items, n, &st->set.select, st->set.has_select,
 			    &st->set.extend_select, &st->set.ignore);
 	for (size_t i = 0; i < n; i++) {
 		status[i].selected = selected[i];
-		status[i].in_target = mpsfix_target_runs(&st->set.tgt, st->rules.items[i]);
+		status[i].in_target = mpsfix_target_runs(target, st->rules.items[i]);
 		for (size_t k = 0; k < st->set.ignore.len; k++)
 			status[i].ignored |= mpsfix_selector_matches(st->set.ignore.items[k], st->rules.items[i]);
 		nrun += selected[i] && status[i].in_target;
@@ -41,13 +49,13 @@ int mpsfix_cmd_rules(mpsfix_cmd *st)
 		goto fail;
 	}
 	if (opts->command == MPSFIX_CMD_EXPLAIN)
-		error = mpsfix_rulelist_explain(out, st->rules.items[found], &status[found], st->set.target, format);
+		error = mpsfix_rulelist_explain(out, st->rules.items[found], &status[found], target->summary, format);
 	else
 		error = mpsfix_rulelist_print(out, st->rules.items, status, n, format);
 	if (error < 0)
 		goto fail;
 	if (opts->command == MPSFIX_CMD_RULES && !opts->quiet)
-		fprintf(stderr, "mpsfix: %zu rule%s, %zu run; %s\n", n, mpsfix_cmd_plural(n), nrun, st->set.target);
+		fprintf(stderr, "mpsfix: %zu rule%s, %zu run; %s\n", n, mpsfix_cmd_plural(n), nrun, target->summary);
 	goto done;
 fail:
 	mpsfix_cmd_error(mpsfix_error_last()->message);

@@ -16,19 +16,44 @@
 #include "pathutil.h"
 #include "review.h"
 #include "series.h"
-#include "target.h"
+#include "targets.h"
+
+/* A file of the run (as the series names it) and its torch target. */
+typedef struct {
+	const char *path;            /* borrowed from the run's files */
+	size_t target;               /* an index into set.targets */
+} file_target;
 
 /*
- * The file at hand, for the engine's keep callback: series_on_file sets it
- * before the engine runs on each file, mpsfix_cmd_keep reads it (both are
- * given the same series_scope as their payload).
+ * The file at hand, for the engine's keep callback and its torch target:
+ * series_on_file sets them before the engine runs on each file,
+ * mpsfix_cmd_keep reads the scope (both are given the same series_scope as
+ * their payload), the engine the range (its options point to it).
  */
 typedef struct {
 	mpsfix_file_scope scope;
 	char *rel;                   /* its path relative to the config folder (owned) */
+	const mpsfix_targets *targets;
+	file_target *files;          /* sorted by path */
+	size_t nfiles;
+	mpsfix_torch_range range;    /* the file's torch target */
 } series_scope;
 
-/* Before the engine runs on a file of a series: what keep_match needs to know. */
+static int by_path(const void *a, const void *b)
+{
+	return strcmp(((const file_target *)a)->path, ((const file_target *)b)->path);
+}
+
+/* The torch target of the series file at `path` (the run's when it is not one of the files). */
+static size_t target_of(const series_scope *ss, const char *path)
+{
+	file_target key = {path, 0}, *found = ss->nfiles ? bsearch(&key, ss->files, ss->nfiles, sizeof(key),
+								     by_path) : NULL;
+
+	return found ? found->target : 0;
+}
+
+/* Before the engine runs on a file of a series: what keep_match needs to know, and its target. */
 static void series_on_file(void *payload, const mpsfix_series_file *f)
 {
 	series_scope *ss = payload;
@@ -38,6 +63,7 @@ static void series_on_file(void *payload, const mpsfix_series_file *f)
 	ss->rel = dir ? mpsfix_cmd_relative_to(f->path, dir) : NULL;
 	ss->scope.rel = ss->rel;
 	ss->scope.since_active = false;
+	ss->range = ss->targets->items[target_of(ss, f->path)].range;
 }
 
 /* Create folder `dir` and its parents (as git format-patch -o does). */
@@ -215,25 +241,47 @@ static int series_review(mpsfix_cmd *st, mpsfix_series *s, mpsfix_recorder *rec,
 	return mpsfix_review_run(rr, s, &st->ctx, order, n, eo, &ro, series_on_file, ss);
 }
 
+/* The summary line's words for the targets of the files scanned (owned). */
+static char *series_target_words(const mpsfix_cmd *st, const mpsfix_series *s, const series_scope *ss)
+{
+	size_t *scanned = mpsfix_xcalloc(st->set.targets.len + 1, sizeof(size_t));
+	char *words;
+
+	for (size_t i = 0; i < s->nfiles; i++)
+		if (!s->files[i].skipped)
+			scanned[target_of(ss, s->files[i].path)]++;
+	words = mpsfix_targets_summary(&st->set.targets, scanned);
+	free(scanned);
+	return words;
+}
+
 /*
  * commit, patch, review: the fixes rule by rule (code order) as a series,
- * then commits, patch files, or the files themselves.
+ * then commits, patch files, or the files themselves.  `target_of`: each
+ * file's torch target, `used`: the files of each target.
  */
-static int run_series(mpsfix_cmd *st, const mpsfix_strvec *files, mpsfix_rule **enabled, size_t nenabled,
-		      const mpsfix_index *index)
+static int run_series(mpsfix_cmd *st, const mpsfix_strvec *files, const size_t *target_of_file,
+		      const size_t *used, mpsfix_rule **enabled, size_t nenabled, const mpsfix_index *index)
 {
 	const mpsfix_opts *opts = st->opts;
 	bool review = opts->command == MPSFIX_CMD_REVIEW;
 	bool record = !review || opts->review_commit;
+	char trailer[MPSFIX_TORCH_RANGE_STRMAX];
 	mpsfix_commit_opts co = {
 		.patch = opts->command == MPSFIX_CMD_PATCH,
 		.squash = opts->squash,
 		.signoff = opts->signoff,
 		.allow_dirty = opts->allow_dirty,
 		.branch = opts->branch,
-		.target_torch = mpsfix_target_label(&st->set.tgt), /* the Mpsfix-Target-Torch trailer */
+		/* the Mpsfix-Target-Torch trailer: the files' targets, all in one range */
+		.target_torch = mpsfix_torch_range_format(trailer, mpsfix_targets_hull(&st->set.targets, used)),
 	};
-	series_scope ss = {.scope = {.config = &st->config}};
+	series_scope ss = {
+		.scope = {.config = &st->config},
+		.targets = &st->set.targets,
+		.files = mpsfix_xcalloc(files->len + 1, sizeof(file_target)),
+		.range = st->set.targets.items[0].range,
+	};
 	mpsfix_engine_opts eo = {
 		.fix = true,
 		.unsafe_fixes = st->set.unsafe_fixes,
@@ -241,8 +289,9 @@ static int run_series(mpsfix_cmd *st, const mpsfix_strvec *files, mpsfix_rule **
 		.no_prefilter = opts->no_prefilter,
 		.keep = mpsfix_cmd_keep,
 		.keep_payload = &ss.scope,
-		.target = &st->set.tgt.range,
+		.target = &ss.range, /* series_on_file sets it for each file */
 	};
+	char *words = NULL;
 	mpsfix_series s = MPSFIX_SERIES_INIT;
 	mpsfix_series_left left = {0};
 	mpsfix_review_result rr = {MPSFIX_REVIEW_DONE, 0, 0};
@@ -255,6 +304,16 @@ static int run_series(mpsfix_cmd *st, const mpsfix_strvec *files, mpsfix_rule **
 
 	memcpy(order, enabled, nenabled * sizeof(*order));
 	mpsfix_series_order(order, nenabled);
+	/* the series names the files without a leading "./", as series_files adds them */
+	for (size_t i = 0; i < files->len; i++) {
+		const char *path = files->items[i];
+
+		while (path[0] == '.' && path[1] == '/' && path[2])
+			path += 2;
+		ss.files[ss.nfiles++] = (file_target){path, target_of_file[i]};
+	}
+	if (ss.nfiles > 1)
+		qsort(ss.files, ss.nfiles, sizeof(*ss.files), by_path);
 	if (series_refusals(st) < 0 || (record && mpsfix_recorder_open(&rec, ".", &co) < 0))
 		goto fail;
 	series_files(st, &s, rec, files, &skipped);
@@ -313,7 +372,8 @@ static int run_series(mpsfix_cmd *st, const mpsfix_strvec *files, mpsfix_rule **
 			left.findings, mpsfix_cmd_plural(left.findings));
 		if (skipped)
 			fprintf(stderr, ", %zu skipped", skipped);
-		fprintf(stderr, "; %s", st->set.target);
+		words = series_target_words(st, &s, &ss);
+		fprintf(stderr, "; %s", words);
 		if (left.unsafe_fixable)
 			fprintf(stderr, "; %zu more fixable with --unsafe-fixes", left.unsafe_fixable);
 		fputc('\n', stderr);
@@ -333,7 +393,9 @@ fail:
 	mpsfix_cmd_error(mpsfix_error_last()->message);
 	status = MPSFIX_EXIT_ERROR;
 done:
+	free(words);
 	free(ss.rel);
+	free(ss.files);
 	mpsfix_patch_list_release(&patches);
 	mpsfix_commit_list_release(&commits);
 	mpsfix_recorder_free(rec);
@@ -348,16 +410,16 @@ int mpsfix_cmd_series(mpsfix_cmd *cmd)
 	mpsfix_strvec files = MPSFIX_STRVEC_INIT;
 	mpsfix_rule **enabled = NULL;
 	mpsfix_index *index = NULL;
-	size_t nenabled = 0;
+	size_t nenabled = 0, *target_of_file = NULL, *used = NULL;
 	int status;
 
-	if (mpsfix_cmd_settle(cmd) < 0)
+	if (mpsfix_cmd_settle(cmd) < 0 || mpsfix_cmd_files(cmd, &files) < 0)
 		goto fail;
-	enabled = mpsfix_cmd_enabled(cmd, &nenabled);
+	/* each file's torch target, then the rules that run for some file */
+	target_of_file = mpsfix_cmd_targets(cmd, &files, &used);
+	enabled = mpsfix_cmd_enabled(cmd, used, &nenabled);
 	index = mpsfix_index_new(enabled, nenabled);
-	if (mpsfix_cmd_files(cmd, &files) < 0)
-		goto fail;
-	status = run_series(cmd, &files, enabled, nenabled, index);
+	status = run_series(cmd, &files, target_of_file, used, enabled, nenabled, index);
 	goto done;
 fail:
 	mpsfix_cmd_error(mpsfix_error_last()->message);
@@ -366,5 +428,7 @@ done:
 	mpsfix_strvec_release(&files);
 	mpsfix_index_free(index);
 	free(enabled);
+	free(target_of_file);
+	free(used);
 	return status;
 }

@@ -171,11 +171,13 @@ static int check_selectors(const mpsfix_strvec *list, const char *what, mpsfix_r
 }
 
 /*
- * The torch target: --target-torch, else the configuration's target-torch,
- * else the pins of the project (mpsfix_target_root(): the configuration's
- * folder, else the git work tree of the first path, else the nearest folder
- * upward with a pin file), else every MPS-capable version.  Unreadable pins
- * are warnings.
+ * The run's torch target: --target-torch, else the configuration's
+ * target-torch, else the pins of the project (mpsfix_target_root(): the
+ * configuration's folder, else the git work tree of the first path, else the
+ * nearest folder upward with a pin file), else every MPS-capable version.
+ * Without the first two, each file's comes later from the nearest pins above
+ * it (targets.h), the run's for a file with none.  Unreadable pins are
+ * warnings.
  */
 static int resolve_target(mpsfix_settings *set, const mpsfix_opts *opts, const mpsfix_config *cfg,
 			  void (*warn)(void *payload, const char *message), void *payload)
@@ -192,13 +194,11 @@ static int resolve_target(mpsfix_settings *set, const mpsfix_opts *opts, const m
 
 	if (!to.option && !to.config_value)
 		to.root = root = mpsfix_target_root(cfg->dir, first);
-	error = mpsfix_target_resolve(&set->tgt, &to);
+	error = mpsfix_targets_init(&set->targets, &to, warn, payload);
 	free(root);
 	if (error < 0)
 		return error;
-	for (size_t i = 0; warn && i < set->tgt.pins.nwarnings; i++)
-		warn(payload, set->tgt.pins.warnings[i]);
-	set->target = set->tgt.summary;
+	set->target = set->targets.items[0].summary;
 	return 0;
 }
 
@@ -261,6 +261,6 @@ void mpsfix_settings_release(mpsfix_settings *set)
 	mpsfix_strvec_release(&set->select);
 	mpsfix_strvec_release(&set->ignore);
 	mpsfix_strvec_release(&set->extend_select);
-	mpsfix_target_release(&set->tgt);
+	mpsfix_targets_release(&set->targets);
 	memset(set, 0, sizeof(*set));
 }

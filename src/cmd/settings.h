@@ -12,14 +12,15 @@
 #include "config.h"
 #include "report.h"
 #include "rule.h"
-#include "target.h"
+#include "targets.h"
 
 typedef struct {
 	mpsfix_strvec select, ignore, extend_select; /* the rule selectors, split at commas */
 	bool has_select;
 	bool unsafe_fixes;
-	mpsfix_target tgt;           /* the torch target: rules whose range misses it do not run */
-	const char *target;          /* what the summary says of it (borrowed from tgt) */
+	mpsfix_targets targets;      /* the torch targets: item 0 the run's, the files' from
+					mpsfix_targets_of_file; rules whose range misses them do not run */
+	const char *target;          /* what the summary says of the run's (borrowed from targets) */
 	mpsfix_format format;        /* the report format (check, diff, fix) */
 	size_t jobs;                 /* worker threads (check, diff, fix) */
 } mpsfix_settings;

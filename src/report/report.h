@@ -13,8 +13,11 @@
  *   concise  path:line:col: CODE [*] message        ([*] safe fix, [~] unsafe fix
  *            not enabled, "(needs a manual fix: reason)" for refused fixes)
  *   json     one document {"version", "findings": [...], "summary": {"command",
- *            "target", "files", "skipped", "findings", "fixable",
- *            "unsafe_fixable", "manual", "fixed", "errors"}}
+ *            "target", "targets", "files", "skipped", "findings", "fixable",
+ *            "unsafe_fixable", "manual", "fixed", "errors"}}: "target" is the
+ *            summary line's words for the torch targets (a string), "targets"
+ *            an array of {"range", "origin" (null for every MPS-capable
+ *            version), "files" (scanned for it)}
  *   jsonl    one finding object per line (the same objects as json), no summary
  *   sarif    SARIF 2.1.0: one run, tool.driver with version, informationUri
  *            (MPSFIX_HOMEPAGE at build time; left out when empty) and every
@@ -87,10 +90,21 @@ typedef struct {
 	bool show_unused;          /* report unused suppressions (as findings of code MPS000) */
 } mpsfix_report_opts;
 
+/** A torch target of a run, and the files scanned for it (json "targets"). */
+typedef struct {
+	const char *range;         /* "2.1", ">=2.4"; every MPS-capable version: ">=1.12" */
+	const char *origin;        /* "a/requirements.txt:3", "--target-torch", ".mpsfix.yml",
+				      or NULL (every MPS-capable version) */
+	size_t files;
+} mpsfix_report_target;
+
 /** Totals of a run (json "summary", statistics). */
 typedef struct {
 	size_t files, skipped, findings, fixable, unsafe_fixable, manual, fixed, errors;
-	const char *target;        /* "torch 2.1 (requirements.txt:3)", or NULL */
+	const char *target;        /* the summary line's words: "target torch 2.1
+				      (requirements.txt:3)", "targets: ...", or NULL */
+	const mpsfix_report_target *targets; /* each target used (ntargets of them) */
+	size_t ntargets;
 	const char *command;       /* "check", "diff", "fix" */
 } mpsfix_report_summary;
 

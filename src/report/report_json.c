@@ -78,10 +78,19 @@ json_t *mpsfix_report__json_finding(const char *path, const mpsfix_source *src,
 
 static json_t *json_summary(const mpsfix_report_summary *sum)
 {
-	json_t *o = json_object();
+	json_t *o = json_object(), *targets = json_array();
 
 	json_object_set_new(o, "command", mpsfix_report__jstr(sum->command));
 	json_object_set_new(o, "target", mpsfix_report__jstr(sum->target));
+	for (size_t i = 0; i < sum->ntargets; i++) {
+		json_t *t = json_object();
+
+		json_object_set_new(t, "range", mpsfix_report__jstr(sum->targets[i].range));
+		json_object_set_new(t, "origin", mpsfix_report__jstr(sum->targets[i].origin));
+		json_object_set_new(t, "files", json_integer((json_int_t)sum->targets[i].files));
+		json_array_append_new(targets, t);
+	}
+	json_object_set_new(o, "targets", targets);
 	json_object_set_new(o, "files", json_integer((json_int_t)sum->files));
 	json_object_set_new(o, "skipped", json_integer((json_int_t)sum->skipped));
 	json_object_set_new(o, "findings", json_integer((json_int_t)sum->findings));
