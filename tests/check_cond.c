@@ -185,7 +185,26 @@ END_TEST
 	"    async with open(o) as f:\n" \
 	"        pass\n"
 
+#define STMT_CODE \
+	"g(1)\n" \
+	"y = g(2)\n" \
+	"(g(3))\n" \
+	"if c: g(4)\n" \
+	"a = 1; g(5)\n" \
+	"g(6), 1\n" \
+	"g(7) + 1\n" \
+	"f = lambda: g(8)\n" \
+	"g(9)  # c\n" \
+	"for x in g(10): pass\n" \
+	"def h():\n" \
+	"    return g(11)\n" \
+	"    g(12);\n"
+
 static const cond_case match_cases[] = {
+	/* statement: the only expression of an expression statement, wherever it stands */
+	{"match: 'g($P)'\nwhere:\n  MATCH: {statement: true}\n", STMT_CODE, "1:1 4:7 5:8 9:1 13:5"},
+	{"match: 'g($P)'\nwhere:\n  MATCH: {statement: false}\n", STMT_CODE,
+	 "2:5 3:2 6:1 7:1 8:13 10:10 12:12"},
 	/* with-item: `with X:`, `with X as y:`, `with (X):`, async with */
 	{"match: 'open($P)'\nwhere:\n  MATCH: {with-item: true}\n", WITH_CODE,
 	 "1:6 3:6 3:20 5:7 7:7 7:21 9:8 19:16"},
@@ -236,6 +255,8 @@ static const cond_case param_cases[] = {
 	{SIG "  dim: {not-has: 'g()'}\n", DIM_CODE, "1:1 2:1 3:1 5:1"},
 	{SIG "  dim: {with-item: true}\n", DIM_CODE, ""},
 	{SIG "  dim: {with-item: false}\n", DIM_CODE, "1:1 2:1 3:1 4:1 5:1"},
+	{SIG "  dim: {statement: true}\n", DIM_CODE, ""},
+	{SIG "  dim: {statement: false}\n", DIM_CODE, "1:1 2:1 3:1 4:1 5:1"},
 	{SIG "  dim: {pure: true}\n", DIM_CODE, "1:1 2:1 3:1 4:1 5:1"},
 	/* absent wins over the other keys of its mapping when not passed */
 	{SIG "  dim: {absent: true, value: 1}\n", DIM_CODE, "1:1"},

@@ -246,7 +246,7 @@ START_TEST(test_rule_conditions_and_cases)
 		"  N: {with-item: false, pattern: [a, b], has: c(), not-has: [d(), e()]}\n"
 		"  MATCH:\n"
 		"    any-of:\n"                                        /* 15 */
-		"      - with-item: true\n"
+		"      - {with-item: true, statement: false}\n"
 		"      - any-of: [{regex: z}]\n"
 		"fix:\n"
 		"  safety: safe\n"
@@ -285,6 +285,8 @@ START_TEST(test_rule_conditions_and_cases)
 	ck_assert_str_eq(c->metavar, "MATCH");
 	ck_assert_uint_eq(c->nany_of, 2);
 	ck_assert_int_eq(c->any_of[0].with_item, 1);
+	ck_assert_int_eq(c->any_of[0].statement, 0);
+	ck_assert_int_eq(c->any_of[1].statement, -1);
 	ck_assert_uint_eq(c->any_of[1].nany_of, 1);
 	ck_assert(c->any_of[1].any_of[0].has_regex);
 	ck_assert_uint_eq(r->fix.ncases, 3);
@@ -508,7 +510,7 @@ static const broken_case broken[] = {
 	{RULE_HEAD "match: f($X)\nwhere:\n  X: {kind: [identifier, idnetifier]}\n",
 	 "t.yml:8:26: unknown node kind 'idnetifier'"},
 	{RULE_HEAD "match: f($X)\nwhere:\n  X: {}\n",
-	 "t.yml:8:6: no constraint on $X: give one of value, not-value, regex, not-regex, kind, not-kind, pure, absent, with-item, pattern, has, not-has, any-of"},
+	 "t.yml:8:6: no constraint on $X: give one of value, not-value, regex, not-regex, kind, not-kind, pure, absent, with-item, statement, pattern, has, not-has, any-of"},
 	{RULE_HEAD "match: f($X)\nwhere:\n  X: {value: {a: 1}}\n",
 	 "t.yml:8:14: 'value' must be a literal or a list of literals"},
 	/* examples */
@@ -538,6 +540,8 @@ static const broken_case broken[] = {
 	 "t.yml:8:18: 'with-item' must be true or false"},
 	{RULE_HEAD "match: f($X)\nwhere:\n  X: {with-item: [true]}\n",
 	 "t.yml:8:18: 'with-item' must be true or false"},
+	{RULE_HEAD "match: f($X)\nwhere:\n  MATCH: {statement: yes please}\n",
+	 "t.yml:8:22: 'statement' must be true or false"},
 	{RULE_HEAD "match: f($X)\nwhere:\n  X: {pattern: {a: 1}}\n",
 	 "t.yml:8:16: 'pattern' must be a pattern or a list of patterns"},
 	{RULE_HEAD "match: f($X)\nwhere:\n  X: {pattern: []}\n",
@@ -554,10 +558,10 @@ static const broken_case broken[] = {
 	 "t.yml:8:15: 'any-of' must be a list of constraint mappings"},
 	{RULE_HEAD "match: f($X)\nwhere:\n  X: {any-of: [value]}\n",
 	 "t.yml:8:16: the constraints on $X must be a mapping (value, not-value, regex, not-regex, "
-	 "kind, not-kind, pure, absent, with-item, pattern, has, not-has, any-of)"},
+	 "kind, not-kind, pure, absent, with-item, statement, pattern, has, not-has, any-of)"},
 	{RULE_HEAD "match: f($X)\nwhere:\n  X: {any-of: [{}]}\n",
 	 "t.yml:8:16: no constraint on $X: give one of value, not-value, regex, not-regex, kind, "
-	 "not-kind, pure, absent, with-item, pattern, has, not-has, any-of"},
+	 "not-kind, pure, absent, with-item, statement, pattern, has, not-has, any-of"},
 	{RULE_HEAD "match: f($X)\nwhere:\n  X: {any-of: [{valeu: 1}]}\n",
 	 "t.yml:8:17: unknown key 'valeu' in 'where' (did you mean 'value'?)"},
 	{RULE_HEAD "match: f($X)\nwhere:\n  X:\n    any-of:\n      - any-of:\n          - value: x\n"

@@ -86,9 +86,27 @@ static bool with_item(TSNode node)
 	return is(p, "with_item");
 }
 
+/*
+ * Is `node` a whole statement: the only expression of an expression
+ * statement (`x.pin_memory()` on its own, not `y = x.pin_memory()` nor
+ * `(x.pin_memory())`)?
+ */
+static bool whole_statement(TSNode node)
+{
+	TSNode p = ts_node_parent(node);
+	uint32_t n = 0;
+
+	if (!is(p, "expression_statement"))
+		return false;
+	for (uint32_t i = 0; i < ts_node_named_child_count(p); i++)
+		n += !ts_node_is_extra(ts_node_named_child(p, i));
+	return n == 1;
+}
+
 static bool has_positive_parts(const mpsfix_constraint *c)
 {
-	return c->nvalues || c->nkinds || c->has_regex || c->nis || c->nhas || c->with_item == 1;
+	return c->nvalues || c->nkinds || c->has_regex || c->nis || c->nhas || c->with_item == 1 ||
+	       c->statement == 1;
 }
 
 static bool holds(const mpsfix_cond_ctx *cx, const mpsfix_constraint *c, bool bound, TSNode node,
@@ -111,6 +129,8 @@ static bool holds(const mpsfix_cond_ctx *cx, const mpsfix_constraint *c, bool bo
 	if (pure_now && c->pure && !mpsfix_node_pure(node, cx->src))
 		return false;
 	if (c->with_item >= 0 && with_item(node) != (c->with_item == 1))
+		return false;
+	if (c->statement >= 0 && whole_statement(node) != (c->statement == 1))
 		return false;
 	if (c->nis && !matches_one(cx, c->is, c->nis, node))
 		return false;
@@ -193,7 +213,7 @@ static bool same_bindings(const mpsfix_match *mm, const mpsfix_match *m, const c
  * if used, bound to the match, and every other metavariable the match
  * binds too bound to the same code?  With `r`, the parts of r's `where` on
  * the metavariables an inside pattern binds that need the matcher or the
- * tree (pattern, has, not-has, with-item, any-of) hold too: matching
+ * tree (pattern, has, not-has, with-item, statement, any-of) hold too: matching
  * checked the others.
  */
 static bool inside(const mpsfix_cond_ctx *cx, mpsfix_pattern *const *ps, size_t n,

@@ -2,8 +2,9 @@
  * cond.h: what a rule asks of a match beyond its pattern, checked once the
  * match is complete: constraints on signature parameters and on the whole
  * match (MATCH), the parts of a constraint that need the matcher or the
- * tree (pattern, has, not-has, with-item, any-of), the rule's `inside`,
- * `not-inside` and `after-import`, and the `when` of each fix case.
+ * tree (pattern, has, not-has, with-item, statement, any-of), the rule's
+ * `inside`, `not-inside` and `after-import`, and the `when` of each fix
+ * case.
  */
 #ifndef MPSFIX_COND_H
 #define MPSFIX_COND_H
