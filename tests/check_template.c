@@ -68,9 +68,18 @@ END_TEST
 
 START_TEST(test_template_reindents_multiline)
 {
-	REWRITES("f($X)", "g(\n    $X,\n)", "if t:\n\ty = f(a)\n", "if t:\n\ty = g(\n\t    a,\n\t)\n");
-	/* CRLF files get CRLF line breaks */
-	REWRITES("f($X)", "g(\n    $X)", "if t:\r\n  y = f(a)\r\n", "if t:\r\n  y = g(\r\n      a)\r\n");
+	/* each step of the template's own indentation becomes the file's: a tab here */
+	REWRITES("f($X)", "g(\n    $X,\n)", "if t:\n\ty = f(a)\n", "if t:\n\ty = g(\n\t\ta,\n\t)\n");
+	/* CRLF files get CRLF line breaks; this one steps by two spaces */
+	REWRITES("f($X)", "g(\n    $X)", "if t:\r\n  y = f(a)\r\n", "if t:\r\n  y = g(\r\n    a)\r\n");
+	/* blanks that are not whole steps are copied as written */
+	REWRITES("f($X)", "g(\n    $X,\n      1)", "if t:\n\ty = f(a)\n",
+		 "if t:\n\ty = g(\n\t\ta,\n\t      1)\n");
+	/* the innermost block that says decides; a file without blocks gets four spaces */
+	REWRITES("f($X)", "g(\n  $X)", "if t:\n   pass\nclass C:\n def m(self):\n  y = f(a)\n",
+		 "if t:\n   pass\nclass C:\n def m(self):\n  y = g(\n   a)\n");
+	REWRITES("f($X)", "g(\n  $X)", "y = f(a)\n", "y = g(\n    a)\n");
+	REWRITES("f($X)", "g(\n  $X)", "if t: pass\ny = f(a)\n", "if t: pass\ny = g(\n    a)\n");
 }
 END_TEST
 
@@ -104,11 +113,33 @@ START_TEST(test_template_lambda_in_clauses)
 }
 END_TEST
 
+#define SETUP2 "a = $X\nsetup2(a)"
+#define GUARD "if not ok():\n    $X.pinned()"
+
 START_TEST(test_template_statements_own_their_line)
 {
-	REWRITES("setup($X)", "a = $X\nsetup2(a)", "if c:\n    setup(1)\n", "if c:\n    a = 1\n    setup2(a)\n");
-	REWRITES("setup($X)", "a = $X\nsetup2(a)", "if c: setup(1)\n", "if c: setup(1)\n");
-	REWRITES("setup($X)", "a = $X\nsetup2(a)", "z = 0; setup(3)\n", "z = 0; setup(3)\n");
+	REWRITES("setup($X)", SETUP2, "if c:\n    setup(1)\n", "if c:\n    a = 1\n    setup2(a)\n");
+	/* a block on its statement's line moves to lines of its own, one step deeper */
+	REWRITES("setup($X)", SETUP2, "if c: setup(1)\n", "if c:\n    a = 1\n    setup2(a)\n");
+	REWRITES("setup($X)", SETUP2, "def f():\n\tif c: setup(1)  # one\n\telse: pass\n",
+		 "def f():\n\tif c:\n\t\ta = 1\n\t\tsetup2(a)  # one\n\telse: pass\n");
+	/* other statements on its line, before or after it: no rewrite */
+	REWRITES("setup($X)", SETUP2, "z = 0; setup(3)\n", "z = 0; setup(3)\n");
+	REWRITES("setup($X)", SETUP2, "setup(3); z = 0\n", "setup(3); z = 0\n");
+	REWRITES("setup($X)", SETUP2, "if c: z = 0; setup(3)\n", "if c: z = 0; setup(3)\n");
+	REWRITES("setup($X)", SETUP2, "if c: setup(3); z = 0\n", "if c: setup(3); z = 0\n");
+	/* a trailing `;` alone stays with the statement */
+	REWRITES("setup($X)", SETUP2, "setup(3);\n", "a = 3\nsetup2(a);\n");
+	/* part of a statement: no rewrite */
+	REWRITES("setup($X)", SETUP2, "y = setup(3)\n", "y = setup(3)\n");
+	REWRITES("setup($X)", SETUP2, "(setup(3))\n", "(setup(3))\n");
+	REWRITES("setup($X)", SETUP2, "setup(3) + 1\n", "setup(3) + 1\n");
+	/* a compound statement: its body one step deeper than the statement, in the
+	 * file's step, with the comment of the line kept at its end */
+	REWRITES("$X.pin()", GUARD, "for b in c:\n  b.pin()  # pin it\n",
+		 "for b in c:\n  if not ok():\n    b.pinned()  # pin it\n");
+	REWRITES("$X.pin()", GUARD, "for b in c:\r\n\tb.pin()\r\n",
+		 "for b in c:\r\n\tif not ok():\r\n\t\tb.pinned()\r\n");
 }
 END_TEST
 

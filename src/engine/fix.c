@@ -8,6 +8,7 @@
 
 #include "cond.h"
 #include "fix_import.h"
+#include "fix_stmt.h"
 #include "names.h"
 #include "parse.h"
 #include "strvec.h"
@@ -351,12 +352,16 @@ static char *spell_names(mpsfix_fix_ctx *fc, const mpsfix_template *t, TSNode ta
  * Render fe's template for code at `target` into `text` (prefixed by
  * `prefix`), spelling its dotted names as the file does there, and add an
  * `import ROOT` edit for each name the file cannot reach yet.  `kept`, if
- * not NULL, gets the spans of the original code the text keeps.
+ * not NULL, gets the spans of the original code the text keeps.  `layout`,
+ * if not NULL, places the lines of the template (its statements, placed by
+ * the caller).
  */
 static char *render(mpsfix_fix_ctx *fc, const mpsfix_fix_edit *fe, const mpsfix_match *m,
 		    TSNode target, const char *prefix, mpsfix_buf *text, mpsfix_spans *kept,
-		    mpsfix_edits *edits, uint32_t group)
+		    mpsfix_edits *edits, uint32_t group, const mpsfix_template_layout *layout)
 {
+	int rc;
+
 	mpsfix_strvec imports = MPSFIX_STRVEC_INIT;
 	size_t nq = mpsfix_template_qname_count(fe->tmpl);
 	char **spellings = mpsfix_xcalloc(nq + 1, sizeof(char *));
@@ -365,7 +370,9 @@ static char *render(mpsfix_fix_ctx *fc, const mpsfix_fix_edit *fe, const mpsfix_
 	if ((reason = spell_names(fc, fe->tmpl, target, spellings, &imports)) != NULL)
 		goto done;
 	mpsfix_buf_adds(text, prefix);
-	if (mpsfix_template_render(text, kept, fe->tmpl, m, fc->src, target, spellings) < 0) {
+	rc = layout ? mpsfix_template_render_at(text, kept, fe->tmpl, m, fc->src, target, spellings, layout)
+		    : mpsfix_template_render(text, kept, fe->tmpl, m, fc->src, target, spellings);
+	if (rc < 0) {
 		reason = mpsfix_xstrdup(mpsfix_error_last()->message);
 		goto done;
 	}
@@ -388,14 +395,23 @@ done:
 	return reason;
 }
 
+/* Replace `target` by the rendered template; statements go where fix_stmt.c places them. */
 static char *replace(mpsfix_fix_ctx *fc, const mpsfix_fix_edit *fe, const mpsfix_match *m,
 		     TSNode target, mpsfix_edits *edits, uint32_t group)
 {
 	mpsfix_spans kept = {0};
 	mpsfix_buf text = MPSFIX_BUF_INIT;
+	mpsfix_stmt_place place = {0};
 	uint32_t s = ts_node_start_byte(target), e = ts_node_end_byte(target);
 	size_t mark = edits->len;
-	char *reason = render(fc, fe, m, target, "", &text, &kept, edits, group);
+	bool statements = mpsfix_template_is_statements(fe->tmpl);
+	char *reason = statements ? mpsfix_fix_place_statements(fc->src, target, &place) : NULL;
+
+	if (statements && !reason)
+		s = place.start;
+	if (!reason)
+		reason = render(fc, fe, m, target, statements ? place.prefix : "", &text, &kept, edits,
+				group, statements ? &place.layout : NULL);
 
 	if (!reason && drops_comment(target, s, e, &kept))
 		reason = mpsfix_xstrdup("the fix would drop a comment");
@@ -406,6 +422,7 @@ static char *replace(mpsfix_fix_ctx *fc, const mpsfix_fix_edit *fe, const mpsfix
 			free(edits->items[edits->len - 1].text);
 	free(kept.items);
 	mpsfix_buf_release(&text);
+	mpsfix_stmt_place_release(&place);
 	return reason;
 }
 
@@ -466,7 +483,7 @@ static char *add_argument(mpsfix_fix_ctx *fc, const mpsfix_fix_edit *fe, const m
 	at = ts_node_is_null(last) ? ts_node_end_byte(open) : ts_node_end_byte(last);
 	/* rendered for a place in the argument list: it needs no parentheses there */
 	reason = render(fc, fe, m, ts_node_is_null(last) ? open : last, ts_node_is_null(last) ? "" : ", ",
-			&text, NULL, edits, group);
+			&text, NULL, edits, group, NULL);
 	if (!reason)
 		reason = argument_refused(args, fc->src->data, text.data + (ts_node_is_null(last) ? 0 : 2));
 	if (!reason)

@@ -353,3 +353,76 @@ TSNode mpsfix_first_import_of(TSNode root, const char *src, const char *module)
 	}
 	return (TSNode){0};
 }
+
+/* ---- indentation -------------------------------------------------------------- */
+
+uint32_t mpsfix_line_start(const char *src, uint32_t at)
+{
+	while (at > 0 && src[at - 1] != '\n' && src[at - 1] != '\r')
+		at--;
+	return at;
+}
+
+uint32_t mpsfix_indent_end(const char *src, uint32_t len, uint32_t line_start)
+{
+	while (line_start < len && (src[line_start] == ' ' || src[line_start] == '\t'))
+		line_start++;
+	return line_start;
+}
+
+/* The step of `block`: how much deeper its first statement, on a line of its
+ * own, is indented than the line its compound statement starts on. */
+static bool block_step(TSNode block, const char *src, uint32_t len, mpsfix_span *step)
+{
+	TSNode header = ts_node_parent(block), first = {0};
+	uint32_t hs, he, fs, fe;
+
+	for (uint32_t i = 0; i < ts_node_named_child_count(block) && ts_node_is_null(first); i++)
+		if (!ts_node_is_extra(ts_node_named_child(block, i)))
+			first = ts_node_named_child(block, i);
+	if (ts_node_is_null(first) || ts_node_is_null(header))
+		return false;
+	hs = mpsfix_line_start(src, ts_node_start_byte(header));
+	he = mpsfix_indent_end(src, len, hs);
+	fs = mpsfix_line_start(src, ts_node_start_byte(first));
+	fe = mpsfix_indent_end(src, len, fs);
+	if (fs <= hs || fe != ts_node_start_byte(first) || fe - fs <= he - hs ||
+	    memcmp(src + fs, src + hs, he - hs) != 0)
+		return false;
+	*step = (mpsfix_span){fs + (he - hs), fe};
+	return true;
+}
+
+typedef struct {
+	const char *src;
+	uint32_t len;
+	TSSymbol block;
+	mpsfix_span step;
+	bool found;
+} step_scan;
+
+static mpsfix_walk_action find_step(TSNode n, void *payload)
+{
+	step_scan *ss = payload;
+
+	if (ts_node_symbol(n) == ss->block && block_step(n, ss->src, ss->len, &ss->step)) {
+		ss->found = true;
+		return MPSFIX_WALK_STOP;
+	}
+	return MPSFIX_WALK_DESCEND;
+}
+
+bool mpsfix_indent_step(TSNode node, const char *src, uint32_t len, mpsfix_span *step)
+{
+	step_scan ss = {src, len, mpsfix_symbol("block"), {0, 0}, false};
+	TSNode root = node;
+
+	for (TSNode a = node; !ts_node_is_null(a); a = ts_node_parent(a)) {
+		if (ts_node_symbol(a) == ss.block && block_step(a, src, len, step))
+			return true;
+		root = a;
+	}
+	mpsfix_walk(root, find_step, &ss);
+	*step = ss.step;
+	return ss.found;
+}

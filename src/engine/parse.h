@@ -106,4 +106,20 @@ bool mpsfix_node_pure(TSNode node, const char *src);
  */
 TSNode mpsfix_first_import_of(TSNode root, const char *src, const char *module);
 
+/** The start of the line holding byte `at` (after a `\n` or `\r`). */
+uint32_t mpsfix_line_start(const char *src, uint32_t at);
+
+/** The end of the spaces and tabs that start the line at `line_start`. */
+uint32_t mpsfix_indent_end(const char *src, uint32_t len, uint32_t line_start);
+
+/**
+ * The step by which the file of `node` (`len` bytes of `src`) indents a
+ * block: how much deeper a block's first statement, on a line of its own,
+ * is indented than the line its compound statement starts on (four spaces,
+ * a tab).  The blocks around `node` are asked first, from the innermost,
+ * then the file's blocks in order.  Sets `*step` to those bytes of `src` and
+ * returns true; false when no block says (the caller picks a step).
+ */
+bool mpsfix_indent_step(TSNode node, const char *src, uint32_t len, mpsfix_span *step);
+
 #endif

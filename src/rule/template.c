@@ -50,6 +50,8 @@ struct mpsfix_template {
 	bool statements;     /* several statements, or a compound one: owns whole lines */
 	mpsfix_span *strings; /* string literals of the template: no re-indenting inside */
 	size_t nstrings;
+	mpsfix_span step;    /* the template's own indentation step: the blanks that start
+				its first indented line (empty: none) */
 };
 
 static bool is(TSNode n, const char *type)
@@ -314,6 +316,25 @@ static mpsfix_walk_action collect_var(TSNode n, void *payload)
 	return MPSFIX_WALK_SKIP;
 }
 
+static bool in_string(const mpsfix_template *t, size_t at);
+
+/* The blanks that start the template's first indented line (outside strings). */
+static void find_step(mpsfix_template *t)
+{
+	for (size_t i = 0; i < t->len; i++) {
+		size_t j = i + 1;
+
+		if (t->text[i] != '\n' || in_string(t, i))
+			continue;
+		while (j < t->len && (t->text[j] == ' ' || t->text[j] == '\t'))
+			j++;
+		if (j > i + 1 && j < t->len && t->text[j] != '\n' && t->text[j] != '\r') {
+			t->step = (mpsfix_span){(uint32_t)(i + 1), (uint32_t)j};
+			return;
+		}
+	}
+}
+
 static void collect_vars(tcompiler *c, TSNode root)
 {
 	var_scan vs = {.c = c};
@@ -348,6 +369,7 @@ int mpsfix_template_compile(mpsfix_template **out, TSParser *parser,
 		goto done;
 	root = ts_tree_root_node(sn.tree);
 	collect_vars(&(tcompiler){.t = t, .text2 = sn.text.data, .map = &sn.map}, root);
+	find_step(t);
 	t->root_prec = PREC_PRIMARY;
 	for (uint32_t i = 0; i < ts_node_named_child_count(root); i++) {
 		TSNode child = ts_node_named_child(root, i);
@@ -442,13 +464,13 @@ const char *mpsfix_template_metavar(const mpsfix_template *t, size_t i,
 typedef struct {
 	mpsfix_buf *out;
 	const char *newline;
-	const char *indent;
+	const char *indent;     /* after each line break of the template */
 	size_t indent_len;
+	const char *step;       /* the file's indentation step, for each of the template's own */
+	size_t step_len;
 	char *const *spellings; /* of the template's dotted names, or NULL: as written */
 } emitter;
 
-/* Template text: each line break becomes the file's line ending plus the
- * indentation of the replaced code's line. */
 static bool in_string(const mpsfix_template *t, size_t at)
 {
 	for (size_t i = 0; i < t->nstrings; i++)
@@ -457,8 +479,23 @@ static bool in_string(const mpsfix_template *t, size_t at)
 	return false;
 }
 
+/* How many of the template's indentation steps the blanks [from, to) are; 0
+ * when they are not whole steps. */
+static size_t step_count(const mpsfix_template *t, size_t from, size_t to)
+{
+	size_t n = t->step.end - t->step.start, count = 0;
+
+	if (!n || (to - from) % n)
+		return 0;
+	for (; from < to; from += n, count++)
+		if (memcmp(t->text + from, t->text + t->step.start, n))
+			return 0;
+	return count;
+}
+
 /* Template text [from, from+n): line breaks become the file's, and lines
- * start with the replaced code's indentation, except inside string literals
+ * start with the replaced code's indentation, each step of the template's
+ * own indentation written as the file's step, except inside string literals
  * (whose value must not change). */
 static void emit_template(emitter *em, const mpsfix_template *t, size_t from, size_t n)
 {
@@ -476,9 +513,19 @@ static void emit_template(emitter *em, const mpsfix_template *t, size_t from, si
 			continue;
 		}
 		if (s[i] == '\n') {
+			size_t j = i + 1, steps;
+
 			mpsfix_buf_adds(em->out, em->newline);
-			if ((i + 1 == n || (s[i + 1] != '\n' && s[i + 1] != '\r')) && !in_string(t, from + i))
-				mpsfix_buf_add(em->out, em->indent, em->indent_len);
+			if ((i + 1 < n && (s[i + 1] == '\n' || s[i + 1] == '\r')) || in_string(t, from + i))
+				continue;
+			mpsfix_buf_add(em->out, em->indent, em->indent_len);
+			while (j < n && (s[j] == ' ' || s[j] == '\t'))
+				j++;
+			if (em->step && (steps = step_count(t, from + i + 1, from + j)) > 0) {
+				while (steps--)
+					mpsfix_buf_add(em->out, em->step, em->step_len);
+				i = j - 1;
+			}
 		} else {
 			mpsfix_buf_addc(em->out, s[i]);
 		}
@@ -562,14 +609,68 @@ static const mpsfix_binding *lookup(const mpsfix_match *m, const char *name)
 	return mpsfix_match_get(m, name);
 }
 
+/* The file's indentation step near `target`, else PEP 8's four spaces. */
+static void file_step(const mpsfix_source *src, TSNode target, const char **step, size_t *len)
+{
+	mpsfix_span sp;
+
+	if (mpsfix_indent_step(target, src->data, (uint32_t)src->len, &sp)) {
+		*step = src->data + sp.start;
+		*len = sp.end - sp.start;
+	} else {
+		*step = "    ";
+		*len = 4;
+	}
+}
+
+static int render(mpsfix_buf *out, mpsfix_spans *kept, const mpsfix_template *t,
+		  const mpsfix_match *m, const mpsfix_source *src, TSNode target,
+		  char *const *spellings, const mpsfix_template_layout *layout);
+
 int mpsfix_template_render(mpsfix_buf *out, mpsfix_spans *kept,
 			   const mpsfix_template *t, const mpsfix_match *m,
 			   const mpsfix_source *src, TSNode target, char *const *spellings)
 {
 	uint32_t tstart = ts_node_start_byte(target);
-	mpsfix_span line;
-	uint32_t lineno, pos = 0, indent_end;
-	emitter em = {.out = out, .newline = mpsfix_source_newline(src), .spellings = spellings};
+	uint32_t start = mpsfix_line_start(src->data, tstart);
+	uint32_t end = mpsfix_indent_end(src->data, (uint32_t)src->len, start);
+	mpsfix_template_layout layout = {.indent = src->data + start, .indent_len = end - start};
+
+	if (t->statements && tstart != end)
+		return mpsfix_error_set(MPSFIX_ERROR, "the fix's statements cannot replace code that "
+					"shares its line with other code");
+	if (t->step.end > t->step.start)
+		file_step(src, target, &layout.step, &layout.step_len);
+	return render(out, kept, t, m, src, target, spellings, &layout);
+}
+
+int mpsfix_template_render_at(mpsfix_buf *out, mpsfix_spans *kept,
+			      const mpsfix_template *t, const mpsfix_match *m,
+			      const mpsfix_source *src, TSNode target, char *const *spellings,
+			      const mpsfix_template_layout *layout)
+{
+	return render(out, kept, t, m, src, target, spellings, layout);
+}
+
+bool mpsfix_template_is_statements(const mpsfix_template *t)
+{
+	return t->statements;
+}
+
+static int render(mpsfix_buf *out, mpsfix_spans *kept, const mpsfix_template *t,
+		  const mpsfix_match *m, const mpsfix_source *src, TSNode target,
+		  char *const *spellings, const mpsfix_template_layout *layout)
+{
+	uint32_t pos = 0;
+	emitter em = {
+		.out = out,
+		.newline = mpsfix_source_newline(src),
+		.indent = layout->indent,
+		.indent_len = layout->indent_len,
+		.step = layout->step,
+		.step_len = layout->step_len,
+		.spellings = spellings,
+	};
 	int root_prec = t->root_prec;
 	bool splat = t->root_splat, wrap;
 
@@ -584,17 +685,6 @@ int mpsfix_template_render(mpsfix_buf *out, mpsfix_spans *kept,
 			return mpsfix_error_set(MPSFIX_ERROR, "the call does not pass `%s`, which the "
 						"template needs", t->vars[i].name);
 	}
-	lineno = mpsfix_source_line_of(src, tstart);
-	line = mpsfix_source_line(src, lineno);
-	indent_end = line.start;
-	while (indent_end < line.end && (src->data[indent_end] == ' ' || src->data[indent_end] == '\t'))
-		indent_end++;
-	em.indent = src->data + line.start;
-	em.indent_len = indent_end - line.start;
-
-	if (t->statements && tstart != indent_end)
-		return mpsfix_error_set(MPSFIX_ERROR, "the fix's statements cannot replace code that "
-					"shares its line with other code");
 	if (t->root_var >= 0) {
 		const mpsfix_binding *b = lookup(m, t->vars[t->root_var].name);
 

@@ -7,8 +7,9 @@
  * between them, and one bound to nothing takes one neighbouring comma with
  * it; a bound node is parenthesized when the template's context binds
  * tighter than the node; a multi-line template is re-indented to the
- * indentation of the line where the replaced code starts, with the file's
- * own line ending.
+ * indentation of the line where the replaced code starts, each step of its
+ * own indentation written as the file's step (tabs, two or four spaces),
+ * with the file's own line ending.
  */
 #ifndef MPSFIX_TEMPLATE_H
 #define MPSFIX_TEMPLATE_H
@@ -65,11 +66,35 @@ const char *mpsfix_template_qname(const mpsfix_template *t, size_t i);
  * template, or NULL: as written) replace the dotted names.  Appends to
  * `out`; appends to `kept` (if not NULL) every source range whose bytes were
  * copied.  Returns 0, or MPSFIX_ERROR if the template names a metavariable
- * the match did not bind.
+ * the match did not bind, or holds statements and `target` does not start
+ * its line.
  */
 int mpsfix_template_render(mpsfix_buf *out, mpsfix_spans *kept,
 			   const mpsfix_template *t, const mpsfix_match *m,
 			   const mpsfix_source *src, TSNode target, char *const *spellings);
+
+/** Where the lines of a rendered template go. */
+typedef struct {
+	const char *indent;     /* written after each line break of the template */
+	size_t indent_len;
+	const char *step;       /* the file's indentation step: each step of the
+				   template's own indentation is written as one (NULL:
+				   the template's blanks are copied) */
+	size_t step_len;
+} mpsfix_template_layout;
+
+/**
+ * mpsfix_template_render() with the lines placed by `layout`, and no test
+ * of where `target` stands: the caller has placed the template's
+ * statements (see fix_stmt.h).
+ */
+int mpsfix_template_render_at(mpsfix_buf *out, mpsfix_spans *kept,
+			      const mpsfix_template *t, const mpsfix_match *m,
+			      const mpsfix_source *src, TSNode target, char *const *spellings,
+			      const mpsfix_template_layout *layout);
+
+/** True when the template is statements: several, or a compound one (`if c: ...`). */
+bool mpsfix_template_is_statements(const mpsfix_template *t);
 
 /**
  * Precedence of an expression node (higher binds tighter), as used for
