@@ -168,7 +168,7 @@ expect_rc "fix over bad files: exit 2" 2
 for f in binary.py nul-byte.py invalid-utf8.py empty.py unclosed.py; do
 	same_files "fix leaves $f untouched" "$tmp/bad/$f" "$tmp/bad.orig/$f"
 done
-grep -q 'pin_memory=torch.cuda.is_available()' "$tmp/bad/zz_good.py" && ok "fix still fixes the good file" || fail "fix still fixes the good file"
+grep -q 'pin_memory=not torch.backends.mps.is_available()' "$tmp/bad/zz_good.py" && ok "fix still fixes the good file" || fail "fix still fixes the good file"
 grep -q 'non_blocking' "$tmp/bad/big.py" && fail "big file fixed" || ok "big file fixed"
 if grep -q 'non_blocking' "$tmp/bad/syntax-error.py"; then ok "syntax-error file: broken statement untouched"; else fail "syntax-error file: broken statement untouched"; fi
 run timeout 60 "$bin" check "$tmp/bad/empty.py"

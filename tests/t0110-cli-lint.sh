@@ -270,7 +270,7 @@ run "$bin" fix --isolated "$tmp/sup/a.py"
 expect_rc "fix with suppressed findings left: 0" 0
 n=$(grep -c 'pin_memory=True' "$tmp/sup/a.py")
 [ "$n" = 6 ] && ok "fix leaves suppressed findings alone" || fail "fix leaves suppressed findings alone" "$(cat "$tmp/sup/a.py")"
-grep -q '^l8 = DataLoader(ds, pin_memory=torch.cuda.is_available())$' "$tmp/sup/a.py" &&
+grep -q '^l8 = DataLoader(ds, pin_memory=not torch.backends.mps.is_available())$' "$tmp/sup/a.py" &&
 	ok "fix fixes the unsuppressed finding" || fail "fix fixes the unsuppressed finding" "$(cat "$tmp/sup/a.py")"
 
 # --- 5. configuration ------------------------------------------------------------------
@@ -318,10 +318,10 @@ mkdir -p "$c/unsafe"
 printf 'unsafe-fixes: true\n' >"$c/unsafe/.mpsfix.yml"
 all3 "$c/unsafe/a.py"
 run_in "$c/unsafe" "$bin" diff
-expect_out "unsafe-fixes: true applies the unsafe fix" 'torch.backends.mps.is_available()'
+expect_out "unsafe-fixes: true applies the unsafe fix" '"mps" if torch.backends.mps.is_available()'
 run_in "$c/unsafe" "$bin" diff --no-unsafe-fixes
-expect_no_out "--no-unsafe-fixes overrides the config" 'torch.backends.mps.is_available()'
-expect_out "--no-unsafe-fixes keeps safe fixes" 'pin_memory=torch.cuda.is_available()'
+expect_no_out "--no-unsafe-fixes overrides the config" '"mps" if torch.backends.mps.is_available()'
+expect_out "--no-unsafe-fixes keeps safe fixes" 'pin_memory=not torch.backends.mps.is_available()'
 printf 'target-torch: ">=2.1,<2.6"\n' >"$c/unsafe/.mpsfix.yml"
 run_in "$c/unsafe" "$bin" check
 expect_err "target-torch in the summary" ">=2.1,<2.6"

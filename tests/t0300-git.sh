@@ -42,7 +42,7 @@ expect_err "commit: summary" "4 files scanned, 3 commits (4 fixes), 0 findings l
 subjects=$(cd "$tmp/c1" && git log --reverse --format=%s "$base..HEAD")
 expect_eq "commit: one commit per rule, in code order" "$subjects" \
 "mpsfix: MPS006 to-mps-non-blocking: non_blocking=True copies to MPS can corrupt data (2 sites)
-mpsfix: MPS101 dataloader-pin-memory: pin_memory does nothing on MPS; pin only when CUDA is available (1 site)
+mpsfix: MPS101 dataloader-pin-memory: pin_memory does nothing on MPS: turn it off where MPS is available (1 site)
 mpsfix: MPS104 device-selection-skips-mps: device selection never tries MPS: on a Mac this runs on the CPU (1 site)"
 files=$(cd "$tmp/c1" && for c in $(git rev-list --reverse "$base..HEAD"); do git diff-tree --no-commit-id --name-only -r "$c"; done | tr '\n' ' ')
 expect_eq "commit: each commit changes its rule's files" "$files" "train.py data.py device.py "
@@ -153,7 +153,7 @@ expect_eq "patch: git am gives the tree of mpsfix commit" "$(cd "$tmp/p1am" && g
 expect_eq "patch: git am keeps the author and the messages" \
 	"$(cd "$tmp/p1am" && git log --reverse --format='%an|%s' -3)" \
 "Ada Lovelace|mpsfix: MPS006 to-mps-non-blocking: non_blocking=True copies to MPS can corrupt data (2 sites)
-Ada Lovelace|mpsfix: MPS101 dataloader-pin-memory: pin_memory does nothing on MPS; pin only when CUDA is available (1 site)
+Ada Lovelace|mpsfix: MPS101 dataloader-pin-memory: pin_memory does nothing on MPS: turn it off where MPS is available (1 site)
 Ada Lovelace|mpsfix: MPS104 device-selection-skips-mps: device selection never tries MPS: on a Mac this runs on the CPU (1 site)"
 expect_eq "patch: the trailers survive git am" \
 	"$(cd "$tmp/p1am" && git log -1 --format=%B | git interpret-trailers --parse)" "Mpsfix-Rule: MPS104
