@@ -38,20 +38,6 @@ static size_t add_target(mpsfix_targets *t, mpsfix_target *x)
 	return t->len++;
 }
 
-/* The target that says "every MPS-capable version" (one for the run). */
-static size_t default_target(mpsfix_targets *t)
-{
-	mpsfix_target_opts none = {0};
-	mpsfix_target x;
-
-	for (size_t i = 0; i < t->len; i++)
-		if (t->items[i].source == MPSFIX_TARGET_DEFAULT)
-			return i;
-	if (mpsfix_target_resolve(&x, &none) < 0)
-		return 0; /* it reads nothing: it does not fail */
-	return add_target(t, &x);
-}
-
 /* The index of folder `path` (real) among t->dirs, added when missing. */
 static size_t dir_index(mpsfix_targets *t, const char *path)
 {
@@ -75,7 +61,7 @@ static size_t dir_index(mpsfix_targets *t, const char *path)
 	return lo;
 }
 
-/* The target of the pins of folder t->dirs[di], or NONE when they do not name torch. */
+/* The target of the pins of folder t->dirs[di], or NONE when they do not pin a torch version. */
 static size_t folder_pins(mpsfix_targets *t, size_t di, mpsfix_targets_warn_cb warn, void *payload)
 {
 	mpsfix_target_opts o = {.root = t->dirs[di].path};
@@ -90,12 +76,11 @@ static size_t folder_pins(mpsfix_targets *t, size_t di, mpsfix_targets_warn_cb w
 				warn(payload, mpsfix_error_last()->message);
 		} else {
 			warn_pins(&x.pins, warn, payload);
-			if (!x.pins.names_torch)
+			/* pins that name torch without a version say nothing of it:
+			   an example folder's bare `torch` leaves its project's target */
+			if (!x.pins.names_torch || x.source == MPSFIX_TARGET_DEFAULT)
 				mpsfix_target_release(&x);
-			else if (x.source == MPSFIX_TARGET_DEFAULT) {
-				mpsfix_target_release(&x);
-				k = default_target(t);
-			} else
+			else
 				k = add_target(t, &x);
 		}
 	}
@@ -139,7 +124,7 @@ static char *stop_of(mpsfix_targets *t, const char *dir, const char *operand)
 	return op ? op : mpsfix_xstrdup(dir);
 }
 
-/* The target of a file in folder `dir` (real): the nearest folder up to the stop whose pins name torch. */
+/* The target of a file in folder `dir` (real): the nearest folder up to the stop whose pins pin torch. */
 static size_t search(mpsfix_targets *t, const char *dir, const char *operand, mpsfix_targets_warn_cb warn,
 		     void *payload)
 {
