@@ -2,7 +2,8 @@
 # Tests of the semantic test harness (tests/semantics/run.py): it passes a
 # correct rewrite, and fails a wrong one, a fix count or a manual count other
 # than the header's, a fix that changes nothing, a script that fails, results
-# that differ in any way it compares, and a missing torch.  Uses the rules and
+# that differ in any way it compares, a fix that does not take its MPS branch
+# where MPS is available (on-mps), and a missing torch.  Uses the rules and
 # script of fixtures/semantics/.  Prints 'N passed, N failed'.
 # usage: sh tests/t0800-semantics.sh [path/to/mpsfix]
 . "$(dirname "$0")/test-lib.sh"
@@ -161,6 +162,93 @@ expect_rc "a failing script fails" 1
 expect_out "the failing script is named" "the fixed script failed (exit status 1)"
 expect_out "its error is shown" "ZeroDivisionError: division by zero"
 expect_no_out "the original ran" "the original script failed"
+
+# --- where MPS is available (on-mps: is_available patched to return True) ---------
+cat >"$tmp/m.py" <<'EOF'
+# semantic: fixes MPS900=1
+# semantic: on-mps device = "mps"
+# semantic: on-mps pinned = 0
+import torch
+pinned = 0
+
+
+def pin():
+    global pinned
+    pinned += 1
+
+
+pin()
+device = "cpu"
+shape = torch.Size([2])
+EOF
+# the fixed form: pin() only where MPS is not available, "mps" where it is
+guard='s/^pin()$/if not torch.backends.mps.is_available(): pin()/'
+pick='s/^device = "cpu"$/device = "mps" if torch.backends.mps.is_available() else "cpu"/'
+# mps_edit SED-SCRIPT...: run m.py against a copy edited by the SED-SCRIPTs
+mps_edit() {
+	sed_args=
+	for e in "$@"; do sed_args="$sed_args -e '$e'"; done
+	eval "sed $sed_args \"\$tmp/m.py\"" >"$tmp/n.py"
+	run "$py" "$harness" --compare "$tmp/m.py" "$tmp/n.py"
+}
+mps_edit "$guard" "$pick"
+expect_rc "a fix that takes its MPS branch passes" 0
+expect_out "the values on MPS are counted" "ok   n.py: 3 values compared; on MPS: 2 as expected, 1 the same"
+mps_edit "$guard"
+expect_rc "a fix that ignores MPS fails" 1
+expect_out "the value on MPS is shown with the expected one" \
+	"n.py: on MPS: device: 'mps' expected, 'cpu' in the fixed script"
+expect_no_out "the branch that was taken is not reported" "pinned"
+mps_edit "$guard" "$pick" 's/^shape = torch.Size(\[2\])$/shape = torch.Size([3 if torch.backends.mps.is_available() else 2])/'
+expect_rc "a result no on-mps line names that changes on MPS fails" 1
+expect_out "that result is compared with the original's on MPS" \
+	"n.py: on MPS: shape: (2,) in the original, (3,) in the fixed script"
+sed 's/^# semantic: on-mps pinned = 0$/# semantic: on-mps pinned = 0\n# semantic: on-mps-ignore shape/' "$tmp/m.py" >"$tmp/m2.py"
+run "$py" "$harness" --compare "$tmp/m2.py" "$tmp/n.py"
+expect_rc "on-mps-ignore leaves a result out where MPS is available" 0
+expect_out "the ignored result is compared without MPS" "ok   n.py: 3 values compared; on MPS: 2 as expected, 0 the same"
+sed 's/^# semantic: on-mps pinned = 0$/# semantic: on-mps pinned = 0\n# semantic: on-mps-ignore shape nothing_here/' \
+	"$tmp/m.py" >"$tmp/m2.py"
+run "$py" "$harness" --compare "$tmp/m2.py" "$tmp/n.py"
+expect_rc "on-mps-ignore of no result fails" 1
+expect_out "the name that is no result is reported" "on-mps-ignore nothing_here: no such result where MPS is available"
+sed 's/^# semantic: on-mps pinned = 0$/# semantic: on-mps pinned = 0\n# semantic: on-mps-ignore pinned/' "$tmp/m.py" >"$tmp/m2.py"
+run "$py" "$harness" --compare "$tmp/m2.py" "$tmp/n.py"
+expect_out "a name both on-mps and on-mps-ignore is refused" "m2.py: pinned both on-mps and on-mps-ignore"
+sed '/on-mps /d; s/^# semantic: fixes MPS900=1$/# semantic: fixes MPS900=1\n# semantic: on-mps-ignore shape/' "$tmp/m.py" >"$tmp/m2.py"
+run "$py" "$harness" --compare "$tmp/m2.py" "$tmp/n.py"
+expect_out "on-mps-ignore needs an on-mps line" "m2.py: on-mps-ignore without an on-mps line"
+sed 's/^# semantic: on-mps pinned = 0$/# semantic: on-mps shape = torch.Size([2])/' "$tmp/m.py" >"$tmp/m2.py"
+sed -e "$guard" -e "$pick" "$tmp/m.py" >"$tmp/n.py"
+run "$py" "$harness" --compare "$tmp/m2.py" "$tmp/n.py"
+expect_rc "an on-mps line the original meets too fails" 1
+expect_out "the line that proves nothing is named" \
+	"on MPS: shape: the original gives torch.Size([2]) too: the line proves nothing"
+expect_out "a branch no line names is compared with the original's" \
+	"on MPS: pinned: 1 in the original, 0 in the fixed script"
+mps_edit "$pick" 's/^pin()$/pin()\nif torch.backends.mps.is_available(): del pinned/'
+expect_rc "a name the fixed script does not set on MPS fails" 1
+expect_out "the missing name is reported" "on MPS: pinned: not set by the fixed script"
+mps_edit "$guard" 's/^device = "cpu"$/device = "cpu" if not torch.backends.mps.is_available() else 1 \/ 0/'
+expect_rc "a script that fails only where MPS is available fails" 1
+expect_out "the run where MPS is available is named" "the fixed (MPS available) script failed (exit status 1)"
+expect_out "its error is shown" "ZeroDivisionError"
+# malformed on-mps lines
+for line in 'on-mps device "mps"' 'on-mps device = ' 'on-mps device = "mps" +' 'on-mps 1x = 2'; do
+	sed "s/^# semantic: on-mps device = \"mps\"$/# semantic: $line/" "$tmp/m.py" >"$tmp/bad.py"
+	run "$py" "$harness" --compare "$tmp/bad.py" "$tmp/m.py"
+	expect_rc "a malformed on-mps line fails: $line" 1
+done
+expect_out "the malformed line is named" "bad.py:2: expected 'on-mps NAME = EXPR', got '1x = 2'"
+sed 's/^# semantic: on-mps pinned = 0$/# semantic: on-mps device = "cpu"/' "$tmp/m.py" >"$tmp/bad.py"
+run "$py" "$harness" --compare "$tmp/bad.py" "$tmp/m.py"
+expect_out "a name given twice is refused" "bad.py:3: on-mps device given twice"
+sed 's/^# semantic: on-mps pinned = 0$/# semantic: on-mps pinned = undefined_name/' "$tmp/m.py" >"$tmp/bad.py"
+sed -e "$guard" -e "$pick" "$tmp/bad.py" >"$tmp/n.py"
+run "$py" "$harness" --compare "$tmp/bad.py" "$tmp/n.py"
+expect_rc "an expression that cannot be evaluated fails" 1
+expect_out "its error is shown with the line" \
+	"on-mps pinned: undefined_name does not give a value to compare (NameError"
 
 # --- no torch --------------------------------------------------------------------
 run env MPSFIX_TORCH_PYTHON=/bin/false "$py" -S "$harness" --mpsfix "$bin" "$fx/std.py"

@@ -30,6 +30,20 @@ Header lines (anywhere in the script, one directive a line):
                                            an older (or newer) torch
     # semantic: allclose [rtol=R] [atol=A] compare floating-point values with a
                                            tolerance, not bit for bit
+    # semantic: on-mps NAME = EXPR         on a machine where MPS is available
+                                           the fixed script leaves EXPR (Python,
+                                           with torch imported) in NAME, and the
+                                           original does not (one line a name)
+    # semantic: on-mps-ignore NAME...      results not compared where MPS is
+                                           available (what the original cannot
+                                           compute there)
+
+A script with `on-mps` lines is run a second time, original and fixed, with
+torch.backends.mps.is_available patched to return True (the fixes that branch
+on it take their MPS branch; no MPS device is needed, so the script must not
+make tensors on "mps": it records what it would do).  There the fixed script's
+NAME must equal EXPR, the original's must not (else the line proves nothing),
+and every other result but the on-mps-ignore ones must be the same in both.
 
 Result variables are the module globals whose names do not start with `_`,
 except modules, classes and functions.  Allowed values: tensors (with their
@@ -129,6 +143,7 @@ def ensure_torch():
 HEADER = re.compile(r"^#\s*semantic:\s*(\S+)\s*(.*?)\s*$")
 COUNT = re.compile(r"^(MPS\d{3})=(\d+)$")
 VERSION_SPEC = re.compile(r"^(>=|<=|==|!=|>|<)\s*(\d+(?:\.\d+)*)$")
+ON_MPS = re.compile(r"^([A-Za-z][A-Za-z0-9_]*)\s*=\s*(\S.*)$")
 
 
 def parse_counts(words, where):
@@ -148,7 +163,7 @@ def parse_counts(words, where):
 def parse_headers(path):
     """The `# semantic:` directives of a script as a dict; ValueError if malformed."""
     h = {"fixes": None, "manual": {}, "unsafe": False, "requires": None,
-         "allclose": None}
+         "allclose": None, "on_mps": [], "on_mps_ignore": []}
     with open(path, encoding="utf-8") as f:
         lines = f.read().splitlines()
     for n, line in enumerate(lines, 1):
@@ -193,9 +208,30 @@ def parse_headers(path):
                 except ValueError:
                     raise ValueError("%s: '%s' is not a number" % (where, v)) from None
             h["allclose"] = tol
+        elif key == "on-mps":
+            m = ON_MPS.match(rest)
+            if not m:
+                raise ValueError("%s: expected 'on-mps NAME = EXPR', got '%s'" % (where, rest))
+            if any(name == m.group(1) for name, _, _ in h["on_mps"]):
+                raise ValueError("%s: on-mps %s given twice" % (where, m.group(1)))
+            try:
+                code = compile(m.group(2), where, "eval")
+            except SyntaxError as e:
+                raise ValueError("%s: on-mps %s: %s" % (where, m.group(1), e.msg)) from None
+            h["on_mps"].append((m.group(1), m.group(2), code))
+        elif key == "on-mps-ignore":
+            if not words:
+                raise ValueError("%s: expected 'on-mps-ignore NAME...'" % where)
+            h["on_mps_ignore"] += words
         else:
             raise ValueError("%s: unknown directive '%s' (fixes, manual, unsafe, requires, "
-                             "allclose)" % (where, key))
+                             "allclose, on-mps, on-mps-ignore)" % (where, key))
+    both = set(h["on_mps_ignore"]) & set(name for name, _, _ in h["on_mps"])
+    if both:
+        raise ValueError("%s: %s both on-mps and on-mps-ignore" % (
+            os.path.basename(path), ", ".join(sorted(both))))
+    if h["on_mps_ignore"] and not h["on_mps"]:
+        raise ValueError("%s: on-mps-ignore without an on-mps line" % os.path.basename(path))
     if h["fixes"] is None:
         raise ValueError("%s: no '# semantic: fixes CODE=N' line: a script that expects no "
                          "fix could not fail" % os.path.basename(path))
@@ -262,9 +298,12 @@ def encode(v, path):
                       "variable, or name it with a leading _)" % (path, type(v).__name__))
 
 
-def child(script, out):
-    """--exec SCRIPT OUT: run SCRIPT as __main__, torch.save its results to OUT."""
+def child(script, out, mps=False):
+    """--exec [--mps] SCRIPT OUT: run SCRIPT as __main__, torch.save its results to OUT;
+    with --mps, torch.backends.mps.is_available() returns True."""
     import torch
+    if mps:
+        torch.backends.mps.is_available = lambda: True
     script = os.path.abspath(script)
     sys.argv = [script]
     sys.path.insert(0, os.path.dirname(script))
@@ -302,12 +341,17 @@ def kind(e):
             "dtype": "torch.dtype"}[e[0]]
 
 
-def compare(a, b, path, close):
+SIDES = ("in the original", "in the fixed script")
+
+
+def compare(a, b, path, close, sides=SIDES):
     """Differences between two encoded values, as a list of lines.
-    close: None (bit for bit) or the allclose header (a dict, maybe empty)."""
+    close: None (bit for bit) or the allclose header (a dict, maybe empty);
+    sides: how the lines name where a and b come from."""
     import torch
+    ia, ib = sides
     if kind(a) != kind(b):
-        return ["%s: %s in the original, %s in the fixed script" % (path, kind(a), kind(b))]
+        return ["%s: %s %s, %s %s" % (path, kind(a), ia, kind(b), ib)]
     tag = a[0]
     if tag == "py":
         x, y = a[2], b[2]
@@ -327,23 +371,23 @@ def compare(a, b, path, close):
                     return []
         elif x == y:
             return []
-        return ["%s: %r in the original, %r in the fixed script" % (path, x, y)]
+        return ["%s: %r %s, %r %s" % (path, x, ia, y, ib)]
     if tag in ("size", "device", "dtype"):
-        return [] if a[1] == b[1] else ["%s: %s in the original, %s in the fixed script" % (path, a[1], b[1])]
+        return [] if a[1] == b[1] else ["%s: %s %s, %s %s" % (path, a[1], ia, b[1], ib)]
     if tag == "seq":
         if len(a[2]) != len(b[2]):
-            return ["%s: %s of %d in the original, of %d in the fixed script" % (path, a[1], len(a[2]), len(b[2]))]
+            return ["%s: %s of %d %s, of %d %s" % (path, a[1], len(a[2]), ia, len(b[2]), ib)]
         out = []
         for i, (x, y) in enumerate(zip(a[2], b[2])):
-            out += compare(x, y, "%s[%d]" % (path, i), close)
+            out += compare(x, y, "%s[%d]" % (path, i), close, sides)
         return out
     if tag == "dict":
         ka, kb = [k for k, _ in a[2]], [k for k, _ in b[2]]
         if ka != kb:
-            return ["%s: keys %r in the original, %r in the fixed script" % (path, ka, kb)]
+            return ["%s: keys %r %s, %r %s" % (path, ka, ia, kb, ib)]
         out = []
         for (k, x), (_, y) in zip(a[2], b[2]):
-            out += compare(x, y, "%s[%r]" % (path, k), close)
+            out += compare(x, y, "%s[%r]" % (path, k), close, sides)
         return out
     # tensors
     ta, tb = a[1], b[1]
@@ -351,7 +395,7 @@ def compare(a, b, path, close):
                        ("device", ta.device, tb.device), ("layout", ta.layout, tb.layout),
                        ("requires_grad", a[2], b[2])):
         if x != y:
-            return ["%s: %s %s in the original, %s in the fixed script" % (path, what, x, y)]
+            return ["%s: %s %s %s, %s %s" % (path, what, x, ia, y, ib)]
     out = []
     floating = ta.is_floating_point() or ta.is_complex()
     if ta.is_sparse:
@@ -386,7 +430,7 @@ def compare(a, b, path, close):
     if (a[3] is None) != (b[3] is None):
         out.append("%s.grad: kept in one script only" % path)
     elif a[3] is not None:
-        out += compare(a[3], b[3], path + ".grad", close)
+        out += compare(a[3], b[3], path + ".grad", close, sides)
     return out
 
 
@@ -415,6 +459,43 @@ def compare_results(ra, rb, close):
     return diffs, n
 
 
+ON_MPS_SIDES = ("expected", "in the fixed script")
+
+
+def compare_on_mps(ra, rb, header):
+    """Where MPS is available: (differences, expected count, same count) of the
+    original's results ra and the fixed script's rb, against the on-mps lines."""
+    import torch
+    close = header["allclose"]
+    diffs, expected, same = [], 0, 0
+    listed = set()
+    for name, text, code in header["on_mps"]:
+        listed.add(name)
+        try:
+            want = encode(eval(code, {"torch": torch}), name)
+        except Exception as e:  # noqa: BLE001 (the header's expression: any error is its own)
+            diffs.append("on-mps %s: %s does not give a value to compare (%s: %s)" % (
+                name, text, type(e).__name__, e))
+            continue
+        if name not in rb:
+            diffs.append("on MPS: %s: not set by the fixed script" % name)
+            continue
+        one = compare(want, rb[name], name, close, ON_MPS_SIDES)
+        if name in ra and not compare(want, ra[name], name, close):
+            one.append("%s: the original gives %s too: the line proves nothing" % (name, text))
+        diffs += ["on MPS: " + d for d in one]
+        expected += not one
+    for name in header["on_mps_ignore"]:
+        if name not in ra and name not in rb:
+            diffs.append("on-mps-ignore %s: no such result where MPS is available" % name)
+        listed.add(name)
+    rest_a = {k: v for k, v in ra.items() if k not in listed}
+    rest_b = {k: v for k, v in rb.items() if k not in listed}
+    more, same = compare_results(rest_a, rest_b, close)
+    diffs += ["on MPS: " + d for d in more]
+    return diffs, expected, same
+
+
 def tail(text, lines=12):
     return "\n".join(text.rstrip().splitlines()[-lines:])
 
@@ -428,14 +509,18 @@ def load_results(path):
         return torch.load(path)
 
 
-def run_pair(original, fixed, workdir):
-    """Run both scripts, each in its own interpreter; (results_a, results_b) or raise."""
+def run_pair(original, fixed, workdir, mps=False):
+    """Run both scripts, each in its own interpreter (with mps: as where MPS is
+    available); (results_a, results_b) or raise."""
     env = dict(os.environ, PYTHONHASHSEED="0", PYTHONDONTWRITEBYTECODE="1")
     procs = []
-    for label, script in (("original", original), ("fixed", fixed)):
-        out = os.path.join(workdir, "%s.results" % label)
-        err = open(os.path.join(workdir, "%s.stderr" % label), "w+")
-        p = subprocess.Popen([sys.executable, os.path.abspath(__file__), "--exec", script, out],
+    for name, script in (("original", original), ("fixed", fixed)):
+        label = name + (" (MPS available)" if mps else "")
+        name += "-mps" if mps else ""
+        out = os.path.join(workdir, "%s.results" % name)
+        err = open(os.path.join(workdir, "%s.stderr" % name), "w+")
+        p = subprocess.Popen([sys.executable, os.path.abspath(__file__), "--exec"] +
+                             (["--mps"] if mps else []) + [script, out],
                              cwd=os.path.dirname(script), stdin=subprocess.DEVNULL,
                              stdout=err, stderr=err, env=env)
         procs.append((label, p, out, err))
@@ -645,9 +730,14 @@ def fix_and_compare(script, header, work, mpsfix_binary, rules):
         return "FAIL", problems
     try:
         ra, rb = run_pair(original, fixed, work)
+        diffs, n = compare_results(ra, rb, header["allclose"])
+        if header["on_mps"]:
+            more, expected, same = compare_on_mps(*run_pair(original, fixed, work, mps=True),
+                                                  header=header)
+            diffs += more
+            summary += "; on MPS: %d as expected, %d the same" % (expected, same)
     except ScriptFailure as e:
         return "FAIL", problems + e.lines
-    diffs, n = compare_results(ra, rb, header["allclose"])
     if problems or diffs:
         return "FAIL", problems + diffs
     return "ok", ["%d values compared, %s" % (n, summary)]
@@ -662,14 +752,20 @@ def compare_only(original, fixed):
         return "FAIL", ["%s: %s" % (name, e)]
     work = tempfile.mkdtemp(prefix="mpsfix-semantics.")
     try:
+        pair, summary = (os.path.abspath(original), os.path.abspath(fixed)), ""
         try:
-            ra, rb = run_pair(os.path.abspath(original), os.path.abspath(fixed), work)
+            ra, rb = run_pair(*pair, workdir=work)
+            diffs, n = compare_results(ra, rb, header["allclose"])
+            if header["on_mps"]:
+                more, expected, same = compare_on_mps(*run_pair(*pair, workdir=work, mps=True),
+                                                      header=header)
+                diffs += more
+                summary = "; on MPS: %d as expected, %d the same" % (expected, same)
         except ScriptFailure as e:
             return "FAIL", ["%s: %s" % (name, line) for line in e.lines]
-        diffs, n = compare_results(ra, rb, header["allclose"])
         if diffs:
             return "FAIL", ["%s: %s" % (name, d) for d in diffs]
-        return "ok", ["%s: %d values compared" % (name, n)]
+        return "ok", ["%s: %d values compared%s" % (name, n, summary)]
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
@@ -690,6 +786,8 @@ USAGE = ("usage: run.py [--mpsfix BINARY] [--rules PATH] [--keep] [SCRIPT...]\n"
 def main(argv):
     if argv[:1] == ["--exec"] and len(argv) == 3:
         return child(argv[1], argv[2])
+    if argv[:2] == ["--exec", "--mps"] and len(argv) == 4:
+        return child(argv[2], argv[3], mps=True)
     binary, rules, scripts, pair = os.path.join(TOP, "build", "mpsfix"), None, [], None
     keep = False
     i = 0
