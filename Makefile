@@ -418,7 +418,7 @@ t0800: $(O)/mpsfix torch-python
 	MPSFIX_TORCH_PYTHON=$(TORCH_PYTHON) sh tests/t0800-semantics.sh $(O)/mpsfix
 
 semantics: t0800 $(O)/mpsfix torch-python
-	@echo "== semantic tests (fixed scripts compute what the originals did, torch on the CPU)"
+	@echo "== semantic tests (fixed scripts compute what the originals did, torch on the CPU; fixes with an MPS branch take it where MPS is available)"
 	$(TORCH_PYTHON) tests/semantics/run.py --mpsfix $(O)/mpsfix
 
 sanitize:

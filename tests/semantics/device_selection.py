@@ -2,10 +2,22 @@
 # "cuda" if torch.cuda.is_available() else "cpu" gains MPS as the second
 # choice.  On a machine with neither CUDA nor MPS, like the ones the tests
 # run on, the choice must stay "cpu" (and "cuda" where there is CUDA): the
-# device strings, devices and tensors made on them must be the same.
+# device strings, devices and tensors made on them must be the same.  Where
+# MPS is available (is_available patched, the on-mps lines) every rewritten
+# choice says "mps"; the tensor is then made on the CPU (there is no MPS
+# device here) and the device it was asked for is recorded (`asked_for`).
 # semantic: unsafe
 # semantic: fixes MPS104=9
 # semantic: manual MPS104=1
+# semantic: on-mps device = "mps"
+# semantic: on-mps single_quotes = "mps"
+# semantic: on-mps numbered = torch.device("mps")
+# semantic: on-mps aliased = torch.device("mps")
+# semantic: on-mps multi_line = torch.device("mps")
+# semantic: on-mps default_argument = "mps"
+# semantic: on-mps asked_for = ["mps"]
+# semantic: on-mps in_comprehension = ["mps", "mps"]
+# semantic: on-mps as_string = "MPS"
 import torch
 import torch as th
 
@@ -29,7 +41,17 @@ def load(map_location="cuda" if torch.cuda.is_available() else "cpu"):
 
 
 default_argument = load()
-ones = torch.ones(3, device="cuda" if torch.cuda.is_available() else "cpu") * 2
+asked_for = []
+
+
+def _place(device):
+    """Where a tensor goes: the device asked for, recorded; "mps" becomes the
+    CPU (with is_available patched there is still no MPS device)."""
+    asked_for.append(device)
+    return "cpu" if device == "mps" else device
+
+
+ones = torch.ones(3, device=_place("cuda" if torch.cuda.is_available() else "cpu")) * 2
 in_comprehension = ["cuda" if torch.cuda.is_available() else "cpu" for _ in range(2)]
 as_string = str("cuda" if torch.cuda.is_available() else "cpu").upper()
 

@@ -1,13 +1,25 @@
 # Semantic test of MPS102 (tensor-pin-memory).
-# X.pin_memory() becomes (X.pin_memory() if torch.cuda.is_available() else X):
-# only one branch runs, so X is evaluated once.  Pinning needs CUDA: without
-# it torch raises (NotImplementedError on torch 1.13, pytorch#86060), so on
-# the machines these tests run on the original would stop at its first
-# pin_memory().  To have results to compare, this script first gives
-# Tensor.pin_memory what it does to values on a CUDA machine: a copy with the
-# same values.  What must match: every value, dtype and shape, where the
-# parentheses go, and how often a receiver with an effect runs (`made`).
-# semantic: fixes MPS102=15
+# X.pin_memory() becomes (X if torch.backends.mps.is_available() else
+# X.pin_memory()): only one branch runs, so X is evaluated once; a call that is
+# a whole statement becomes an `if not torch.backends.mps.is_available():`
+# block around it.  Where MPS is not available the same call runs, so here,
+# without CUDA, the original and the fixed script must raise the same error
+# at their first pin_memory() (NotImplementedError on torch 1.13,
+# pytorch#86060; `unpinnable`, `unpinnable_statement`).  To have results to
+# compare past that point, the script then gives Tensor.pin_memory what it
+# does to values on a CUDA machine (a copy with the same values) and counts
+# the calls (`pin_calls`); batch and model objects count their own
+# (`ema_pins`).  What must match: every value, dtype and shape, where the
+# parentheses go, how often a receiver with an effect runs (`made`), and how
+# often pinning is attempted.  Where MPS is available (the on-mps lines) no
+# pinning is attempted at all, nothing raises, and the values are the same.
+# The statement that shares its line with another (`;`) needs a manual fix.
+# semantic: fixes MPS102=23
+# semantic: manual MPS102=1
+# semantic: on-mps unpinnable = "returned"
+# semantic: on-mps unpinnable_statement = "returned"
+# semantic: on-mps pin_calls = 0
+# semantic: on-mps ema_pins = 0
 import torch
 
 torch.manual_seed(0)
@@ -22,8 +34,26 @@ except (NotImplementedError, RuntimeError) as _e:
     pins_here = type(_e).__name__
 
 
+# what the code that pins does here, before pin_memory is replaced
+try:
+    _first_pinned = x.pin_memory()
+    unpinnable = "returned"
+except (NotImplementedError, RuntimeError) as _e:
+    unpinnable = type(_e).__name__
+try:
+    x.pin_memory()
+    unpinnable_statement = "returned"
+except (NotImplementedError, RuntimeError) as _e:
+    unpinnable_statement = type(_e).__name__
+
+pin_calls = 0
+
+
 def _pinned_copy(self, device=None):
     """pin_memory() where CUDA is: a copy in page-locked memory, same values."""
+    global pin_calls
+    if device is None:
+        pin_calls += 1
     return self.clone()
 
 
@@ -75,6 +105,43 @@ multi_line = (
     x
     .pin_memory()
 )
+
+# calls made for their effect: whole statements, on lines of their own or
+# as the block of an `if` on its line, indented with spaces or tabs
+class EMA:
+    """An EMA of weights that pins its own buffers (as diffusers' EMAModel)."""
+
+    def __init__(self, weights):
+        self.weights = weights
+        self.pinned = 0
+
+    def pin_memory(self):
+        self.pinned += 1
+        self.weights = [w.pin_memory() for w in self.weights]
+
+
+_ema = EMA([x, x * 3])
+_ema.pin_memory()
+_ema.pin_memory()  # offload the EMA weights to the host
+if has_cuda or _ema.weights: _ema.pin_memory()
+for _step in range(2):
+    if _step:
+        _ema.pin_memory()
+
+
+def offload(model):
+	model.pin_memory()  # a function indented with a tab
+	return model.weights
+
+
+offloaded = offload(_ema)
+ema_pins = _ema.pinned
+ema_weights = _ema.weights
+# a statement that shares its line with another: left for a manual fix, so
+# it pins (and raises) where MPS is available as before
+_left = EMA([x])
+_skip = 0; _left.pin_memory()
+left_pins = _left.pinned
 
 # not matched: pin_memory with an argument
 with_device = x.pin_memory("cuda")
