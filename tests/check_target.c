@@ -353,10 +353,10 @@ START_TEST(test_targets_per_folder)
 	ck_assert_uint_eq(mpsfix_targets_of_file(&t, "docs/conf.py", NULL, on_warning, NULL), 0);
 	ck_assert_uint_eq(mpsfix_targets_of_file(&t, "trainer/setup.py", NULL, on_warning, NULL), 0);
 	ck_assert_uint_eq(mpsfix_targets_of_file(&t, "x.py", NULL, on_warning, NULL), 0);
-	/* torch without a version: every version, one target for all such folders */
+	/* torch without a version says nothing of it: the project's target */
 	c = mpsfix_targets_of_file(&t, "sub/x.py", NULL, on_warning, NULL);
-	ck_assert_str_eq(summary_of(&t, c), "target torch: every MPS-capable version");
-	ck_assert_uint_eq(t.len, 4);
+	ck_assert_uint_eq(c, 0);
+	ck_assert_uint_eq(t.len, 3);
 	/* a file that is not there: its folder's (standard input's --stdin-filename) */
 	ck_assert_uint_eq(mpsfix_targets_of_file(&t, "b/new.py", NULL, on_warning, NULL), b);
 	ck_assert_uint_eq(mpsfix_targets_of_file(&t, "new.py", NULL, on_warning, NULL), 0);

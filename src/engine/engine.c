@@ -187,6 +187,8 @@ typedef struct {
 				     first finding (most files have none) */
 	int cuda_file;           /* the text sets CUDA up unconditionally (reach.h);
 				    -1: not known yet */
+	mpsfix_reach_spans spans[2]; /* what cannot run on MPS, for ranges that reach
+					torch 2.6 and for ranges below it */
 	bool *possible;          /* by rule order: its words are in ps->src (the
 				    others cannot match, so are not tried): read_words() */
 } pass;
@@ -319,6 +321,8 @@ static bool reachable(pass *ps, const mpsfix_rule *r, const mpsfix_match *m)
 		.src = ps->src->data, .names = ps->fix.names,
 		.range = {t.lo > r->range.lo ? t.lo : r->range.lo, t.hi < r->range.hi ? t.hi : r->range.hi},
 		.cuda_file = ps->cuda_file,
+		/* the spans depend on hasattr(torch, "accelerator"), a fact of versions below 2.6 */
+		.spans = &ps->spans[t.hi < MPSFIX_TORCH_VER(2, 6) || r->range.hi < MPSFIX_TORCH_VER(2, 6)],
 	};
 	const mpsfix_binding *b;
 	bool reach = r->reach_any || mpsfix_reach_mps(&rx, m->node, ps->root);
@@ -439,6 +443,8 @@ static void run_pass(pass *ps, mpsfix_result *findings, mpsfix_edits *edits)
 	mpsfix_suppressions_free(ps->sup);
 	ps->sup = NULL;
 	ps->cuda_file = -1;
+	mpsfix_reach_spans_release(&ps->spans[0]);
+	mpsfix_reach_spans_release(&ps->spans[1]);
 	findings->file_ignored = false;
 	findings->suppressed = 0;
 	ps->fix = (mpsfix_fix_ctx)MPSFIX_FIX_CTX_INIT(ps->src, ps->root, names, ps->ctx->matcher);
@@ -749,5 +755,7 @@ done:
 	mpsfix_suppressions_free(ps.sup);
 	mpsfix_source_release(&cur);
 	free(ps.possible);
+	mpsfix_reach_spans_release(&ps.spans[0]);
+	mpsfix_reach_spans_release(&ps.spans[1]);
 	return error;
 }

@@ -6,6 +6,7 @@
  */
 #include "reach.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "literal.h"
@@ -37,6 +38,46 @@ static TSNode first_kid(TSNode n)
 		if (!ts_node_is_extra(ts_node_named_child(n, i)))
 			return ts_node_named_child(n, i);
 	return (TSNode){0};
+}
+
+/*
+ * The named children of a node in order, through a cursor: a module can hold
+ * thousands of statements, and ts_node_named_child(n, i) walks i of them.
+ */
+typedef struct {
+	TSTreeCursor cur;
+	bool live, more;
+} kids;
+
+static void kids_start(kids *k, TSNode n)
+{
+	k->live = !ts_node_is_null(n);
+	k->more = false;
+	if (k->live) {
+		k->cur = ts_tree_cursor_new(n);
+		k->more = ts_tree_cursor_goto_first_child(&k->cur);
+	}
+}
+
+static bool kids_next(kids *k, TSNode *out)
+{
+	while (k->more) {
+		TSNode c = ts_tree_cursor_current_node(&k->cur);
+
+		k->more = ts_tree_cursor_goto_next_sibling(&k->cur);
+		if (ts_node_is_named(c) && !ts_node_is_extra(c)) {
+			*out = c;
+			return true;
+		}
+	}
+	return false;
+}
+
+static void kids_end(kids *k)
+{
+	if (k->live)
+		ts_tree_cursor_delete(&k->cur);
+	k->live = false;
 }
 
 static truth flip(truth t)
@@ -329,9 +370,13 @@ static bool leaves(const mpsfix_reach_ctx *cx, TSNode b)
 	mpsfix_buf name = MPSFIX_BUF_INIT;
 	bool out;
 
-	for (uint32_t i = 0; i < nkids(b); i++)
-		if (!ts_node_is_extra(ts_node_named_child(b, i)))
-			last = ts_node_named_child(b, i);
+	kids k;
+	TSNode c;
+
+	kids_start(&k, b);
+	while (kids_next(&k, &c))
+		last = c;
+	kids_end(&k);
 	if (is(last, "return_statement") || is(last, "raise_statement") ||
 	    is(last, "continue_statement") || is(last, "break_statement"))
 		return true;
@@ -403,86 +448,105 @@ static bool skips_on_mps(const mpsfix_reach_ctx *cx, TSNode decorator)
 
 /* ---- reachability --------------------------------------------------------- */
 
-/* Is `child` (of if_statement `s`) in a branch taken only when a test that holds on MPS fails? */
-static bool after_mps_test(const mpsfix_reach_ctx *cx, TSNode s, TSNode child)
+static void add_span(mpsfix_reach_spans *sp, TSNode n)
 {
-	if (test(cx, ts_node_child_by_field_name(s, "condition", 9), 0) == TRUE_ON_MPS)
-		return true;
-	/* the elif clauses before it failed too */
-	for (uint32_t i = 0; i < nkids(s); i++) {
-		TSNode c = ts_node_named_child(s, i);
-
-		if (ts_node_eq(c, child))
-			break;
-		if (is(c, "elif_clause") &&
-		    test(cx, ts_node_child_by_field_name(c, "condition", 9), 0) == TRUE_ON_MPS)
-			return true;
-	}
-	return false;
+	if (ts_node_is_null(n))
+		return;
+	mpsfix_grow((void **)&sp->items, &sp->cap, sp->len + 1, sizeof(*sp->items));
+	sp->items[sp->len++] = (mpsfix_span){ts_node_start_byte(n), ts_node_end_byte(n)};
 }
 
-static bool unreachable_in(const mpsfix_reach_ctx *cx, TSNode parent, TSNode child)
+typedef struct {
+	const mpsfix_reach_ctx *cx;
+	mpsfix_reach_spans *sp;
+} span_walk;
+
+/* The parts of node `n` that cannot run on MPS, into the spans. */
+static mpsfix_walk_action find_spans(TSNode n, void *payload)
 {
-	const char *type = ts_node_type(parent);
+	span_walk *w = payload;
+	const mpsfix_reach_ctx *cx = w->cx;
+	const char *type = ts_node_type(n);
+	kids k;
+	TSNode c;
 
 	if (!strcmp(type, "if_statement")) {
-		if (ts_node_eq(child, ts_node_child_by_field_name(parent, "consequence", 11)))
-			return test(cx, ts_node_child_by_field_name(parent, "condition", 9), 0) == FALSE_ON_MPS;
-		if (is(child, "elif_clause") || is(child, "else_clause"))
-			return after_mps_test(cx, parent, child);
-		return false;
-	}
-	if (!strcmp(type, "elif_clause"))
-		return ts_node_eq(child, ts_node_child_by_field_name(parent, "consequence", 11)) &&
-		       test(cx, ts_node_child_by_field_name(parent, "condition", 9), 0) == FALSE_ON_MPS;
-	if (!strcmp(type, "while_statement"))
-		return ts_node_eq(child, ts_node_child_by_field_name(parent, "body", 4)) &&
-		       test(cx, ts_node_child_by_field_name(parent, "condition", 9), 0) == FALSE_ON_MPS;
-	if (!strcmp(type, "conditional_expression")) {
+		/* the body of a test false on MPS; what follows a test true on MPS */
+		truth t = test(cx, ts_node_child_by_field_name(n, "condition", 9), 0);
+		bool taken = t == TRUE_ON_MPS;
+
+		if (t == FALSE_ON_MPS)
+			add_span(w->sp, ts_node_child_by_field_name(n, "consequence", 11));
+		kids_start(&k, n);
+		while (kids_next(&k, &c)) {
+			if (!is(c, "elif_clause") && !is(c, "else_clause"))
+				continue;
+			if (taken) {
+				add_span(w->sp, c);
+				continue;
+			}
+			if (is(c, "elif_clause")) {
+				t = test(cx, ts_node_child_by_field_name(c, "condition", 9), 0);
+				if (t == FALSE_ON_MPS)
+					add_span(w->sp, ts_node_child_by_field_name(c, "consequence", 11));
+				taken = t == TRUE_ON_MPS;
+			}
+		}
+		kids_end(&k);
+	} else if (!strcmp(type, "while_statement")) {
+		if (test(cx, ts_node_child_by_field_name(n, "condition", 9), 0) == FALSE_ON_MPS)
+			add_span(w->sp, ts_node_child_by_field_name(n, "body", 4));
+	} else if (!strcmp(type, "conditional_expression")) {
 		/* A if T else B: named children A, T, B (comments aside) */
 		TSNode part[3];
-		uint32_t n = 0;
+		uint32_t np = 0;
+		truth t;
 
-		for (uint32_t i = 0; i < nkids(parent) && n < 3; i++)
-			if (!ts_node_is_extra(ts_node_named_child(parent, i)))
-				part[n++] = ts_node_named_child(parent, i);
-		if (n != 3)
-			return false;
-		if (ts_node_eq(child, part[0]))
-			return test(cx, part[1], 0) == FALSE_ON_MPS;
-		if (ts_node_eq(child, part[2]))
-			return test(cx, part[1], 0) == TRUE_ON_MPS;
-		return false;
-	}
-	if (!strcmp(type, "boolean_operator")) {
-		TSNode op = ts_node_child_by_field_name(parent, "operator", 8);
-		truth left;
-
-		if (!ts_node_eq(child, ts_node_child_by_field_name(parent, "right", 5)))
-			return false;
-		left = test(cx, ts_node_child_by_field_name(parent, "left", 4), 0);
-		return mpsfix_node_text_is(op, cx->src, "and") ? left == FALSE_ON_MPS : left == TRUE_ON_MPS;
-	}
-	if (!strcmp(type, "block") || !strcmp(type, "module")) {
-		for (uint32_t i = 0; i < nkids(parent); i++) {
-			TSNode s = ts_node_named_child(parent, i);
-
-			if (ts_node_start_byte(s) >= ts_node_start_byte(child))
-				break;
-			if (exits_on_mps(cx, s))
-				return true;
+		kids_start(&k, n);
+		while (np < 3 && kids_next(&k, &c))
+			part[np++] = c;
+		kids_end(&k);
+		if (np == 3) {
+			t = test(cx, part[1], 0);
+			if (t == FALSE_ON_MPS)
+				add_span(w->sp, part[0]);
+			else if (t == TRUE_ON_MPS)
+				add_span(w->sp, part[2]);
 		}
-		return false;
+	} else if (!strcmp(type, "boolean_operator")) {
+		truth left = test(cx, ts_node_child_by_field_name(n, "left", 4), 0);
+		bool and = mpsfix_node_text_is(ts_node_child_by_field_name(n, "operator", 8), cx->src, "and");
+
+		if ((and && left == FALSE_ON_MPS) || (!and && left == TRUE_ON_MPS))
+			add_span(w->sp, ts_node_child_by_field_name(n, "right", 5));
+	} else if (!strcmp(type, "block") || !strcmp(type, "module")) {
+		/* after an early exit, the rest of the block */
+		kids_start(&k, n);
+		while (kids_next(&k, &c)) {
+			if (exits_on_mps(cx, c)) {
+				mpsfix_grow((void **)&w->sp->items, &w->sp->cap, w->sp->len + 1, sizeof(mpsfix_span));
+				w->sp->items[w->sp->len++] = (mpsfix_span){ts_node_end_byte(c), ts_node_end_byte(n)};
+				break;
+			}
+		}
+		kids_end(&k);
+	} else if (!strcmp(type, "decorated_definition")) {
+		bool skip = false;
+
+		kids_start(&k, n);
+		while (!skip && kids_next(&k, &c))
+			skip = is(c, "decorator") && skips_on_mps(cx, c);
+		kids_end(&k);
+		if (skip)
+			add_span(w->sp, ts_node_child_by_field_name(n, "definition", 10));
 	}
-	if (!strcmp(type, "decorated_definition")) {
-		if (!ts_node_eq(child, ts_node_child_by_field_name(parent, "definition", 10)))
-			return false;
-		for (uint32_t i = 0; i < nkids(parent); i++)
-			if (is(ts_node_named_child(parent, i), "decorator") &&
-			    skips_on_mps(cx, ts_node_named_child(parent, i)))
-				return true;
-	}
-	return false;
+	return MPSFIX_WALK_DESCEND;
+}
+
+void mpsfix_reach_spans_release(mpsfix_reach_spans *s)
+{
+	free(s->items);
+	memset(s, 0, sizeof(*s));
 }
 
 /* Is call `n` one that sets CUDA up: init_process_group("nccl"), torch.cuda.set_device()? */
@@ -510,23 +574,43 @@ static bool sets_up_cuda(const mpsfix_reach_ctx *cx, TSNode n)
 	return yes;
 }
 
-/* The body of the module-level function `name` [at, at+len), or a null node. */
-static TSNode module_function(const mpsfix_reach_ctx *cx, TSNode root, TSNode name)
+/* The functions defined at the module's top level, by name (read once per text). */
+typedef struct {
+	TSNode *names, *bodies;
+	size_t len, cap;
+} module_defs;
+
+static void read_defs(module_defs *fd, TSNode root)
 {
-	uint32_t len = ts_node_end_byte(name) - ts_node_start_byte(name);
+	kids k;
+	TSNode d;
 
-	for (uint32_t i = 0; i < nkids(root); i++) {
-		TSNode d = ts_node_named_child(root, i), id;
-
+	kids_start(&k, root);
+	while (kids_next(&k, &d)) {
 		if (is(d, "decorated_definition"))
 			d = ts_node_child_by_field_name(d, "definition", 10);
 		if (!is(d, "function_definition"))
 			continue;
-		id = ts_node_child_by_field_name(d, "name", 4);
-		if (ts_node_end_byte(id) - ts_node_start_byte(id) == len &&
-		    !memcmp(cx->src + ts_node_start_byte(id), cx->src + ts_node_start_byte(name), len))
-			return ts_node_child_by_field_name(d, "body", 4);
+		if (fd->len == fd->cap) {
+			fd->cap = fd->cap ? 2 * fd->cap : 16;
+			fd->names = mpsfix_xrealloc(fd->names, fd->cap * sizeof(TSNode));
+			fd->bodies = mpsfix_xrealloc(fd->bodies, fd->cap * sizeof(TSNode));
+		}
+		fd->names[fd->len] = ts_node_child_by_field_name(d, "name", 4);
+		fd->bodies[fd->len++] = ts_node_child_by_field_name(d, "body", 4);
 	}
+	kids_end(&k);
+}
+
+/* The body of the module-level function called `name`, or a null node. */
+static TSNode module_function(const mpsfix_reach_ctx *cx, const module_defs *fd, TSNode name)
+{
+	uint32_t len = ts_node_end_byte(name) - ts_node_start_byte(name);
+
+	for (size_t i = 0; i < fd->len; i++)
+		if (ts_node_end_byte(fd->names[i]) - ts_node_start_byte(fd->names[i]) == len &&
+		    !memcmp(cx->src + ts_node_start_byte(fd->names[i]), cx->src + ts_node_start_byte(name), len))
+			return fd->bodies[i];
 	return (TSNode){0};
 }
 
@@ -574,60 +658,79 @@ static bool imports_cuda_only(const mpsfix_reach_ctx *cx, TSNode s)
  * a call, or calls a function of the module (or hands one to a call, as
  * `mp.spawn(main, ...)` does) whose body does?
  */
-static bool block_sets_up_cuda(const mpsfix_reach_ctx *cx, TSNode root, TSNode b, int depth)
-{
-	for (uint32_t i = 0; i < nkids(b) && depth < 4; i++) {
-		TSNode s = ts_node_named_child(b, i), e, fn, args;
+static bool statement_sets_up_cuda(const mpsfix_reach_ctx *cx, const module_defs *fd, TSNode root, TSNode b,
+				   TSNode s, int depth);
 
-		if (is(s, "if_statement") && ts_node_eq(b, root) &&
-		    strstr(ts_node_type(ts_node_child_by_field_name(s, "condition", 9)), "comparison") &&
-		    mpsfix_node_text_is(ts_node_named_child(ts_node_child_by_field_name(s, "condition", 9), 0),
-					cx->src, "__name__")) {
-			/* if __name__ == "__main__": runs when the file is run */
-			if (block_sets_up_cuda(cx, root, ts_node_child_by_field_name(s, "consequence", 11), depth))
-				return true;
-			continue;
-		}
-		if (ts_node_eq(b, root) && imports_cuda_only(cx, s))
+static bool block_sets_up_cuda(const mpsfix_reach_ctx *cx, const module_defs *fd, TSNode root, TSNode b, int depth)
+{
+	kids k;
+	TSNode s;
+	bool yes = false;
+
+	kids_start(&k, b);
+	while (!yes && depth < 4 && kids_next(&k, &s))
+		yes = statement_sets_up_cuda(cx, fd, root, b, s, depth);
+	kids_end(&k);
+	return yes;
+}
+
+/* Does statement `s` of block `b` set CUDA up (block_sets_up_cuda)? */
+static bool statement_sets_up_cuda(const mpsfix_reach_ctx *cx, const module_defs *fd, TSNode root, TSNode b,
+				   TSNode s, int depth)
+{
+	TSNode cond = is(s, "if_statement") ? ts_node_child_by_field_name(s, "condition", 9) : (TSNode){0};
+	TSNode e, fn, args;
+
+	if (is(cond, "comparison_operator") && ts_node_eq(b, root) &&
+	    mpsfix_node_text_is(first_kid(cond), cx->src, "__name__"))
+		/* if __name__ == "__main__": runs when the file is run */
+		return block_sets_up_cuda(cx, fd, root, ts_node_child_by_field_name(s, "consequence", 11), depth);
+	if (ts_node_eq(b, root) && imports_cuda_only(cx, s))
+		return true;
+	if (!is(s, "expression_statement"))
+		return false;
+	e = first_kid(s);
+	if (is(e, "assignment"))
+		e = ts_node_child_by_field_name(e, "right", 5);
+	if (!is(e, "call"))
+		return false;
+	if (sets_up_cuda(cx, e))
+		return true;
+	fn = ts_node_child_by_field_name(e, "function", 8);
+	if (is(fn, "identifier") && block_sets_up_cuda(cx, fd, root, module_function(cx, fd, fn), depth + 1))
+		return true;
+	args = ts_node_child_by_field_name(e, "arguments", 9);
+	for (uint32_t k = 0; k < nkids(args); k++)
+		if (is(ts_node_named_child(args, k), "identifier") &&
+		    block_sets_up_cuda(cx, fd, root, module_function(cx, fd, ts_node_named_child(args, k)), depth + 1))
 			return true;
-		if (!is(s, "expression_statement"))
-			continue;
-		e = first_kid(s);
-		if (is(e, "assignment"))
-			e = ts_node_child_by_field_name(e, "right", 5);
-		if (!is(e, "call"))
-			continue;
-		if (sets_up_cuda(cx, e))
-			return true;
-		fn = ts_node_child_by_field_name(e, "function", 8);
-		if (is(fn, "identifier") &&
-		    block_sets_up_cuda(cx, root, module_function(cx, root, fn), depth + 1))
-			return true;
-		args = ts_node_child_by_field_name(e, "arguments", 9);
-		for (uint32_t k = 0; k < nkids(args); k++)
-			if (is(ts_node_named_child(args, k), "identifier") &&
-			    block_sets_up_cuda(cx, root, module_function(cx, root, ts_node_named_child(args, k)),
-					       depth + 1))
-				return true;
-	}
 	return false;
 }
 
 bool mpsfix_reach_mps(mpsfix_reach_ctx *cx, TSNode node, TSNode root)
 {
-	TSNode child = node, parent = ts_node_parent(node);
+	uint32_t start = ts_node_start_byte(node), end = ts_node_end_byte(node);
 
-	if (cx->cuda_file < 0)
-		cx->cuda_file = block_sets_up_cuda(cx, root, root, 0);
+	if (cx->cuda_file < 0) {
+		module_defs fd = {0};
+
+		read_defs(&fd, root);
+		cx->cuda_file = block_sets_up_cuda(cx, &fd, root, root, 0);
+		free(fd.names);
+		free(fd.bodies);
+	}
 	if (cx->cuda_file)
 		return false;
+	/* one walk of the text finds what cannot run; a match is looked up in it */
+	if (!cx->spans->built) {
+		span_walk w = {cx, cx->spans};
 
-	while (!ts_node_is_null(parent)) {
-		if (unreachable_in(cx, parent, child))
-			return false;
-		child = parent;
-		parent = ts_node_parent(parent);
+		mpsfix_walk(root, find_spans, &w);
+		cx->spans->built = true;
 	}
+	for (size_t i = 0; i < cx->spans->len; i++)
+		if (start >= cx->spans->items[i].start && end <= cx->spans->items[i].end)
+			return false;
 	return true;
 }
 
@@ -676,6 +779,8 @@ static bool assigned_value(const mpsfix_reach_ctx *cx, TSNode id, TSNode *out)
 {
 	TSNode scope = ts_node_parent(id);
 	last_assignment la = {.src = cx->src, .name = id, .before = ts_node_start_byte(id)};
+	kids k;
+	TSNode s;
 
 	while (!ts_node_is_null(scope) && !is(scope, "function_definition") && !is(scope, "module"))
 		scope = ts_node_parent(scope);
@@ -683,8 +788,10 @@ static bool assigned_value(const mpsfix_reach_ctx *cx, TSNode id, TSNode *out)
 		return false;
 	if (is(scope, "function_definition"))
 		scope = ts_node_child_by_field_name(scope, "body", 4);
-	for (uint32_t i = 0; i < nkids(scope); i++)
-		mpsfix_walk(ts_node_named_child(scope, i), find_assignment, &la);
+	kids_start(&k, scope);
+	while (kids_next(&k, &s))
+		mpsfix_walk(s, find_assignment, &la);
+	kids_end(&k);
 	*out = la.value;
 	return la.found;
 }

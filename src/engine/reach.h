@@ -35,6 +35,13 @@
 #include "names.h"
 #include "torchver.h"
 
+/* The spans of a text that cannot run on MPS, found in one walk (reach.c). */
+typedef struct {
+	mpsfix_span *items;
+	size_t len, cap;
+	bool built;
+} mpsfix_reach_spans;
+
 typedef struct {
 	const char *src;
 	mpsfix_names *names;   /* the file's imports, to qualify calls (may be NULL) */
@@ -42,7 +49,11 @@ typedef struct {
 				     within the file's target */
 	int cuda_file;         /* does the file set up CUDA unconditionally?  -1: not
 				  known yet (mpsfix_reach_mps() finds out and keeps it) */
+	mpsfix_reach_spans *spans; /* the text's unreachable spans for this range's
+				      version facts, built at the first question */
 } mpsfix_reach_ctx;
+
+void mpsfix_reach_spans_release(mpsfix_reach_spans *s);
 
 /**
  * Can the code at `node` run while the program uses MPS?  Not anywhere in a
