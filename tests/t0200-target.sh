@@ -354,6 +354,15 @@ expect_err "pyproject.toml: the optional dependencies when nothing else names to
 printf 'torch\n' >"$s/requirements.txt"
 run_in "$s" "$bin" check $R --format concise
 expect_err "... not when a requirement names torch, even without a version" "target torch: every MPS-capable version"
+# an example folder's bare torch pins nothing: its files have the project's target
+e=$tmp/example
+mkdir -p "$e/examples/demo"
+printf 'torch>=2.6\n' >"$e/requirements.txt"
+printf 'torch\ntorchvision\n' >"$e/examples/demo/requirements.txt"
+cp "$p/src/train.py" "$e/examples/demo/"
+run_in "$e" "$bin" check $R --format concise
+expect_summary "an example's bare torch leaves its files to the project above" \
+	"mpsfix: 1 file scanned, 1 finding (0 fixable); target torch >=2.6 (requirements.txt:1)"
 
 # --- errors ---------------------------------------------------------------------------------
 run_in "$c" "$bin" check $R --target-torch 2.x

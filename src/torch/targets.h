@@ -3,9 +3,9 @@
  *
  * With --target-torch or the configuration's `target-torch:`, one target
  * for every file.  Otherwise a file's target comes from the nearest folder,
- * at or above the file's own, whose pin files (pins.h) name torch; a folder
- * whose pin files do not name torch (docs/requirements.txt, a module called
- * setup.py) is passed over.  The search goes no higher than the top of the
+ * at or above the file's own, whose pin files (pins.h) pin a torch version;
+ * a folder whose pin files do not (docs/requirements.txt, a module called
+ * setup.py, an example's bare `torch`) is passed over.  The search goes no higher than the top of the
  * git work tree that holds the file; outside git, than the current folder or
  * the folder operand the file was found under, the higher of those that hold
  * it, else the file's own folder.  A file with no such folder gets the run's
@@ -15,7 +15,7 @@
  *
  * Each folder is looked at once, on the thread that asks (the main one,
  * before the workers start).  Targets are told apart by the folder of their
- * pins; all those that say "every MPS-capable version" are one.
+ * pins; only the run's target can say "every MPS-capable version".
  */
 #ifndef MPSFIX_TARGETS_H
 #define MPSFIX_TARGETS_H
