@@ -106,6 +106,7 @@ enum {
 	K_SELECT, K_EXTEND_SELECT, K_IGNORE, K_EXCLUDE, K_PER_FILE_IGNORES,
 	K_TARGET_TORCH, K_RULES, K_UNSAFE_FIXES, K_COUNT
 };
+_Static_assert(K_COUNT <= MPSFIX_YAML_MAX_FIELDS, "the configuration has more keys than mpsfix_yaml_fields holds");
 
 typedef struct {
 	const mpsfix_yaml_doc *doc;

@@ -316,6 +316,7 @@ enum {
 	C_VALUE, C_REGEX, C_NOT_REGEX, C_KIND, C_PURE, C_NOT_VALUE, C_NOT_KIND,
 	C_ABSENT, C_WITH_ITEM, C_STATEMENT, C_PATTERN, C_HAS, C_NOT_HAS, C_ANY_OF, C_COUNT
 };
+_Static_assert(C_COUNT <= MPSFIX_YAML_MAX_FIELDS, "a constraint has more keys than mpsfix_yaml_fields holds");
 #define CONSTRAINT_KEYS "value, not-value, regex, not-regex, kind, not-kind, pure, " \
 	"absent, with-item, statement, pattern, has, not-has, any-of"
 
@@ -605,6 +606,7 @@ enum {
 	R_TORCH, R_ENABLED, R_MATCH, R_WHERE, R_FIX, R_EXAMPLES, R_SIGNATURE,
 	R_INSIDE, R_NOT_INSIDE, R_AFTER_IMPORT, R_REACHABLE, R_DEVICE, R_SKIP_PATHS, R_COUNT
 };
+_Static_assert(R_COUNT <= MPSFIX_YAML_MAX_FIELDS, "a rule has more keys than mpsfix_yaml_fields holds");
 #define R_REQUIRED ((1u << R_ID) | (1u << R_CODE) | (1u << R_SEVERITY) | (1u << R_MESSAGE) | \
 		    (1u << R_TORCH) | (1u << R_MATCH))
 

@@ -218,6 +218,7 @@ static const char *const fix_names[] = {"replace", "template", "remove", "before
 					"add-argument", "edits", "when", "manual", "safety", "cases",
 					"exact-outside-range"};
 enum { F_SAFETY = K_COUNT, F_CASES, F_EXACT, F_COUNT };
+_Static_assert(F_COUNT <= MPSFIX_YAML_MAX_FIELDS, "a fix has more keys than mpsfix_yaml_fields holds");
 
 int mpsfix_rule__load_fix(mpsfix_rule_loader *ld, const mpsfix_yaml_node *v)
 {

@@ -103,7 +103,7 @@ int mpsfix_yaml_fail_at(const mpsfix_yaml_doc *doc, uint32_t line, uint32_t col,
 int mpsfix_yaml_vfail_at(const mpsfix_yaml_doc *doc, uint32_t line, uint32_t col,
 			 const char *fmt, va_list ap) __attribute__((format(printf, 4, 0)));
 
-#define MPSFIX_YAML_MAX_FIELDS 16
+#define MPSFIX_YAML_MAX_FIELDS 32 /* a key table longer than this fails to compile (_Static_assert at the table) */
 
 /** The keys of one mapping (and their values), by index in a table of names. */
 typedef struct {
