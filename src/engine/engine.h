@@ -101,7 +101,15 @@ typedef struct {
 	/* The file's path inside the project, for the rules' `skip-paths`
 	   (NULL: the source's path) */
 	const char *rel_path;
+	/*
+	 * The longest line, in columns, a fix may write: a line a fix made
+	 * longer than this is broken inside its brackets (wrap.h).  0: the
+	 * default, MPSFIX_LINE_LENGTH_DEFAULT (ruff's and black's 88).
+	 */
+	uint32_t line_length;
 } mpsfix_engine_opts;
+
+#define MPSFIX_LINE_LENGTH_DEFAULT 88
 
 /**
  * Run the indexed rules over `src`.  Without opts->fix, the findings are
