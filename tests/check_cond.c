@@ -670,7 +670,7 @@ static const cond_case exclusive_cases[] = {
 	{"match: 'f($X, $Y)'\nfix:\n  safety: safe\n  replace: $Y\n  template: '($X if c else $X)'\n",
 	 "f(h(), y)\n", "MANUAL: `h()` would be evaluated twice"},
 	{"match: 'f($X, $Y)'\nfix:\n  safety: safe\n  replace: $Y\n  template: '($X if c else $X)'\n",
-	 "f(a, y)\n", "f(a, (a if c else a))\n"},
+	 "f(a, y)\n", "f(a, a if c else a)\n"},
 	/* $$$ARGS in one branch, one of its arguments (by parameter) in the other */
 	{"match: 'f($$$A)'\nsignature: 'f(x)'\nfix:\n  safety: safe\n  template: '(g($$$A) if c else $x)'\n",
 	 "f(h())\n", "(g(h()) if c else h())\n"},

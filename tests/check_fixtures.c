@@ -237,6 +237,16 @@ START_TEST(test_fixture_case)
 		      lines.data ? lines.data : "");
 	ck_assert_ptr_null(found.text);
 	ck_assert_int_eq(mpsfix_engine_run(&fixed, &ctx, ix, &src, &fix), 0);
+	if (getenv("MPSFIX_UPDATE_FIXTURES") &&
+	    (fixed.text_len != want_py_len || memcmp(fixed.text, want_py, want_py_len))) {
+		/* MPSFIX_UPDATE_FIXTURES=1 make unit-tests: rewrite expected.py (review the diff) */
+		FILE *f = fopen(py_path, "wb");
+
+		ck_assert_msg(f && fwrite(fixed.text, 1, fixed.text_len, f) == fixed.text_len && !fclose(f),
+			      "cannot write %s", py_path);
+		free(want_py);
+		want_py = tu_read_file(py_path, &want_py_len);
+	}
 	ck_assert_msg(fixed.text_len == want_py_len && !memcmp(fixed.text, want_py, want_py_len),
 		      "%s: fixed text differs\n--- expected\n%s--- got\n%s", name, want_py, fixed.text);
 	check_expect(name, expect_path, &found, &fixed);

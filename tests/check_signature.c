@@ -39,8 +39,10 @@ static const struct {
 	const char *code, *want;
 } std_mean_cases[] = {
 	/* RULES.md, MPS001 in detail */
+	/* (the value of an assignment: a bare tuple, broken at 88 columns as ruff formats it) */
 	{"s, m = torch.std_mean(g, dim=(1, 2, 3), keepdim=True)\n",
-	 "s, m = (torch.std(g, dim=(1, 2, 3), keepdim=True), torch.mean(g, dim=(1, 2, 3), keepdim=True))\n"},
+	 "s, m = (\n    torch.std(g, dim=(1, 2, 3), keepdim=True),\n    torch.mean(g, dim=(1, 2, 3), keepdim=True),\n)\n"},
+	{"s, m = torch.std_mean(g, 1)\n", "s, m = torch.std(g, 1), torch.mean(g, dim=1)\n"},
 	{"torch.std_mean(x, 0, False)\n", "(torch.std(x, 0, False), torch.mean(x, dim=0))\n"},
 	{"torch.std_mean(x, True)\n", "(torch.std(x, True), torch.mean(x))\n"},
 	/* every overload and argument form */

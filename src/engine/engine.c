@@ -14,6 +14,7 @@
 #include "names.h"
 #include "parse.h"
 #include "prefilter.h"
+#include "wrap.h"
 #include "reach.h"
 #include "signature.h"
 #include "suppress.h"
@@ -631,6 +632,81 @@ static bool errors_moved(TSNode old, TSNode now, const mpsfix_edits *edits)
 	return moved;
 }
 
+/*
+ * Where the edits applied to a text put their new bytes in the result:
+ * sorted ranges of the new text (an identical shared edit counts once).
+ */
+static mpsfix_span *written_spans(const mpsfix_edits *edits, size_t *n)
+{
+	mpsfix_edit *v = mpsfix_xcalloc(edits->len + 1, sizeof(*v));
+	mpsfix_span *out = mpsfix_xcalloc(edits->len + 1, sizeof(*out));
+	size_t k = 0;
+	int64_t delta = 0;
+
+	for (size_t i = 0; i < edits->len; i++)
+		if (edits->items[i].applied)
+			v[k++] = edits->items[i];
+	qsort(v, k, sizeof(*v), compare_edits);
+	*n = 0;
+	for (size_t i = 0; i < k; i++) {
+		const mpsfix_edit *e = &v[i];
+
+		if (i > 0 && e->shared && v[i - 1].shared && v[i - 1].start == e->start &&
+		    v[i - 1].end == e->end && v[i - 1].len == e->len && !memcmp(v[i - 1].text, e->text, e->len))
+			continue;
+		if (e->len)
+			out[(*n)++] = (mpsfix_span){(uint32_t)(e->start + delta),
+						    (uint32_t)(e->start + delta + (int64_t)e->len)};
+		delta += (int64_t)e->len - (int64_t)(e->end - e->start);
+	}
+	free(v);
+	return out;
+}
+
+/*
+ * Break the lines the fixes just wrote that are longer than the limit
+ * (wrap.h).  On success *cur and *tree hold the new text and its tree; a
+ * result that would parse worse than `base_errors` is dropped.
+ */
+static int wrap_written(mpsfix_ctx *ctx, const mpsfix_source *src, const mpsfix_engine_opts *opts,
+			mpsfix_source *cur, TSTree **tree, const mpsfix_edits *applied,
+			uint32_t base_errors)
+{
+	mpsfix_edits wraps = MPSFIX_EDITS_INIT;
+	mpsfix_buf text = MPSFIX_BUF_INIT;
+	mpsfix_source next = MPSFIX_SOURCE_INIT;
+	TSTree *next_tree = NULL;
+	size_t n = 0, done = 0;
+	mpsfix_span *spans = written_spans(applied, &n);
+	uint32_t limit = opts->line_length ? opts->line_length : MPSFIX_LINE_LENGTH_DEFAULT;
+	int error = 0;
+
+	if (!n || !mpsfix_wrap_lines(cur, ts_tree_root_node(*tree), spans, n, limit, &wraps, 0))
+		goto done;
+	if ((error = mpsfix_edits_apply(&text, &wraps, cur->data, cur->len, &done, NULL)) < 0 || !done)
+		goto done;
+	if ((error = mpsfix_parse_named(&next_tree, ctx->parser, src->path, text.data ? text.data : "",
+					(uint32_t)text.len)) < 0)
+		goto done;
+	if (mpsfix_error_count(ts_tree_root_node(next_tree)) > base_errors)
+		goto done; /* cannot happen to line breaks in brackets; kept as it was if it does */
+	if ((error = mpsfix_source_from_buffer(&next, src->path, text.data ? text.data : "", text.len)) < 0)
+		goto done;
+	mpsfix_source_release(cur);
+	*cur = next;
+	next = (mpsfix_source)MPSFIX_SOURCE_INIT;
+	ts_tree_delete(*tree);
+	*tree = next_tree;
+	next_tree = NULL;
+done:
+	ts_tree_delete(next_tree);
+	mpsfix_source_release(&next);
+	mpsfix_buf_release(&text);
+	mpsfix_edits_release(&wraps);
+	free(spans);
+	return error;
+}
+
 int mpsfix_engine_run(mpsfix_result *out, mpsfix_ctx *ctx, const mpsfix_index *ix,
 		      const mpsfix_source *src, const mpsfix_engine_opts *opts)
 {
@@ -712,6 +788,8 @@ int mpsfix_engine_run(mpsfix_result *out, mpsfix_ctx *ctx, const mpsfix_index *i
 		ts_tree_delete(tree);
 		tree = next_tree;
 		next_tree = NULL;
+		if ((error = wrap_written(ctx, src, opts, &cur, &tree, &edits, base_errors)) < 0)
+			goto done;
 		findings_release(out);
 		mpsfix_edits_clear(&edits);
 		ps.src = now;

@@ -231,7 +231,7 @@ static TSNode evaluated_twice(const mpsfix_rule *r, const mpsfix_fix_case *fc, c
 		const mpsfix_template *t = fc->edits[i].tmpl;
 
 		for (size_t k = 0; t && k < mpsfix_template_metavar_count(t); k++) {
-			const mpsfix_binding *b = mpsfix_match_get(m, mpsfix_template_metavar(t, k, NULL, NULL));
+			const mpsfix_binding *b = mpsfix_match_var(m, mpsfix_template_metavar(t, k, NULL, NULL));
 			const TSNode *nodes;
 			size_t count;
 
@@ -395,6 +395,23 @@ done:
 	return reason;
 }
 
+/*
+ * Are the parentheses around a template of this kind (1 a tuple, 2 another
+ * expression) redundant at `target`: the whole value of an assignment or of
+ * a `return` (`s, m = a, b`, as black writes it), or for a non-tuple an
+ * argument or a keyword argument's value?
+ */
+static bool parens_redundant(TSNode target, int kind)
+{
+	TSNode parent = ts_node_parent(target);
+
+	if (is(parent, "assignment") || is(parent, "augmented_assignment"))
+		return ts_node_eq(ts_node_child_by_field_name(parent, "right", 5), target);
+	if (is(parent, "return_statement"))
+		return true;
+	return kind == 2 && (is(parent, "argument_list") || is(parent, "keyword_argument"));
+}
+
 /* Replace `target` by the rendered template; statements go where fix_stmt.c places them. */
 static char *replace(mpsfix_fix_ctx *fc, const mpsfix_fix_edit *fe, const mpsfix_match *m,
 		     TSNode target, mpsfix_edits *edits, uint32_t group)
@@ -415,6 +432,14 @@ static char *replace(mpsfix_fix_ctx *fc, const mpsfix_fix_edit *fe, const mpsfix
 
 	if (!reason && drops_comment(target, s, e, &kept))
 		reason = mpsfix_xstrdup("the fix would drop a comment");
+	if (!reason && !statements && mpsfix_template_parenthesized(fe->tmpl) &&
+	    parens_redundant(target, mpsfix_template_parenthesized(fe->tmpl)) &&
+	    text.len >= 2 && text.data[0] == '(' && text.data[text.len - 1] == ')') {
+		/* the template's parentheses are redundant there: written bare */
+		memmove(text.data, text.data + 1, text.len - 2);
+		text.len -= 2;
+		text.data[text.len] = '\0';
+	}
 	if (!reason)
 		mpsfix_edits_add(edits, s, e, text.data ? text.data : "", text.len, group);
 	else

@@ -121,6 +121,13 @@ const mpsfix_binding *mpsfix_match_get(const mpsfix_match *m, const char *name)
 	return NULL;
 }
 
+const mpsfix_binding *mpsfix_match_var(const mpsfix_match *m, const char *name)
+{
+	if (!strcmp(name, "MATCH") && mpsfix_pattern_metavar_index(m->pattern, name) < 0)
+		return m->whole.bound ? &m->whole : NULL;
+	return mpsfix_match_get(m, name);
+}
+
 /* Push the children of `node` worth comparing (no extras; named only if asked)
  * onto the scratch stack; returns how many. */
 static uint32_t push_children(mpsfix_matcher *m, TSNode node, bool named_only)
@@ -539,6 +546,7 @@ int mpsfix_match_node(mpsfix_match *out, mpsfix_matcher *m,
 	*out = (mpsfix_match)MPSFIX_MATCH_INIT;
 	out->pattern = p;
 	out->node = node;
+	out->whole = (mpsfix_binding){true, false, node, 0, 0};
 	out->bindings = mpsfix_xcalloc(nb ? nb : 1, sizeof(*out->bindings));
 	if (nb)
 		memcpy(out->bindings, m->bindings, nb * sizeof(*out->bindings));

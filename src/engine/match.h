@@ -26,9 +26,11 @@ typedef struct {
 	char *const *param_names;
 	const mpsfix_binding *params;
 	size_t nparams;
+	mpsfix_binding whole;      /* $MATCH in a template: the node the pattern root matched */
 } mpsfix_match;
 
-#define MPSFIX_MATCH_INIT {NULL, {{0, 0, 0, 0}, NULL, NULL}, NULL, NULL, 0, NULL, NULL, 0}
+#define MPSFIX_MATCH_INIT {NULL, {{0, 0, 0, 0}, NULL, NULL}, NULL, NULL, 0, NULL, NULL, 0, \
+			   {false, false, {{0, 0, 0, 0}, NULL, NULL}, 0, 0}}
 
 void mpsfix_match_release(mpsfix_match *m);
 
@@ -37,6 +39,9 @@ void mpsfix_match_release(mpsfix_match *m);
  * parameter of that name (possibly with `bound` false: not passed), or NULL.
  */
 const mpsfix_binding *mpsfix_match_get(const mpsfix_match *m, const char *name);
+
+/** As a template sees `name`: mpsfix_match_get(), and MATCH the whole match. */
+const mpsfix_binding *mpsfix_match_var(const mpsfix_match *m, const char *name);
 
 /** Scratch space for matching; one per thread. */
 typedef struct mpsfix_matcher mpsfix_matcher;

@@ -37,6 +37,13 @@ static int check_use(const mpsfix_rule_loader *ld, uint32_t line, uint32_t col, 
 	if (strcmp(name, "_") == 0)
 		return mpsfix_rule__fail_at(ld, line, col, "a fix cannot use %s_, which binds nothing",
 					    mark);
+	if (strcmp(name, "MATCH") == 0) {
+		if (multi || target)
+			return mpsfix_rule__fail_at(ld, line, col, "$MATCH is the whole match, one node: "
+						    "a template may write $MATCH, not %sMATCH or a target",
+						    mark);
+		return 0;
+	}
 	if (mpsfix_rule_is_param(name)) {
 		if (!r->signature.len)
 			return mpsfix_rule__fail_at(ld, line, col, "fix names $%s: lower-case names are "

@@ -47,6 +47,8 @@ struct mpsfix_template {
 	int root_prec;       /* precedence of the template's own top expression */
 	int root_var;        /* the template is exactly one metavariable: its index, else -1 */
 	bool root_splat;     /* its top expression is `*x` or `**x` */
+	int root_parens;     /* its top expression is in parentheses: 1 a tuple `(a, b)`,
+				2 another expression `(a if c else b)`; 0 neither */
 	bool statements;     /* several statements, or a compound one: owns whole lines */
 	mpsfix_span *strings; /* string literals of the template: no re-indenting inside */
 	size_t nstrings;
@@ -389,6 +391,8 @@ int mpsfix_template_compile(mpsfix_template **out, TSParser *parser,
 
 		t->root_prec = mpsfix_expr_precedence(e, sn.text.data);
 		t->root_splat = is(e, "list_splat") || is(e, "dictionary_splat");
+		if (sn.text.data[s] == '(' && sn.text.data[end - 1] == ')')
+			t->root_parens = is(e, "tuple") ? 1 : is(e, "parenthesized_expression") ? 2 : 0;
 		if (is(e, "identifier") &&
 		    mpsfix_pattern__metavar_ident(sn.text.data + s, end - s, &name, &nlen, &multi) &&
 		    t->nvars == 1)
@@ -469,6 +473,7 @@ typedef struct {
 	const char *step;       /* the file's indentation step, for each of the template's own */
 	size_t step_len;
 	char *const *spellings; /* of the template's dotted names, or NULL: as written */
+	char quote;             /* the file's quote, for the template's plain strings */
 } emitter;
 
 static bool in_string(const mpsfix_template *t, size_t at)
@@ -497,12 +502,43 @@ static size_t step_count(const mpsfix_template *t, size_t from, size_t to)
  * start with the replaced code's indentation, each step of the template's
  * own indentation written as the file's step, except inside string literals
  * (whose value must not change). */
+/*
+ * The template string literal starting at `at` written with `quote`: one
+ * in the other quote with nothing in it that would change meaning (that
+ * quote, a backslash, a prefix, three quotes).  Returns its length, or 0.
+ */
+static size_t requote(emitter *em, const mpsfix_template *t, size_t at, size_t limit)
+{
+	for (size_t k = 0; k < t->nstrings; k++) {
+		size_t s = t->strings[k].start, e = t->strings[k].end;
+		char other = em->quote == '\'' ? '"' : '\'';
+
+		if (s != at || e > limit || e - s < 2 || t->text[s] != other || t->text[e - 1] != other)
+			continue;
+		if (e - s >= 6 && t->text[s + 1] == other && t->text[s + 2] == other)
+			return 0;
+		for (size_t i = s + 1; i + 1 < e; i++)
+			if (t->text[i] == em->quote || t->text[i] == '\\' || t->text[i] == '\n')
+				return 0;
+		mpsfix_buf_addc(em->out, em->quote);
+		mpsfix_buf_add(em->out, t->text + s + 1, e - s - 2);
+		mpsfix_buf_addc(em->out, em->quote);
+		return e - s;
+	}
+	return 0;
+}
+
 static void emit_template(emitter *em, const mpsfix_template *t, size_t from, size_t n)
 {
 	const char *s = t->text + from;
-	size_t q = 0;
+	size_t q = 0, len;
 
 	for (size_t i = 0; i < n; i++) {
+		if (em->quote && (s[i] == '"' || s[i] == '\'') &&
+		    (len = requote(em, t, from + i, from + n)) > 0) {
+			i += len - 1;
+			continue;
+		}
 		while (q < t->nqnames && t->qnames[q].span.start < from + i)
 			q++;
 		if (em->spellings && q < t->nqnames && t->qnames[q].span.start == from + i &&
@@ -606,7 +642,52 @@ static bool element_fits(const tmpl_var *v, TSNode node, const mpsfix_source *sr
 
 static const mpsfix_binding *lookup(const mpsfix_match *m, const char *name)
 {
-	return mpsfix_match_get(m, name);
+	return mpsfix_match_var(m, name);
+}
+
+typedef struct {
+	const char *src;
+	unsigned single, dbl, seen;
+} quote_count;
+
+static mpsfix_walk_action count_quote(TSNode n, void *payload)
+{
+	quote_count *qc = payload;
+	const char *s;
+	uint32_t len;
+
+	if (!is(n, "string"))
+		return MPSFIX_WALK_DESCEND;
+	s = qc->src + ts_node_start_byte(n);
+	len = ts_node_end_byte(n) - ts_node_start_byte(n);
+	if (len >= 2 && (s[0] == '"' || s[0] == '\'') && !(len >= 6 && s[1] == s[0] && s[2] == s[0])) {
+		if (s[0] == '"')
+			qc->dbl++;
+		else
+			qc->single++;
+	}
+	return ++qc->seen >= 200 ? MPSFIX_WALK_STOP : MPSFIX_WALK_SKIP;
+}
+
+/*
+ * The quote the code around a match writes its strings with: that of the
+ * match's own strings when it has some, else the file's more common one
+ * (among its first strings); 0 when it writes none.
+ */
+static char file_quote(const mpsfix_source *src, const mpsfix_match *m, TSNode target)
+{
+	quote_count qc = {src->data, 0, 0, 0};
+	TSNode root = ts_node_is_null(m->node) ? target : m->node;
+
+	mpsfix_walk(root, count_quote, &qc);
+	if (!qc.single && !qc.dbl) {
+		while (!ts_node_is_null(ts_node_parent(root)))
+			root = ts_node_parent(root);
+		mpsfix_walk(root, count_quote, &qc);
+	}
+	if (!qc.single && !qc.dbl)
+		return 0;
+	return qc.single > qc.dbl ? '\'' : '"';
 }
 
 /* The file's indentation step near `target`, else PEP 8's four spaces. */
@@ -657,6 +738,11 @@ bool mpsfix_template_is_statements(const mpsfix_template *t)
 	return t->statements;
 }
 
+int mpsfix_template_parenthesized(const mpsfix_template *t)
+{
+	return t->root_parens;
+}
+
 static int render(mpsfix_buf *out, mpsfix_spans *kept, const mpsfix_template *t,
 		  const mpsfix_match *m, const mpsfix_source *src, TSNode target,
 		  char *const *spellings, const mpsfix_template_layout *layout)
@@ -670,6 +756,7 @@ static int render(mpsfix_buf *out, mpsfix_spans *kept, const mpsfix_template *t,
 		.step = layout->step,
 		.step_len = layout->step_len,
 		.spellings = spellings,
+		.quote = file_quote(src, m, target),
 	};
 	int root_prec = t->root_prec;
 	bool splat = t->root_splat, wrap;

@@ -97,6 +97,12 @@ int mpsfix_template_render_at(mpsfix_buf *out, mpsfix_spans *kept,
 bool mpsfix_template_is_statements(const mpsfix_template *t);
 
 /**
+ * Whether the template is an expression in parentheses: 1 a tuple
+ * `(a, b)`, 2 another expression `(a if c else b)`, 0 neither.
+ */
+int mpsfix_template_parenthesized(const mpsfix_template *t);
+
+/**
  * Precedence of an expression node (higher binds tighter), as used for
  * parenthesization: 0 lambda ... 16 primary.  Exposed for tests.
  */
