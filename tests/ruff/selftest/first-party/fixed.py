@@ -1,0 +1,6 @@
+import os
+
+import helpers
+import torch
+
+print(os, torch, helpers)

@@ -1,0 +1,7 @@
+import os
+
+import torch
+
+import helpers
+
+print(os, torch, helpers)

@@ -1,0 +1,9 @@
+"""Loads the data."""
+import os
+
+import torch
+
+
+def loader(data, root):
+    path = os.path.join(root, "data")
+    return torch.utils.data.DataLoader(data, batch_size=64, pin_memory=not torch.backends.mps.is_available()), path
