@@ -3,10 +3,13 @@
 
 Each line of repos.txt is `owner/name commit`.  The snapshot of owner/name is
 the bare repository /work/.mirror/owner+name/repo (or $MPSFIX_MIRROR/...);
-from the recorded commit this writes every *.py file and every pin file
+from the recorded commit this writes every *.py file, every pin file
 (requirements*.txt, requirements/*.txt, pyproject.toml, setup.cfg, setup.py,
-environment.yml) under OUT/owner+name/.  Blobs a snapshot lacks (large files
-left out of it) are skipped and counted.  The repositories' code is never
+environment.yml) and every file that sets the project's line length or import
+order (ruff.toml, .ruff.toml, .flake8, tox.ini; read by lint) under
+OUT/owner+name/.  A repository folder already in OUT is kept as it is
+(delete it to build it again, say after this list grew).  Blobs a snapshot
+lacks (large files left out of it) are skipped and counted.  The repositories' code is never
 committed to mpsfix: OUT lies under build/.
 """
 import argparse
@@ -15,11 +18,13 @@ import subprocess
 import sys
 
 PIN_NAMES = {"pyproject.toml", "setup.cfg", "setup.py", "environment.yml", "environment.yaml"}
+# the linters' configuration (line length, isort settings) that lint reads
+LINT_NAMES = {"ruff.toml", ".ruff.toml", ".flake8", "tox.ini"}
 
 
 def wanted(path):
     base = os.path.basename(path)
-    if path.endswith(".py") or base in PIN_NAMES:
+    if path.endswith(".py") or base in PIN_NAMES or base in LINT_NAMES:
         return True
     if base.startswith("requirements") and base.endswith(".txt"):
         return True
