@@ -1,7 +1,8 @@
 /*
  * check_engine.c: what the engine fixtures (fixtures/engine/<case>/, run by
- * check_fixtures.c with unsafe fixes on) cannot say: that an unsafe fix
- * needs the opt-in, and that passes stop at MPSFIX_MAX_PASSES.
+ * check_fixtures.c with unsafe fixes on and every warning) cannot say: that
+ * an unsafe fix needs the opt-in, that passes stop at MPSFIX_MAX_PASSES, and
+ * which warnings need opts->verbose.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -62,6 +63,50 @@ START_TEST(test_engine_pass_limit)
 }
 END_TEST
 
+/* What could not be checked is said only with opts->verbose; fixes not applied always. */
+START_TEST(test_engine_verbose_warnings)
+{
+	static const char star[] = "import torch\nfrom torch.amp import *\ns = GradScaler('mps')\n"
+				   "t = torch.amp.GradScaler('cpu')\n";
+	const char *pats[] = {"torch.amp.GradScaler($X)", NULL}, *loop_pats[] = {"f($X)", NULL};
+	mpsfix_rule *r = tu_rule("MPS999", pats, NULL, NULL, NULL, false);
+	mpsfix_rule *loop = tu_rule("MPS998", loop_pats, NULL, "f(f($X))", NULL, false);
+	mpsfix_ctx ctx;
+	mpsfix_source src = MPSFIX_SOURCE_INIT, calls = MPSFIX_SOURCE_INIT;
+	mpsfix_index *ix = mpsfix_index_new(&r, 1), *loop_ix = mpsfix_index_new(&loop, 1);
+	mpsfix_engine_opts opts = {.fix = false};
+	mpsfix_result res = MPSFIX_RESULT_INIT;
+
+	ck_assert_int_eq(mpsfix_ctx_init(&ctx), 0);
+	ck_assert_int_eq(mpsfix_source_from_buffer(&src, "t.py", star, strlen(star)), 0);
+	/* a star import: the same findings, its warning only when verbose */
+	ck_assert_int_eq(mpsfix_engine_run(&res, &ctx, ix, &src, &opts), 0);
+	ck_assert_uint_eq(res.len, 1);
+	ck_assert_uint_eq(res.nwarnings, 0);
+	mpsfix_result_release(&res);
+	opts.verbose = true;
+	ck_assert_int_eq(mpsfix_engine_run(&res, &ctx, ix, &src, &opts), 0);
+	ck_assert_uint_eq(res.len, 1);
+	ck_assert_uint_eq(res.nwarnings, 1);
+	ck_assert_ptr_nonnull(strstr(res.warnings[0], "t.py:2:1: cannot resolve the names `from torch.amp import *`"));
+	mpsfix_result_release(&res);
+	/* fixes not applied: said either way */
+	opts = (mpsfix_engine_opts){.fix = true};
+	ck_assert_int_eq(mpsfix_source_from_buffer(&calls, "c.py", "f(1)\n", 5), 0);
+	ck_assert_int_eq(mpsfix_engine_run(&res, &ctx, loop_ix, &calls, &opts), 0);
+	ck_assert_uint_eq(res.nwarnings, 1);
+	ck_assert_ptr_nonnull(strstr(res.warnings[0], "passes"));
+	mpsfix_result_release(&res);
+	mpsfix_source_release(&src);
+	mpsfix_source_release(&calls);
+	mpsfix_index_free(ix);
+	mpsfix_index_free(loop_ix);
+	mpsfix_ctx_release(&ctx);
+	mpsfix_rule_free(r);
+	mpsfix_rule_free(loop);
+}
+END_TEST
+
 Suite *mpsfix_suite_engine(void)
 {
 	Suite *s = suite_create("engine");
@@ -69,6 +114,7 @@ Suite *mpsfix_suite_engine(void)
 
 	tcase_add_test(tc, test_engine_unsafe_fix_needs_opt_in);
 	tcase_add_test(tc, test_engine_pass_limit);
+	tcase_add_test(tc, test_engine_verbose_warnings);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -214,8 +214,8 @@ START_TEST(test_fixture_case)
 	mpsfix_rule *rule = NULL;
 	mpsfix_source src = MPSFIX_SOURCE_INIT;
 	mpsfix_result found = MPSFIX_RESULT_INIT, fixed = MPSFIX_RESULT_INIT;
-	mpsfix_engine_opts check = {.fix = false, .unsafe_fixes = true};
-	mpsfix_engine_opts fix = {.fix = true, .unsafe_fixes = true};
+	mpsfix_engine_opts check = {.fix = false, .unsafe_fixes = true, .verbose = true};
+	mpsfix_engine_opts fix = {.fix = true, .unsafe_fixes = true, .verbose = true};
 	mpsfix_ctx ctx;
 	mpsfix_index *ix;
 	mpsfix_buf lines = MPSFIX_BUF_INIT;

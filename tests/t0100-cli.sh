@@ -174,6 +174,30 @@ if grep -q 'non_blocking' "$tmp/bad/syntax-error.py"; then ok "syntax-error file
 run timeout 60 "$bin" check "$tmp/bad/empty.py"
 expect_rc "empty file is clean" 0
 
+# --- what could not be checked: said only with -v/--verbose; what stops a fix always
+mkdir -p "$tmp/star"
+printf 'from torch.amp import *\nimport torch\ns = GradScaler("mps")\ny = x.to("mps", non_blocking=True)\n' \
+	>"$tmp/star/s.py"
+run "$bin" check --isolated "$tmp/star"
+expect_rc "a star import: check exits 1" 1
+expect_out "a star import: its file is still checked" "s.py:4:5: MPS006 [*]"
+expect_no_err "a star import: nothing said of it by default" "cannot resolve"
+expect_eq "a star import: only the summary on standard error" "$(printf '%s\n' "$err" | wc -l | tr -d ' ')" 1
+run "$bin" check --isolated --verbose "$tmp/star"
+expect_err "--verbose: the names a star import brings in" \
+	"s.py:1:1: cannot resolve the names \`from torch.amp import *\` brings in; calls through them are not checked"
+run "$bin" -v diff --isolated "$tmp/star"
+expect_err "-v before the command: the same" "cannot resolve the names \`from torch.amp import *\`"
+run "$bin" check --isolated --no-default-rules --rules fixtures/engine/matching-gives-up-with-a-warning/rule.yml \
+	fixtures/engine/matching-gives-up-with-a-warning/input.py
+expect_no_err "matching given up: nothing said by default" "gave up"
+run "$bin" check -v --isolated --no-default-rules --rules fixtures/engine/matching-gives-up-with-a-warning/rule.yml \
+	fixtures/engine/matching-gives-up-with-a-warning/input.py
+expect_err "--verbose: matching given up" "input.py:1:1: MPS999: gave up matching here"
+run "$bin" diff --isolated --no-default-rules --rules fixtures/engine/fix-that-breaks-syntax-is-dropped/rule.yml \
+	fixtures/engine/fix-that-breaks-syntax-is-dropped/input.py
+expect_err "fixes not applied: said without --verbose" "input.py: fixes not applied: the fixed code would not parse"
+
 # --- broken rule files: exit 2, a file:line:col message, no partial run ----------
 for f in fixtures/bad-rules/*.yml; do
 	name=$(basename "$f" .yml)

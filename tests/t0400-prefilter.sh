@@ -4,7 +4,8 @@
 # names, NUL bytes, CRLF, syntax errors) gives byte for byte the same
 # standard output, standard error and exit status with and without
 # --no-prefilter, for check in several formats, diff, and fix on copies
-# (whose files must end the same too).  Prints 'N passed, N failed'.
+# (whose files must end the same too), with --verbose so that the warnings
+# about star imports compare too.  Prints 'N passed, N failed'.
 # usage: sh tests/t0400-prefilter.sh [path/to/mpsfix]
 . "$(dirname "$0")/test-lib.sh"
 
@@ -77,7 +78,7 @@ for t in $trees; do
 	n=${t#"$tmp"/}
 	for target in '' '>=1.12'; do
 		tt=${target:+--target-torch=$target}
-		set -- --extend-select MPS202 ${tt:+"$tt"}
+		set -- --verbose --extend-select MPS202 ${tt:+"$tt"}
 		same "$n $target: check" "$t" check "$@" .
 		same "$n $target: check --format json" "$t" check --format json "$@" .
 		same "$n $target: check --format full --statistics" "$t" check --format full --statistics "$@" .
@@ -95,16 +96,16 @@ done
 for r in fixtures/engine/*/rule.yml fixtures/semantics/right.yml fixtures/semantics/wrong.yml; do
 	for t in $trees; do
 		n=${t#"$tmp"/}
-		same "$n with $r: check" "$t" check --isolated --no-default-rules --rules "$top/$r" .
-		fix_same "$n with $r: fix" "$t" --isolated --no-default-rules --rules "$top/$r"
+		same "$n with $r: check" "$t" check -v --isolated --no-default-rules --rules "$top/$r" .
+		fix_same "$n with $r: fix" "$t" -v --isolated --no-default-rules --rules "$top/$r"
 	done
 done
 
 # standard input
 for f in "$probe"/*.py; do
 	input=$f
-	same "stdin $(basename "$f"): check" "$probe" check --show-unused-suppressions -
-	same "stdin $(basename "$f"): fix" "$probe" fix --unsafe-fixes -
+	same "stdin $(basename "$f"): check" "$probe" check -v --show-unused-suppressions -
+	same "stdin $(basename "$f"): fix" "$probe" fix -v --unsafe-fixes -
 done
 input=/dev/null
 

@@ -213,7 +213,7 @@ char *tu_run(mpsfix_rule *rule, const char *code, size_t len, bool fix, mpsfix_r
 	mpsfix_ctx ctx;
 	mpsfix_source src = MPSFIX_SOURCE_INIT;
 	mpsfix_index *ix = mpsfix_index_new(&rule, 1);
-	mpsfix_engine_opts opts = {.fix = fix, .unsafe_fixes = true};
+	mpsfix_engine_opts opts = {.fix = fix, .unsafe_fixes = true, .verbose = true};
 	char *text = NULL;
 
 	if (mpsfix_ctx_init(&ctx) < 0 ||

@@ -33,7 +33,10 @@ mpsfix_rule *tu_rule(const char *code, const char *const *patterns, const char *
 /** Add a `value:` constraint of one string or bool literal to metavariable `name`. */
 void tu_rule_value(mpsfix_rule *r, const char *name, const char *str_value, int bool_value);
 
-/** Run `rule` over `code`; fix mode gives the new text (malloc'd) and findings in `res`. */
+/**
+ * Run `rule` over `code` with unsafe fixes and every warning (verbose); fix
+ * mode gives the new text (malloc'd) and findings in `res`.
+ */
 char *tu_run(mpsfix_rule *rule, const char *code, size_t len, bool fix, mpsfix_result *res);
 
 /**

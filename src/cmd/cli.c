@@ -62,6 +62,8 @@ static const struct cli_option {
 	{"color", 0, "WHEN", CHOOSE_COLOR, F(color), 0, NULL, "color the output: auto, always or never"},
 	{"statistics", 0, NULL, SET_TRUE, F(statistics), 0, NULL, "print a count of findings per rule"},
 	{"quiet", 'q', NULL, SET_TRUE, F(quiet), 0, NULL, "no summary line"},
+	{"verbose", 'v', NULL, SET_TRUE, F(verbose), 0, NULL,
+	 "also say what could not be checked (the\nnames of a star import, a match given up)"},
 	{"exit-zero", 0, NULL, SET_TRUE, F(exit_zero), 0, NULL, "exit 0 even if findings remain"},
 	{"exit-non-zero-on-fix", 0, NULL, SET_TRUE, F(exit_non_zero_on_fix), 0, NULL,
 	 "exit 1 if anything was fixed"},

@@ -40,7 +40,8 @@ typedef struct {
 	mpsfix_strvec rule_paths;    /* --rules (repeatable options: copies of their values) */
 	bool no_default_rules;
 	int unsafe_fixes;             /* --unsafe-fixes 1, --no-unsafe-fixes 0, else -1 */
-	bool quiet;
+	bool quiet;                   /* -q, --quiet: no summary line */
+	bool verbose;                 /* -v, --verbose: also what could not be checked */
 	bool help;
 	bool version;
 	const char *format;           /* --format (or NULL: MPSFIX_FORMAT, then full on a terminal, else concise) */

@@ -146,6 +146,7 @@ void mpsfix_cmd_file(const mpsfix_cmd *cmd, const mpsfix_index *index, mpsfix_ct
 		.suppress = true,
 		.unused_suppressions = opts->show_unused_suppressions,
 		.no_prefilter = opts->no_prefilter,
+		.verbose = opts->verbose,
 		.keep = mpsfix_cmd_keep,
 		.keep_payload = &scope,
 		.target = target,

@@ -287,6 +287,7 @@ static int run_series(mpsfix_cmd *st, const mpsfix_strvec *files, const size_t *
 		.unsafe_fixes = st->set.unsafe_fixes,
 		.suppress = true,
 		.no_prefilter = opts->no_prefilter,
+		.verbose = opts->verbose,
 		.keep = mpsfix_cmd_keep,
 		.keep_payload = &ss.scope,
 		.target = &ss.range, /* series_on_file sets it for each file */

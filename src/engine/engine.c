@@ -389,7 +389,7 @@ static mpsfix_walk_action match_at(TSNode n, void *payload)
 			if (consider(ps, ent->rule, &m))
 				last = ent->rule;
 			mpsfix_match_release(&m);
-		} else if (mpsfix_matcher_gave_up(ps->ctx->matcher) && !ps->gave_up) {
+		} else if (mpsfix_matcher_gave_up(ps->ctx->matcher) && !ps->gave_up && ps->opts->verbose) {
 			uint32_t line, col;
 
 			ps->gave_up = true;
@@ -418,14 +418,14 @@ static int compare_findings(const void *a, const void *b)
 	return strcmp(x->rule->code, y->rule->code);
 }
 
-/* Once per file: names a star import may define are not checked. */
+/* Once per file, with opts->verbose: names a star import may define are not checked. */
 static void warn_star(pass *ps, mpsfix_names *names)
 {
 	const char *module;
 	size_t len;
 	uint32_t byte, line, col;
 
-	if (ps->star_warned || !mpsfix_matcher_star_seen(ps->ctx->matcher) ||
+	if (!ps->opts->verbose || ps->star_warned || !mpsfix_matcher_star_seen(ps->ctx->matcher) ||
 	    !mpsfix_names_star_import(names, &module, &len, &byte))
 		return;
 	ps->star_warned = true;

@@ -83,6 +83,10 @@ typedef struct {
 	bool suppress;      /* honour `# noqa` / `# mpsfix: ignore[...]` comments */
 	bool unused_suppressions; /* list suppression comments that hid nothing */
 	bool no_prefilter;  /* parse every file, even one no rule can match (--no-prefilter) */
+	/* also the warnings that only inform (--verbose): the names a star
+	   import brings in are not resolved, matching gave up on a pattern;
+	   without it, only those of fixes not applied */
+	bool verbose;
 	/*
 	 * When not NULL, a match is a finding (and its fix applies) only if
 	 * keep(payload, rule, line) is true, `line` being the 1-based line where
