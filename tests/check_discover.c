@@ -363,6 +363,74 @@ START_TEST(test_discover_files_git)
 }
 END_TEST
 
+/*
+ * A folder argument that git ignores is walked (with walk_ignored); one
+ * that gives no file is named in a warning with why.
+ */
+START_TEST(test_discover_files_git_ignored)
+{
+	errors e = {MPSFIX_BUF_INIT, 0};
+	mpsfix_discover_opts o = {.use_git = true, .walk_ignored = true, .on_warning = on_error};
+	mpsfix_discover_opts from_git = {.use_git = true, .on_warning = on_error};
+	char *build[] = {"repo/build"}, *repo[] = {"repo"}, *dot[] = {"."};
+
+	sh("git -c init.defaultBranch=main init -q repo && cd repo && "
+	   "git config user.name Test && git config user.email test@example.com");
+	make("repo/src/");
+	make("repo/src/x.py");
+	make("repo/build/");
+	make("repo/build/a.py");
+	make("repo/build/t.py");
+	make("repo/build/sub/");
+	make("repo/build/sub/b.py");
+	make("repo/build/.hidden/");
+	make("repo/build/.hidden/h.py");
+	make("repo/docs/");
+	make("repo/docs/index.md");
+	make("repo/data/");
+	make("repo/data/d.py");
+	write_text("repo/.gitignore", "build/\n");
+	write_text("repo/data/.gitignore", "*.py\n");
+	sh("cd repo && git add .gitignore src/x.py && git add -f build/t.py && git commit -qm one");
+
+	/* named: walked, as outside a work tree; found inside a folder: skipped as before */
+	expect_opts(build, 1, &o,
+		    (const char *[]){"repo/build/a.py", "repo/build/sub/b.py", "repo/build/t.py", NULL}, &e);
+	expect_opts(repo, 1, &o, (const char *[]){"repo/build/t.py", "repo/src/x.py", NULL}, &e);
+	ck_assert_int_eq(e.count, 0);
+	/* without walk_ignored (what reads git's content): its tracked files */
+	expect_opts(build, 1, &from_git, (const char *[]){"repo/build/t.py", NULL}, &e);
+	ck_assert_int_eq(e.count, 0);
+	/* nothing found: why */
+	{
+		char *args[] = {"repo/docs", "repo/data", "repo/src"};
+		mpsfix_discover_opts ex = o;
+		static char *const exclude[] = {"repo/src/x.py"};
+
+		expect_opts(args, 2, &o, (const char *[]){NULL}, &e);
+		ck_assert_int_eq(e.count, 2);
+		ck_assert_str_eq(e.messages.data,
+				 "repo/docs: nothing to check: no *.py or *.pyi file in it\n"
+				 "repo/data: nothing to check: git ignores its 1 Python file (--no-ignore reads it)\n");
+		mpsfix_buf_clear(&e.messages);
+		e.count = 0;
+		ex.exclude = exclude;
+		ex.nexclude = 1;
+		expect_opts(args + 2, 1, &ex, (const char *[]){NULL}, &e);
+		ck_assert_int_eq(e.count, 1);
+		ck_assert_str_eq(e.messages.data, "repo/src: nothing to check: --exclude, --include or the "
+				 "configuration's exclude leave out its 1 Python file\n");
+		mpsfix_buf_clear(&e.messages);
+		e.count = 0;
+	}
+	/* from inside the ignored folder */
+	ck_assert_int_eq(chdir("repo/build/sub"), 0);
+	expect_opts(dot, 1, &o, (const char *[]){"./b.py", NULL}, &e);
+	ck_assert_int_eq(e.count, 0);
+	mpsfix_buf_release(&e.messages);
+}
+END_TEST
+
 START_TEST(test_discover_files_globs)
 {
 	errors e = {MPSFIX_BUF_INIT, 0};
@@ -468,6 +536,7 @@ Suite *mpsfix_suite_discover(void)
 	tcase_add_test(tc, test_discover_missing_and_unreadable);
 	tcase_add_test(tc, test_discover_many);
 	tcase_add_test(tc, test_discover_files_git);
+	tcase_add_test(tc, test_discover_files_git_ignored);
 	tcase_add_test(tc, test_discover_files_globs);
 	suite_add_tcase(s, tc);
 	return s;

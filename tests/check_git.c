@@ -387,6 +387,47 @@ START_TEST(test_git_list_not_a_worktree)
 }
 END_TEST
 
+/* Whether git ignores a folder: by a rule on it or on a folder above it. */
+START_TEST(test_git_ignores_folder)
+{
+	static const struct {
+		const char *dir;
+		bool ignored;
+	} cases[] = {
+		{"repo", false},             /* the top of the work tree */
+		{"repo/sub", false},
+		{"repo/build", true},        /* build/ in repo/.gitignore */
+		{"repo/build/", true},
+		{"repo/build/deep", true},   /* below an ignored folder */
+		{"repo/fresh/deep", false},  /* untracked, not ignored */
+		{"repo/loose", false},       /* the top of a nested repository */
+		{"plain", false},            /* no work tree */
+		{"repo/.git/info", false},   /* no part of the work tree */
+	};
+	bool ignored = true;
+
+	make_rich_repo();
+	put("repo/build/deep/z.py", "");
+	put("plain/x.py", "");
+	ck_assert_int_eq(chdir(tmpdir), 0);
+	for (size_t i = 0; i < MPSFIX_ARRAY_SIZE(cases); i++) {
+		ignored = !cases[i].ignored;
+		ck_assert_msg(mpsfix_git_ignores_folder(&ignored, cases[i].dir) == 0, "%s: %s", cases[i].dir,
+			      mpsfix_error_last()->message);
+		ck_assert_msg(ignored == cases[i].ignored, "%s: ignored is %d", cases[i].dir, ignored);
+	}
+	/* from inside it */
+	ck_assert_int_eq(chdir("repo/build/deep"), 0);
+	ck_assert_int_eq(mpsfix_git_ignores_folder(&ignored, "."), 0);
+	ck_assert(ignored);
+	ck_assert_int_eq(mpsfix_git_ignores_folder(&ignored, "../../sub"), 0);
+	ck_assert(!ignored);
+	/* a missing folder is an error */
+	ck_assert_int_eq(mpsfix_git_ignores_folder(&ignored, "nowhere"), MPSFIX_ERROR);
+	ck_assert_ptr_nonnull(strstr(mpsfix_error_last()->message, "nowhere"));
+}
+END_TEST
+
 START_TEST(test_git_list_symlinked_folder)
 {
 	make_rich_repo();
@@ -718,6 +759,7 @@ Suite *mpsfix_suite_git(void)
 	tcase_add_test(tc, test_git_apply_control_bytes);
 	tcase_add_test(tc, test_git_list_files);
 	tcase_add_test(tc, test_git_list_not_a_worktree);
+	tcase_add_test(tc, test_git_ignores_folder);
 	tcase_add_test(tc, test_git_list_symlinked_folder);
 	tcase_add_test(tc, test_git_list_linked_worktree);
 	tcase_add_test(tc, test_git_list_empty_repo);

@@ -347,6 +347,47 @@ expect_out "--no-ignore: ignored file included" "ignored.py:2:5"
 expect_out "--no-ignore: ignored folder included" "gen.py:2:5"
 run_in "$r" "$bin" check --isolated --format concise ignored.py
 expect_out "an ignored file named explicitly is checked" "ignored.py:2:5"
+run_in "$r" "$bin" check --isolated --format concise build/gen.py
+expect_out "a file in an ignored folder named explicitly is checked" "build/gen.py:2:5"
+# a folder git ignores, named on the command line, is read (as ruff reads it)
+mkdir -p "$r/build/sub" "$r/build/.cache"
+one "$r/build/sub/deep.py"
+one "$r/build/.cache/hidden.py"
+run_in "$r" "$bin" check --isolated --format concise build
+expect_rc "an ignored folder named explicitly: exit 1" 1
+expect_out "an ignored folder named explicitly is checked" "build/gen.py:2:5"
+expect_out "an ignored folder named explicitly: its subfolders too" "build/sub/deep.py:2:5"
+expect_no_out "an ignored folder named explicitly: hidden folders still skipped" "hidden.py"
+expect_err "an ignored folder named explicitly: counted" "2 files scanned"
+run_in "$r/build" "$bin" check --isolated --format concise .
+expect_out "check . inside an ignored folder finds the finding" "gen.py:2:5"
+expect_out "check . inside an ignored folder: its subfolders too" "sub/deep.py:2:5"
+run_in "$r/build/sub" "$bin" check --isolated --format concise
+expect_out "check inside a folder below an ignored one" "deep.py:2:5"
+run_in "$r" "$bin" check --isolated --format concise .
+expect_no_out "an ignored folder found in a folder is still skipped" "gen.py"
+# what reads git's content keeps git's list: an ignored folder's tracked files only
+run_in "$r" "$bin" check --isolated --format concise --staged build
+expect_empty_out "--staged: an ignored folder gives its tracked files only (none)"
+expect_err "--staged: why nothing was checked" \
+	"mpsfix: build: nothing to check: git ignores its 2 Python files (--no-ignore reads them)"
+# a folder that gives nothing says why
+mkdir -p "$r/docs" "$r/data"
+printf 'x\n' >"$r/docs/index.md"
+one "$r/data/load.py"
+printf '*.py\n' >"$r/data/.gitignore"
+run_in "$r" "$bin" check --isolated --format concise docs
+expect_rc "a folder without Python files: exit 0" 0
+expect_err "a folder without Python files: named, and why" "mpsfix: docs: nothing to check: no *.py or *.pyi file in it"
+run_in "$r" "$bin" check --isolated --format concise data
+expect_err "a folder whose files git ignores: named, and why" \
+	"mpsfix: data: nothing to check: git ignores its 1 Python file (--no-ignore reads it)"
+run_in "$r" "$bin" check --isolated --format concise --exclude 'pkg/*' pkg
+expect_err "a folder whose files --exclude leaves out: named, and why" \
+	"mpsfix: pkg: nothing to check: --exclude, --include or the configuration's exclude leave out its 1 Python file"
+run_in "$r" "$bin" check --isolated --format concise pkg
+expect_no_err "a folder that gives files: no such warning" "nothing to check"
+rm -rf "$r/docs" "$r/data" "$r/build/sub" "$r/build/.cache"
 run_in "$r" "$bin" check --isolated --format concise --exclude 'pkg/*'
 expect_no_out "--exclude glob" "stub.pyi"
 expect_out "--exclude leaves the rest" "tracked.py"

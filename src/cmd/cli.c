@@ -157,8 +157,9 @@ void mpsfix_cli_usage(FILE *f)
 	      "\n"
 	      "In a git work tree, tracked and untracked-but-not-ignored *.py and *.pyi\n"
 	      "files are read; elsewhere folders are walked (hidden folders, __pycache__,\n"
-	      "node_modules, .venv, venv and site-packages skipped).  The default PATH\n"
-	      "is the current folder; '-' reads standard input.\n",
+	      "node_modules, .venv, venv and site-packages skipped).  A PATH that git\n"
+	      "ignores is read all the same.  The default PATH is the current folder;\n"
+	      "'-' reads standard input.\n",
 	      f);
 	for (size_t i = 0; i < NOPTIONS; i++) {
 		const struct cli_option *o = &long_options[i];

@@ -93,9 +93,15 @@ int mpsfix_cmd_files(mpsfix_cmd *cmd, mpsfix_strvec *files)
 {
 	const mpsfix_opts *opts = cmd->opts;
 	char *dot[] = {"."};
+	mpsfix_command c = opts->command;
+	/* commit, patch and review --commit read HEAD, --staged the index: there a
+	   folder git ignores has only the tracked files git lists */
+	bool from_git = opts->staged || c == MPSFIX_CMD_COMMIT || c == MPSFIX_CMD_PATCH ||
+			(c == MPSFIX_CMD_REVIEW && opts->review_commit);
 	mpsfix_discover_opts dopts = {
 		.no_ignore = opts->no_ignore,
 		.use_git = true,
+		.walk_ignored = !from_git,
 		/* command-line globs are relative to the current folder, the configuration's to its own */
 		.exclude = opts->exclude.items,
 		.nexclude = opts->exclude.len,
@@ -104,6 +110,7 @@ int mpsfix_cmd_files(mpsfix_cmd *cmd, mpsfix_strvec *files)
 		.extra_exclude = cmd->config.exclude.items,
 		.nextra_exclude = cmd->config.exclude.len,
 		.extra_base = cmd->config.dir,
+		.on_warning = mpsfix_cmd_on_warning,
 	};
 
 	return mpsfix_discover_files(files, opts->npaths ? opts->paths : dot, opts->npaths ? opts->npaths : 1,

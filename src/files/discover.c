@@ -365,12 +365,45 @@ static int git_files(mpsfix_strvec *out, bool *listed, const char *dir, bool no_
 	return 0;
 }
 
+/*
+ * Folder argument `dir` gave no file: say why.  `found`: its Python files
+ * before the globs; `listed`: git listed them (not ignored ones).
+ */
+static int warn_nothing(const reporter *w, const char *dir, size_t found, bool listed,
+			const mpsfix_discover_opts *opts)
+{
+	mpsfix_strvec all = MPSFIX_STRVEC_INIT;
+	bool again = false;
+	int error = 0;
+
+	if (!w->on_error)
+		return 0;
+	if (found) {
+		report(w, "%s: nothing to check: --exclude, --include or the configuration's exclude "
+		       "leave out its %zu Python file%s", dir, found, found == 1 ? "" : "s");
+		return 0;
+	}
+	if (listed && !opts->no_ignore) {
+		if ((error = git_files(&all, &again, dir, true)) < 0)
+			goto done;
+		if (all.len) {
+			report(w, "%s: nothing to check: git ignores its %zu Python file%s (--no-ignore reads %s)",
+			       dir, all.len, all.len == 1 ? "" : "s", all.len == 1 ? "it" : "them");
+			goto done;
+		}
+	}
+	report(w, "%s: nothing to check: no *.py or *.pyi file in it", dir);
+done:
+	mpsfix_strvec_release(&all);
+	return error;
+}
+
 int mpsfix_discover_files(mpsfix_strvec *out, char *const *args, size_t nargs,
 			  const mpsfix_discover_opts *opts,
 			  void (*on_error)(void *payload, const char *message), void *payload)
 {
 	static const mpsfix_discover_opts defaults = {.use_git = false};
-	reporter r = {on_error, payload};
+	reporter r = {on_error, payload}, w = {opts ? opts->on_warning : NULL, payload};
 	glob_filter f = {NULL, NULL, NULL, NULL};
 	bool git_ready = false, globs;
 	int error = 0;
@@ -418,11 +451,17 @@ int mpsfix_discover_files(mpsfix_strvec *out, char *const *args, size_t nargs,
 			mpsfix_strvec_push(out, arg);
 			continue;
 		}
-		size_t start = out->len;
-		if (opts->use_git && (error = git_files(out, &listed, arg, opts->no_ignore)) < 0)
+		size_t start = out->len, found;
+		bool ignored = false;
+		if (opts->use_git && opts->walk_ignored && !opts->no_ignore &&
+		    (error = mpsfix_git_ignores_folder(&ignored, arg)) < 0)
+			goto done;
+		/* a folder git ignores, named on the command line: walked */
+		if (opts->use_git && !ignored && (error = git_files(out, &listed, arg, opts->no_ignore)) < 0)
 			goto done;
 		if (!listed)
 			walk(out, arg, &r);
+		found = out->len - start;
 		if (out->len - start > 1)
 			mpsfix_strvec_sort(out, start);
 		if (globs) {
@@ -435,6 +474,8 @@ int mpsfix_discover_files(mpsfix_strvec *out, char *const *args, size_t nargs,
 			}
 			out->len = kept;
 		}
+		if (out->len == start && (error = warn_nothing(&w, arg, found, listed, opts)) < 0)
+			goto done;
 	}
 done:
 	if (out->len > 1)

@@ -32,6 +32,10 @@ int mpsfix_discover(mpsfix_strvec *out, char *const *args, size_t nargs,
 typedef struct {
 	bool no_ignore;          /* --no-ignore: also files git ignores */
 	bool use_git;            /* look for a work tree (default true) */
+	bool walk_ignored;       /* a folder argument git ignores is walked (as
+				    outside a work tree); false: git lists only its
+				    tracked files (what --staged, commit and patch
+				    read from git) */
 	char *const *exclude;    /* --exclude globs */
 	size_t nexclude;
 	char *const *include;    /* --include globs: when given, only matching files */
@@ -40,14 +44,22 @@ typedef struct {
 	char *const *extra_exclude; /* more excludes with a base of their own (the */
 	size_t nextra_exclude;      /* configuration file's, relative to its folder) */
 	const char *extra_base;
+	/* a folder argument that gives no file: on_warning(payload, "DIR:
+	   nothing to check: why"), with mpsfix_discover_files's payload */
+	void (*on_warning)(void *payload, const char *message);
 } mpsfix_discover_opts;
 
 /**
  * Like mpsfix_discover, with git awareness and globs: a folder inside a git
  * work tree gives mpsfix_git_list_files() (tracked + untracked not ignored),
- * elsewhere the walk.  `--exclude` globs drop files (and whole folders)
- * found by walking or listing; `--include` globs, when any, keep only the
- * matching ones; a PATH given explicitly as a file is always taken.
+ * elsewhere the walk; with `walk_ignored`, a folder argument that git
+ * ignores is walked too (named on the command line, it is read, as ruff
+ * reads it).  `--exclude` globs drop files (and whole folders) found by
+ * walking or listing; `--include` globs, when any, keep only the matching
+ * ones; a PATH given explicitly as a file is always taken (ignored or not).
+ * A folder argument that gives no file is named through `on_warning`, with
+ * why: no Python file in it, git ignores them all, or the globs leave them
+ * all out.
  * Files listed by git are named as the walk would name them (`dir/sub/x.py`)
  * and the walk's skipped folders (`.*`, `venv`, ...) are skipped there too.
  * Globs are matched against the path relative to `glob_base` (lexically:

@@ -58,6 +58,15 @@ char *mpsfix_git_worktree_top(const char *path);
 int mpsfix_git_list_files(char ***out, size_t *n, bool *in_repo, const char *dir, bool no_ignore);
 
 /**
+ * Does git ignore the folder `dir`: is it inside a work tree, and does an
+ * ignore rule (`.gitignore` files, `.git/info/exclude`, `core.excludesFile`)
+ * match it or a folder above it there?  Then mpsfix_git_list_files() lists
+ * only its tracked files.  *ignored is false outside a work tree and for the
+ * top of one; a missing `dir` or a broken repository is an error.
+ */
+int mpsfix_git_ignores_folder(bool *ignored, const char *dir);
+
+/**
  * The content of `path` as staged in the index of its repository (for
  * `--staged`).  MPSFIX_ENOMATCH when the path is not in the index;
  * MPSFIX_ERROR outside a repository.  The folder part of `path` is resolved

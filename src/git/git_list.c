@@ -1,7 +1,8 @@
 /*
  * git_list.c: the files git would show under a folder (mpsfix's file
  * discovery in a work tree): tracked files of the index plus untracked
- * ones that are not ignored, kept when their names say Python.
+ * ones that are not ignored, kept when their names say Python; and whether
+ * git ignores a folder.
  */
 #include "git_internal.h"
 
@@ -114,6 +115,32 @@ done:
 	git_index_free(index);
 	git_repository_free(repo);
 	free(pathspec);
+	free(rel);
+	free(real);
+	return error;
+}
+
+int mpsfix_git_ignores_folder(bool *ignored, const char *dir)
+{
+	git_repository *repo = NULL;
+	char *real = NULL, *rel = NULL;
+	int is_ignored = 0, rc, error = 0;
+
+	*ignored = false;
+	if ((real = realpath(dir, NULL)) == NULL) {
+		error = mpsfix_error_set(MPSFIX_ERROR, "%s: %s", dir, strerror(errno));
+		goto done;
+	}
+	if ((error = mpsfix_git__open_worktree(&repo, &rel, real)) < 0 || !repo || !*rel)
+		goto done;
+	/* rel ends in '/': a folder; the folders above it are looked at too */
+	if ((rc = git_ignore_path_is_ignored(&is_ignored, repo, rel)) < 0) {
+		error = mpsfix_git__fail(rc, dir);
+		goto done;
+	}
+	*ignored = is_ignored == 1;
+done:
+	git_repository_free(repo);
 	free(rel);
 	free(real);
 	return error;
