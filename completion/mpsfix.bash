@@ -103,6 +103,13 @@ _mpsfix()
 		compopt -o filenames 2>/dev/null
 		mapfile -t COMPREPLY < <(compgen -d -- "$cur")
 		return ;;
+	-o)
+		# patch: -o DIR is --output-directory, as in git format-patch
+		if [ "$command" = patch ]; then
+			compopt -o filenames 2>/dev/null
+			mapfile -t COMPREPLY < <(compgen -d -- "$cur")
+			return
+		fi ;;
 	--branch | --target-torch)
 		return ;;
 	esac

@@ -166,6 +166,26 @@ case $out in "From "*"Subject: [PATCH] mpsfix: fix MPS006, MPS101, MPS104 (4 sit
 git clone -q "$tmp/p1" "$tmp/p1am2"
 (cd "$tmp/p1am2" && git config user.name R && git config user.email r@example.com && git am -q) <"$tmp/out"
 expect_eq "patch --stdout: git am reads it from standard input" "$(cd "$tmp/p1am2" && git rev-parse HEAD^{tree})" "$fixed_tree"
+# -o DIR is --output-directory DIR, as in git format-patch (before the command too)
+names=$(cd "$tmp/patches" && ls)
+run_in "$tmp/p1" "$bin" patch --unsafe-fixes -o "$tmp/patches-o"
+expect_rc "patch -o DIR: exit 0" 0
+expect_eq "patch -o DIR: the patches are written into DIR" "$(cd "$tmp/patches-o" && ls)" "$names"
+expect_eq "patch -o DIR: their names printed" "$out" "$(printf '%s\n' "$names" | sed "s|^|$tmp/patches-o/|")"
+run_in "$tmp/p1" "$bin" -o "$tmp/patches-o2" patch --unsafe-fixes
+expect_eq "-o DIR before patch: the same" "$(cd "$tmp/patches-o2" && ls)" "$names"
+expect_eq "patch -o DIR: nothing in the current folder" "$(cd "$tmp/p1" && git status --porcelain)" ""
+run_in "$tmp/p1" "$bin" patch --output "$tmp/report.txt"
+expect_rc "patch --output (reports): refused" 2
+expect_err "patch --output: why" "option '--output' is for the reports of check, diff and fix, not patch"
+run_in "$tmp/p1" "$bin" patch -o "$tmp/patches-o3" --stdout
+expect_err "patch -o DIR --stdout: refused" "options '--stdout' and '--output-directory' cannot be used together"
+run_in "$tmp/p1" "$bin" check -o "$tmp/report.txt"
+expect_empty_out "check -o FILE is still --output"
+[ -s "$tmp/report.txt" ] && [ ! -d "$tmp/report.txt" ] && ok "check -o FILE: the report is in FILE" ||
+	fail "check -o FILE: the report is in FILE"
+run_in "$tmp/p1" "$bin" commit -o "$tmp/x"
+expect_err "commit -o: refused, as --output" "option '--output' is for the reports of check, diff and fix, not commit"
 (cd "$tmp/p1" && git checkout -q --detach)
 run_in "$tmp/p1" "$bin" patch --stdout
 expect_rc "patch: a detached HEAD is fine" 1

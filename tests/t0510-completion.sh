@@ -121,6 +121,10 @@ comp "$bin" fix --config p
 expect_reply "--config: file names" "pkg"
 comp "$bin" patch --output-directory ""
 expect_reply "--output-directory: folders only" "pkg"
+comp "$bin" patch -o ""
+expect_reply "patch -o (git format-patch's): folders only" "pkg"
+comp "$bin" check -o t
+expect_reply "check -o (--output): file names" "$(printf 'tools.py\ntrain.py')"
 comp "$bin" commit --branch ""
 expect_reply "--branch: nothing offered" ""
 comp "$bin" rules ""

@@ -58,7 +58,8 @@ static const struct cli_option {
 	{"staged", 0, NULL, SET_TRUE, F(staged), 0, NULL, "read the staged content of staged files"},
 	{"format", 0, "FORMAT", CHOOSE_FORMAT, F(format), 0, "Output",
 	 "the report format: full, concise, json,\njsonl, sarif, github or diff"},
-	{"output", 'o', "FILE", SET_STRING, F(output), 0, NULL, "write the report to FILE"},
+	{"output", 'o', "FILE", SET_STRING, F(output), 0, NULL,
+	 "write the report to FILE (for patch, -o\nis --output-directory)"},
 	{"color", 0, "WHEN", CHOOSE_COLOR, F(color), 0, NULL, "color the output: auto, always or never"},
 	{"statistics", 0, NULL, SET_TRUE, F(statistics), 0, NULL, "print a count of findings per rule"},
 	{"quiet", 'q', NULL, SET_TRUE, F(quiet), 0, NULL, "no summary line"},
@@ -91,7 +92,7 @@ static const struct cli_option {
 	 "commit even if the files have uncommitted\nchanges (they stay uncommitted)"},
 	{"stdout", 0, NULL, SET_TRUE, F(to_stdout), 0, NULL, "patch: write one mbox to standard output"},
 	{"output-directory", 0, "DIR", SET_STRING, F(output_directory), 0, NULL,
-	 "patch: write the patch files into DIR"},
+	 "patch: write the patch files into DIR\n(-o as in git format-patch)"},
 	{"commit", 0, NULL, SET_TRUE, F(review_commit), 0, NULL, "review: commit the accepted fixes per rule"},
 	{"help", 'h', NULL, SET_TRUE, F(help), 0, "Other", "show this help"},
 	{"version", 'V', NULL, SET_TRUE, F(version), 0, NULL, "show the version"},
@@ -99,6 +100,19 @@ static const struct cli_option {
 #undef F
 
 #define NOPTIONS MPSFIX_ARRAY_SIZE(long_options)
+
+/*
+ * Short options that mean another entry of long_options[] for one command:
+ * patch takes -o DIR as git format-patch does (--output-directory), every
+ * other command -o FILE as --output.  --help shows the letter on both.
+ */
+static const struct {
+	char short_name;
+	mpsfix_command command;
+	const char *name;  /* the entry it means for `command` */
+} short_overrides[] = {
+	{'o', MPSFIX_CMD_PATCH, "output-directory"},
+};
 
 static const struct {
 	const char *name;
@@ -129,6 +143,15 @@ const char *mpsfix_command_name(mpsfix_command c)
 		if (commands[i].command == c)
 			return commands[i].name;
 	return "";
+}
+
+/* The short option of entry `o`: its own, or the one that means it for some command. */
+static char short_of(const struct cli_option *o)
+{
+	for (size_t i = 0; !o->short_name && i < MPSFIX_ARRAY_SIZE(short_overrides); i++)
+		if (!strcmp(short_overrides[i].name, o->name))
+			return short_overrides[i].short_name;
+	return o->short_name;
 }
 
 void mpsfix_cli_usage(FILE *f)
@@ -163,13 +186,13 @@ void mpsfix_cli_usage(FILE *f)
 	      f);
 	for (size_t i = 0; i < NOPTIONS; i++) {
 		const struct cli_option *o = &long_options[i];
-		char tag[64];
+		char tag[64], letter = short_of(o);
 		const char *h = o->help;
 
 		if (o->section)
 			fprintf(f, "\n%s:\n", o->section);
-		if (o->short_name)
-			snprintf(tag, sizeof(tag), "-%c, --%s%s%s", o->short_name, o->name, o->arg ? " " : "",
+		if (letter)
+			snprintf(tag, sizeof(tag), "-%c, --%s%s%s", letter, o->name, o->arg ? " " : "",
 				 o->arg ? o->arg : "");
 		else
 			snprintf(tag, sizeof(tag), "--%s%s%s", o->name, o->arg ? " " : "", o->arg ? o->arg : "");
@@ -211,13 +234,31 @@ static int choose(int *out, const char *option, const char *value, const char *c
 	return error;
 }
 
-/* The entry of getopt_long's answer `c`: a short option's letter, or 256 + its index. */
-static const struct cli_option *find_option(int c)
+/* Does short option `c` mean another entry for some command (short_overrides[])? */
+static bool overridden(int c)
 {
+	for (size_t i = 0; i < MPSFIX_ARRAY_SIZE(short_overrides); i++)
+		if (short_overrides[i].short_name == c)
+			return true;
+	return false;
+}
+
+/*
+ * The entry of getopt_long's answer `c` for `command`: a long option's 256 +
+ * its index, or a short option's letter (the entry short_overrides[] names
+ * for `command`, else the one with that letter).
+ */
+static const struct cli_option *find_option(int c, mpsfix_command command)
+{
+	const char *name = NULL;
+
 	if (c >= 256 && (size_t)(c - 256) < NOPTIONS)
 		return &long_options[c - 256];
+	for (size_t i = 0; i < MPSFIX_ARRAY_SIZE(short_overrides); i++)
+		if (short_overrides[i].short_name == c && short_overrides[i].command == command)
+			name = short_overrides[i].name;
 	for (size_t i = 0; c > 0 && c < 256 && i < NOPTIONS; i++)
-		if (long_options[i].short_name == c)
+		if (name ? !strcmp(long_options[i].name, name) : long_options[i].short_name == c)
 			return &long_options[i];
 	return NULL;
 }
@@ -255,6 +296,23 @@ static int apply_option(mpsfix_opts *opts, const struct cli_option *o, char *arg
 		return mpsfix_pool_parse_jobs((size_t *)field, arg, "'--jobs'");
 	}
 	return 0;
+}
+
+/* A short option whose entry depends on the command, given before the command. */
+typedef struct {
+	int c;
+	char *arg;
+} pending_option;
+
+/* Apply the `*n` options of `pending` now that the command is known (or will never be). */
+static int apply_pending(mpsfix_opts *opts, pending_option *pending, size_t *n)
+{
+	int error = 0;
+
+	for (size_t i = 0; i < *n && error == 0; i++)
+		error = apply_option(opts, find_option(pending[i].c, opts->command), pending[i].arg);
+	*n = 0;
+	return error;
 }
 
 /* The message for an option getopt_long refused (`arg` as written). */
@@ -350,6 +408,8 @@ int mpsfix_cli_parse(mpsfix_opts *opts, int argc, char **argv)
 	struct option getopt_table[NOPTIONS + 1];
 	char shorts[3 + 2 * NOPTIONS], *p = shorts;
 	const struct cli_option *o;
+	pending_option *pending = mpsfix_xcalloc((size_t)argc + 1, sizeof(*pending));
+	size_t npending = 0;
 	int c, error = 0;
 
 	*p++ = '+'; /* stop at the first operand: the command, then its paths */
@@ -357,8 +417,9 @@ int mpsfix_cli_parse(mpsfix_opts *opts, int argc, char **argv)
 	for (size_t i = 0; i < NOPTIONS; i++) {
 		const struct cli_option *lo = &long_options[i];
 
+		/* a long option answers 256 + its index, a short one its letter */
 		getopt_table[i] = (struct option){lo->name, lo->arg ? required_argument : no_argument, NULL,
-						  lo->short_name ? lo->short_name : 256 + (int)i};
+						  256 + (int)i};
 		if (lo->short_name) {
 			*p++ = lo->short_name;
 			if (lo->arg)
@@ -411,6 +472,8 @@ int mpsfix_cli_parse(mpsfix_opts *opts, int argc, char **argv)
 								 "unknown command '%s' (try 'mpsfix --help')", arg);
 					goto done;
 				}
+				if ((error = apply_pending(opts, pending, &npending)) < 0)
+					goto done;
 			} else if ((error = add_path(opts, arg)) < 0) {
 				goto done;
 			}
@@ -420,13 +483,20 @@ int mpsfix_cli_parse(mpsfix_opts *opts, int argc, char **argv)
 			error = mpsfix_error_set(MPSFIX_ERROR, "option '%s' needs a value", argv[optind - 1]);
 			goto done;
 		}
-		if ((o = find_option(c)) == NULL) {
+		if (opts->command == MPSFIX_CMD_NONE && overridden(c)) {
+			/* its meaning waits for the command */
+			pending[npending++] = (pending_option){c, optarg};
+			continue;
+		}
+		if ((o = find_option(c, opts->command)) == NULL) {
 			error = option_error(argv[optind - 1]);
 			goto done;
 		}
 		if ((error = apply_option(opts, o, optarg)) < 0)
 			goto done;
 	}
+	if ((error = apply_pending(opts, pending, &npending)) < 0)
+		goto done;
 	opts->has_select = opts->select.len > 0;
 	if (opts->config && opts->isolated) {
 		error = mpsfix_error_set(MPSFIX_ERROR,
@@ -449,6 +519,7 @@ int mpsfix_cli_parse(mpsfix_opts *opts, int argc, char **argv)
 	if (!opts->help && !opts->version)
 		error = check_git_options(opts);
 done:
+	free(pending);
 	return error;
 }
 

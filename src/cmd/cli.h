@@ -45,7 +45,7 @@ typedef struct {
 	bool help;
 	bool version;
 	const char *format;           /* --format (or NULL: MPSFIX_FORMAT, then full on a terminal, else concise) */
-	const char *output;           /* -o/--output FILE */
+	const char *output;           /* -o/--output FILE (patch: --output only, refused) */
 	mpsfix_color color;           /* --color */
 	bool statistics;              /* --statistics */
 	bool exit_zero;               /* --exit-zero */
@@ -69,7 +69,7 @@ typedef struct {
 	const char *branch;           /* --branch NAME */
 	bool allow_dirty;             /* --allow-dirty */
 	bool to_stdout;               /* --stdout (patch) */
-	const char *output_directory; /* --output-directory DIR (patch) */
+	const char *output_directory; /* --output-directory DIR, or -o DIR (patch) */
 	bool review_commit;           /* --commit (review) */
 	char **paths;                 /* operands after the command (borrowed); for
 					 explain, the one rule code or id */
