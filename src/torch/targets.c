@@ -6,23 +6,18 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-#include "git.h"
-#include "pathutil.h"
 #include "pins.h"
 
-/* A folder whose pins do not name torch (or that has none). */
-#define NONE SIZE_MAX
 /* The summary names this many targets; the others are counted together. */
 #define SUMMARY_MAX 4
 
-struct mpsfix_targets_dir {
-	char *path;          /* real path (owned) */
-	char *top;           /* the top of the git work tree that holds it, or NULL (owned) */
-	bool top_known, pins_known;
-	size_t target;       /* pins_known: the target of its pins, or NONE */
-};
+/* Where the pins of a folder report their warnings (mpsfix_nearest's payload). */
+typedef struct {
+	mpsfix_targets *t;
+	mpsfix_targets_warn_cb warn;
+	void *payload;
+} looking;
 
 static void warn_pins(const mpsfix_pins *p, mpsfix_targets_warn_cb warn, void *payload)
 {
@@ -38,120 +33,34 @@ static size_t add_target(mpsfix_targets *t, mpsfix_target *x)
 	return t->len++;
 }
 
-/* The index of folder `path` (real) among t->dirs, added when missing. */
-static size_t dir_index(mpsfix_targets *t, const char *path)
+/* The target of the pins of folder `dir` (real), or none when they do not pin a torch version. */
+static size_t folder_pins(void *payload, const char *dir)
 {
-	size_t lo = 0, hi = t->ndirs;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int c = strcmp(t->dirs[mid].path, path);
-
-		if (c == 0)
-			return mid;
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	mpsfix_grow((void **)&t->dirs, &t->dirs_cap, t->ndirs + 1, sizeof(*t->dirs));
-	memmove(&t->dirs[lo + 1], &t->dirs[lo], (t->ndirs - lo) * sizeof(*t->dirs));
-	t->dirs[lo] = (struct mpsfix_targets_dir){.path = mpsfix_xstrdup(path)};
-	t->ndirs++;
-	return lo;
-}
-
-/* The target of the pins of folder t->dirs[di], or NONE when they do not pin a torch version. */
-static size_t folder_pins(mpsfix_targets *t, size_t di, mpsfix_targets_warn_cb warn, void *payload)
-{
-	mpsfix_target_opts o = {.root = t->dirs[di].path};
+	const looking *lk = payload;
+	mpsfix_target_opts o = {.root = dir};
 	mpsfix_target x;
-	size_t k = NONE;
 
-	if (t->dirs[di].pins_known)
-		return t->dirs[di].target;
-	if (mpsfix_pins_present(o.root)) {
-		if (mpsfix_target_resolve(&x, &o) < 0) {
-			if (warn)
-				warn(payload, mpsfix_error_last()->message);
-		} else {
-			warn_pins(&x.pins, warn, payload);
-			/* pins that name torch without a version say nothing of it:
-			   an example folder's bare `torch` leaves its project's target */
-			if (!x.pins.names_torch || x.source == MPSFIX_TARGET_DEFAULT)
-				mpsfix_target_release(&x);
-			else
-				k = add_target(t, &x);
-		}
+	if (!mpsfix_pins_present(dir))
+		return MPSFIX_NEAREST_NONE;
+	if (mpsfix_target_resolve(&x, &o) < 0) {
+		if (lk->warn)
+			lk->warn(lk->payload, mpsfix_error_last()->message);
+		return MPSFIX_NEAREST_NONE;
 	}
-	t->dirs[di].pins_known = true;
-	t->dirs[di].target = k;
-	return k;
-}
-
-/* Is `path` (real) `dir` (real) or inside it? */
-static bool inside(const char *path, const char *dir)
-{
-	size_t n = strlen(dir);
-
-	if (!strcmp(dir, "/"))
-		return path[0] == '/';
-	return !strncmp(path, dir, n) && (path[n] == '/' || path[n] == '\0');
-}
-
-/* The folder above which the search for the pins of folder `dir` (real) does not go (owned). */
-static char *stop_of(mpsfix_targets *t, const char *dir, const char *operand)
-{
-	size_t di = dir_index(t, dir);
-	char *op;
-
-	if (!t->dirs[di].top_known) {
-		t->dirs[di].top = mpsfix_git_worktree_top(dir);
-		t->dirs[di].top_known = true;
+	warn_pins(&x.pins, lk->warn, lk->payload);
+	/* pins that name torch without a version say nothing of it:
+	   an example folder's bare `torch` leaves its project's target */
+	if (!x.pins.names_torch || x.source == MPSFIX_TARGET_DEFAULT) {
+		mpsfix_target_release(&x);
+		return MPSFIX_NEAREST_NONE;
 	}
-	if (t->dirs[di].top && inside(dir, t->dirs[di].top))
-		return mpsfix_xstrdup(t->dirs[di].top);
-	/* outside git: the higher of the current folder and the operand that hold it */
-	op = operand ? realpath(operand, NULL) : NULL;
-	if (op && !inside(dir, op)) {
-		free(op);
-		op = NULL;
-	}
-	if (t->cwd && inside(dir, t->cwd) && (!op || inside(op, t->cwd))) {
-		free(op);
-		return mpsfix_xstrdup(t->cwd);
-	}
-	return op ? op : mpsfix_xstrdup(dir);
-}
-
-/* The target of a file in folder `dir` (real): the nearest folder up to the stop whose pins pin torch. */
-static size_t search(mpsfix_targets *t, const char *dir, const char *operand, mpsfix_targets_warn_cb warn,
-		     void *payload)
-{
-	char *stop = stop_of(t, dir, operand), *d = mpsfix_xstrdup(dir), *slash;
-	size_t k = 0;
-
-	for (;;) {
-		size_t found = folder_pins(t, dir_index(t, d), warn, payload);
-
-		if (found != NONE) {
-			k = found;
-			break;
-		}
-		if (!strcmp(d, stop) || !strcmp(d, "/") || !(slash = strrchr(d, '/')))
-			break; /* none: the run's target */
-		*(slash == d ? slash + 1 : slash) = '\0';
-	}
-	free(d);
-	free(stop);
-	return k;
+	return add_target(lk->t, &x);
 }
 
 int mpsfix_targets_init(mpsfix_targets *t, const mpsfix_target_opts *opts, mpsfix_targets_warn_cb warn,
 			void *payload)
 {
 	mpsfix_target run;
-	char *root;
 	int error;
 
 	*t = (mpsfix_targets)MPSFIX_TARGETS_INIT;
@@ -160,58 +69,36 @@ int mpsfix_targets_init(mpsfix_targets *t, const mpsfix_target_opts *opts, mpsfi
 	warn_pins(&run.pins, warn, payload);
 	t->forced = run.source == MPSFIX_TARGET_OPTION || run.source == MPSFIX_TARGET_CONFIG;
 	add_target(t, &run);
-	t->cwd = realpath(".", NULL);
+	mpsfix_nearest_init(&t->folders);
 	/* the run's folder is not read again: its pins are item 0's */
-	if (!t->forced && opts->root && (root = realpath(opts->root, NULL)) != NULL) {
-		size_t di = dir_index(t, root);
-
-		t->dirs[di].pins_known = true;
-		t->dirs[di].target = t->items[0].pins.names_torch ? 0 : NONE;
-		free(root);
-	}
+	if (!t->forced && opts->root)
+		mpsfix_nearest_set(&t->folders, opts->root,
+				   t->items[0].pins.names_torch ? 0 : MPSFIX_NEAREST_NONE);
 	return 0;
 }
 
 size_t mpsfix_targets_of_folder(mpsfix_targets *t, const char *dir, mpsfix_targets_warn_cb warn,
 				void *payload)
 {
-	char *real;
+	looking lk = {t, warn, payload};
 	size_t k;
 
-	if (t->forced || !(real = realpath(dir, NULL)))
+	if (t->forced)
 		return 0;
-	k = search(t, real, NULL, warn, payload);
-	free(real);
-	return k;
+	k = mpsfix_nearest_of_folder(&t->folders, dir, folder_pins, &lk);
+	return k == MPSFIX_NEAREST_NONE ? 0 : k; /* none: the run's target */
 }
 
 size_t mpsfix_targets_of_file(mpsfix_targets *t, const char *path, const char *operand,
 			      mpsfix_targets_warn_cb warn, void *payload)
 {
-	const char *slash;
-	char *real, *folder;
+	looking lk = {t, warn, payload};
 	size_t k;
 
 	if (t->forced)
 		return 0;
-	if ((real = realpath(path, NULL)) != NULL && !mpsfix_path_is_dir(real)) {
-		char *cut = strrchr(real, '/');
-
-		if (cut)
-			*(cut == real ? cut + 1 : cut) = '\0';
-	} else if (!real) {
-		/* not there (--stdin-filename): its folder */
-		slash = strrchr(path, '/');
-		folder = slash ? mpsfix_xstrndup(path, slash == path ? 1 : (size_t)(slash - path))
-			       : mpsfix_xstrdup(".");
-		real = realpath(folder, NULL);
-		free(folder);
-		if (!real)
-			return 0;
-	}
-	k = search(t, real, operand, warn, payload);
-	free(real);
-	return k;
+	k = mpsfix_nearest_of_file(&t->folders, path, operand, folder_pins, &lk);
+	return k == MPSFIX_NEAREST_NONE ? 0 : k;
 }
 
 /* "torch 2.1 (requirements.txt:2)", "every MPS-capable version" */
@@ -281,11 +168,6 @@ void mpsfix_targets_release(mpsfix_targets *t)
 	for (size_t i = 0; i < t->len; i++)
 		mpsfix_target_release(&t->items[i]);
 	free(t->items);
-	for (size_t i = 0; i < t->ndirs; i++) {
-		free(t->dirs[i].path);
-		free(t->dirs[i].top);
-	}
-	free(t->dirs);
-	free(t->cwd);
+	mpsfix_nearest_release(&t->folders);
 	*t = (mpsfix_targets)MPSFIX_TARGETS_INIT;
 }

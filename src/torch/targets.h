@@ -5,10 +5,11 @@
  * for every file.  Otherwise a file's target comes from the nearest folder,
  * at or above the file's own, whose pin files (pins.h) pin a torch version;
  * a folder whose pin files do not (docs/requirements.txt, a module called
- * setup.py, an example's bare `torch`) is passed over.  The search goes no higher than the top of the
- * git work tree that holds the file; outside git, than the current folder or
- * the folder operand the file was found under, the higher of those that hold
- * it, else the file's own folder.  A file with no such folder gets the run's
+ * setup.py, an example's bare `torch`) is passed over.  The search
+ * (nearest.h) goes no higher than the top of the git work tree that holds
+ * the file; outside git, than the current folder or the folder operand the
+ * file was found under, the higher of those that hold it, else the file's
+ * own folder.  A file with no such folder gets the run's
  * target (target.h: the pins of the configuration's folder, of the work
  * tree's top or of the nearest folder upward with pin files, else every
  * MPS-capable version).
@@ -21,20 +22,17 @@
 #define MPSFIX_TARGETS_H
 
 #include "common.h"
+#include "nearest.h"
 #include "target.h"
-
-struct mpsfix_targets_dir; /* a folder looked at (targets.c) */
 
 typedef struct {
 	mpsfix_target *items;     /* [0]: the run's target; then each one a folder gave (owned) */
 	size_t len, cap;
 	bool forced;              /* --target-torch or target-torch: one target for every file */
-	char *cwd;                /* the current folder, real path, or NULL (owned) */
-	struct mpsfix_targets_dir *dirs; /* sorted by path (owned) */
-	size_t ndirs, dirs_cap;
+	mpsfix_nearest folders;   /* the folders looked at: the target each gives (nearest.h) */
 } mpsfix_targets;
 
-#define MPSFIX_TARGETS_INIT {NULL, 0, 0, false, NULL, NULL, 0, 0}
+#define MPSFIX_TARGETS_INIT {NULL, 0, 0, false, MPSFIX_NEAREST_INIT}
 
 /** Called with each warning of the pins read (unreadable pins), once each. */
 typedef void (*mpsfix_targets_warn_cb)(void *payload, const char *message);
