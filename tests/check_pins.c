@@ -13,6 +13,7 @@
 
 #include "pins.h"
 #include "tests.h"
+#include "toml.h"
 
 #define V(a, b) MPSFIX_TORCH_VER(a, b)
 #define ANY MPSFIX_TORCH_ANY_MINOR
@@ -332,6 +333,83 @@ START_TEST(test_pins_pyproject_deep)
 	ck_assert_str_eq(got, "! pyproject.toml:2: not read for torch pins: values nested too deeply\n");
 	free(got);
 	mpsfix_buf_release(&b);
+}
+END_TEST
+
+/* mpsfix_toml_read_values: "keys = kind text @line" for each value. */
+static void add_value(void *payload, const mpsfix_toml_path *path, const mpsfix_toml_value *v, uint32_t line)
+{
+	static const char *const kinds[] = {"string", "integer", "other"};
+	mpsfix_buf *b = payload;
+
+	for (size_t i = 0; i < path->len; i++)
+		mpsfix_buf_printf(b, "%s%s", i ? "." : "", path->keys[i]);
+	if (v->kind == MPSFIX_TOML_INTEGER)
+		mpsfix_buf_printf(b, " = integer %lld (%s) @%u\n", (long long)v->integer, v->text, line);
+	else
+		mpsfix_buf_printf(b, " = %s %s @%u\n", kinds[v->kind], v->text, line);
+}
+
+static char *toml_values(const char *text)
+{
+	mpsfix_buf b = MPSFIX_BUF_INIT;
+	uint32_t line = 0;
+
+	if (mpsfix_toml_read_values(text, strlen(text), add_value, &b, &line) < 0)
+		mpsfix_buf_printf(&b, "! %u: %s\n", line, mpsfix_error_last()->message);
+	mpsfix_buf_addc(&b, '\0');
+	return mpsfix_buf_detach(&b, NULL);
+}
+
+/* Every value is reported: strings, integers (with their value), and the others as written. */
+START_TEST(test_toml_values)
+{
+	char *got = toml_values("[tool.ruff]\n"
+				"line-length = 120  # a comment\n"
+				"lint.select = [\"E\", 1_000, -7]\n"
+				"[tool.black]\n"
+				"line-length = +99\n"
+				"fmt = { hex = 0xff, oct = 0o17, bin = 0b101, big = 9223372036854775807 }\n"
+				"min = -9223372036854775808\n"
+				"over = 9223372036854775808\n"
+				"float = 1e2\n"
+				"half = 88.5\n"
+				"yes = true\n"
+				"lead = 0120\n"
+				"under = 1__0\n"
+				"tail = 10_\n"
+				"bare = 0x\n"
+				"signed-hex = -0x10\n"
+				"zero = 0\n"
+				"date = 1979-05-27\n");
+
+	ck_assert_str_eq(got, "tool.ruff.line-length = integer 120 (120) @2\n"
+			      "tool.ruff.lint.select = string E @3\n"
+			      "tool.ruff.lint.select = integer 1000 (1_000) @3\n"
+			      "tool.ruff.lint.select = integer -7 (-7) @3\n"
+			      "tool.black.line-length = integer 99 (+99) @5\n"
+			      "tool.black.fmt.hex = integer 255 (0xff) @6\n"
+			      "tool.black.fmt.oct = integer 15 (0o17) @6\n"
+			      "tool.black.fmt.bin = integer 5 (0b101) @6\n"
+			      "tool.black.fmt.big = integer 9223372036854775807 (9223372036854775807) @6\n"
+			      "tool.black.min = integer -9223372036854775808 (-9223372036854775808) @7\n"
+			      "tool.black.over = other 9223372036854775808 @8\n"
+			      "tool.black.float = other 1e2 @9\n"
+			      "tool.black.half = other 88.5 @10\n"
+			      "tool.black.yes = other true @11\n"
+			      "tool.black.lead = other 0120 @12\n"
+			      "tool.black.under = other 1__0 @13\n"
+			      "tool.black.tail = other 10_ @14\n"
+			      "tool.black.bare = other 0x @15\n"
+			      "tool.black.signed-hex = other -0x10 @16\n"
+			      "tool.black.zero = integer 0 (0) @17\n"
+			      "tool.black.date = other 1979-05-27 @18\n");
+	free(got);
+	/* the values before the first problem are reported, then where it is */
+	got = toml_values("a = 1\nb = [2,\n  3 }\n");
+	ck_assert_str_eq(got, "a = integer 1 (1) @1\nb = integer 2 (2) @2\nb = integer 3 (3) @3\n"
+			      "! 3: expected ',' or ']' in an array\n");
+	free(got);
 }
 END_TEST
 
@@ -756,6 +834,7 @@ Suite *mpsfix_suite_pins(void)
 	tcase_add_test(tc, test_pins_names_torch);
 	tcase_add_test(tc, test_pins_pyproject);
 	tcase_add_test(tc, test_pins_pyproject_deep);
+	tcase_add_test(tc, test_toml_values);
 	tcase_add_test(tc, test_pins_setup_cfg);
 	tcase_add_test(tc, test_pins_setup_py);
 	tcase_add_test(tc, test_pins_setup_py_variables);

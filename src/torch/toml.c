@@ -1,8 +1,8 @@
 /*
  * toml.c: the small TOML reader (see toml.h).  One pass over the text: a
  * table header sets the start of the key path, a key = value line adds its
- * keys for the value, and every string value goes to the caller with the
- * path as it stands.  The first problem ends the read.
+ * keys for the value, and every value goes to the caller with the path as
+ * it stands.  The first problem ends the read.
  */
 #include "toml.h"
 
@@ -15,7 +15,7 @@
 #define TOML_MAX_PATH 16
 
 typedef struct {
-	mpsfix_toml_string_cb on_string;
+	mpsfix_toml_value_cb on_value;
 	void *payload;
 	const char *p, *end;
 	uint32_t line;
@@ -173,6 +173,62 @@ static void toml_cut(toml *t, size_t n)
 		free(t->path[--t->npath]);
 }
 
+/* Hand value `v` at line `line` to the caller, with the path as it stands. */
+static void toml_report(toml *t, const mpsfix_toml_value *v, uint32_t line)
+{
+	t->on_value(t->payload, &(mpsfix_toml_path){t->path, t->npath}, v, line);
+}
+
+static int digit_value(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return 99;
+}
+
+/*
+ * A TOML integer: [+-] and decimal digits without a leading zero, or 0x,
+ * 0o, 0b and digits of that base; '_' only between two digits.  False for
+ * anything else and for a value out of int64_t's range.
+ */
+static bool toml_integer(const char *s, int64_t *out)
+{
+	bool negative = false, digit_before = false;
+	unsigned base = 10;
+	uint64_t v = 0, limit;
+
+	if (*s == '+' || *s == '-') {
+		negative = *s++ == '-';
+	} else if (s[0] == '0' && (s[1] == 'x' || s[1] == 'o' || s[1] == 'b')) {
+		base = s[1] == 'x' ? 16 : s[1] == 'o' ? 8 : 2;
+		s += 2;
+	}
+	if (base == 10 && s[0] == '0' && s[1] != '\0')
+		return false; /* a leading zero */
+	limit = negative ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX;
+	for (; *s; s++) {
+		unsigned d;
+
+		if (*s == '_') {
+			if (!digit_before || digit_value(s[1]) >= (int)base)
+				return false;
+			digit_before = false;
+			continue;
+		}
+		if ((d = (unsigned)digit_value(*s)) >= base || v > (limit - d) / base)
+			return false;
+		v = v * base + d;
+		digit_before = true;
+	}
+	if (!digit_before)
+		return false;
+	*out = !negative ? (int64_t)v : v > (uint64_t)INT64_MAX ? INT64_MIN : -(int64_t)v;
+	return true;
+}
 
 static int toml_value(toml *t);
 
@@ -248,7 +304,7 @@ static int toml_value(toml *t)
 		char *value = NULL;
 
 		if ((error = toml_string(t, &value)) == 0)
-			t->on_string(t->payload, &(mpsfix_toml_path){t->path, t->npath}, value, line);
+			toml_report(t, &(mpsfix_toml_value){MPSFIX_TOML_STRING, value, 0}, line);
 		free(value);
 	} else if (*t->p == '[') {
 		error = toml_array(t);
@@ -258,11 +314,20 @@ static int toml_value(toml *t)
 		/* a number, a boolean, a date: up to the next delimiter */
 		while (t->p < t->end && !strchr(",]}#\r\n", *t->p))
 			t->p++;
-		if (t->p == s)
+		while (t->p > s && (t->p[-1] == ' ' || t->p[-1] == '\t'))
+			t->p--;
+		if (t->p == s) {
 			error = toml_fail(t, "a value is missing");
-		else
-			while (t->p > s && (t->p[-1] == ' ' || t->p[-1] == '\t'))
-				t->p--;
+		} else {
+			mpsfix_toml_value v = {MPSFIX_TOML_OTHER, NULL, 0};
+			char *text = mpsfix_xstrndup(s, (size_t)(t->p - s));
+
+			v.text = text;
+			if (toml_integer(text, &v.integer))
+				v.kind = MPSFIX_TOML_INTEGER;
+			toml_report(t, &v, t->line);
+			free(text);
+		}
 	}
 	t->depth--;
 	return error;
@@ -273,10 +338,33 @@ bool mpsfix_toml_path_is(const mpsfix_toml_path *path, size_t i, const char *key
 	return i < path->len && !strcmp(path->keys[i], key);
 }
 
+/* mpsfix_toml_read's caller (the payload of the values it hands on). */
+typedef struct {
+	mpsfix_toml_string_cb on_string;
+	void *payload;
+} strings_only;
+
+static void string_value(void *payload, const mpsfix_toml_path *path, const mpsfix_toml_value *value,
+			 uint32_t line)
+{
+	const strings_only *so = payload;
+
+	if (value->kind == MPSFIX_TOML_STRING)
+		so->on_string(so->payload, path, value->text, line);
+}
+
 int mpsfix_toml_read(const char *data, size_t len, mpsfix_toml_string_cb on_string, void *payload,
 		     uint32_t *line)
 {
-	toml t = {.on_string = on_string, .payload = payload, .p = data, .end = data + len, .line = 1};
+	strings_only so = {on_string, payload};
+
+	return mpsfix_toml_read_values(data, len, string_value, &so, line);
+}
+
+int mpsfix_toml_read_values(const char *data, size_t len, mpsfix_toml_value_cb on_value, void *payload,
+			    uint32_t *line)
+{
+	toml t = {.on_value = on_value, .payload = payload, .p = data, .end = data + len, .line = 1};
 	int error = 0;
 
 	while (t.p < t.end) {
