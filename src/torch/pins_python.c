@@ -13,6 +13,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "ini.h"
 #include "pins_internal.h"
 #include "text.h"
 #include "toml.h"
@@ -386,79 +387,44 @@ static void cfg_value(mpsfix_pins_scan *sc, const char *name, cfg_items *items, 
 	items->len = 0;
 }
 
-static bool key_is(mpsfix_text_slice key, const char *want)
+/* A setup.cfg being read (mpsfix_ini_read's payload): the value being collected. */
+typedef struct {
+	mpsfix_pins_scan *sc;
+	const char *name;
+	cfg_items items;
+	bool collecting, continued, optional;
+} setup_cfg;
+
+/* A line of a value: `install_requires` in [options], every key of [options.extras_require]. */
+static void setup_cfg_line(void *payload, const mpsfix_ini_line *l)
 {
-	size_t n = strlen(want);
+	setup_cfg *c = payload;
 
-	if (key.n != n)
-		return false;
-	for (size_t i = 0; i < n; i++) {
-		char c = (char)tolower((unsigned char)key.s[i]);
-
-		if (c == '-')
-			c = '_';
-		if (c != want[i])
-			return false;
+	if (l->continued) {
+		if (c->collecting)
+			ARRAY_PUSH(&c->items, ((cfg_item){l->value, l->line}));
+		c->continued = true;
+		return;
 	}
-	return true;
+	cfg_value(c->sc, c->name, &c->items, c->continued, c->optional);
+	c->continued = false;
+	c->optional = mpsfix_ini_name_is(l->section, "options.extras_require");
+	c->collecting = c->optional || (l->section.n == 7 && !strncmp(l->section.s, "options", 7) &&
+					mpsfix_ini_name_is(l->key, "install_requires"));
+	if (c->collecting && l->value.n)
+		ARRAY_PUSH(&c->items, ((cfg_item){l->value, l->line}));
 }
 
 /*
- * setup.cfg (INI, as configparser reads it): `install_requires` in
+ * setup.cfg (INI, as configparser reads it: ini.h): `install_requires` in
  * [options], every key of [options.extras_require]; a value goes on on the
- * indented lines below its key; lines starting with '#' or ';' are comments.
+ * indented lines below its key.
  */
 void mpsfix_pins__scan_setup_cfg(mpsfix_pins_scan *sc, const char *name, const char *data, size_t len)
 {
-	cfg_items items = {0};
-	bool in_options = false, in_extras = false, collecting = false, continued = false;
-	uint32_t line = 0;
-	const char *p = data, *end = data + len;
+	setup_cfg c = {.sc = sc, .name = name};
 
-	for (;;) {
-		const char *eol = memchr(p, '\n', (size_t)(end - p));
-		mpsfix_text_slice raw = {p, (size_t)((eol ? eol : end) - p)}, t;
-
-		line++;
-		t = mpsfix_text_trim(raw);
-		if (collecting && t.n && isspace((unsigned char)raw.s[0])) {
-			/* a continuation line (comment lines inside a value are skipped) */
-			if (t.s[0] != '#' && t.s[0] != ';')
-				ARRAY_PUSH(&items, ((cfg_item){t, line}));
-			continued = true;
-		} else if (t.n && t.s[0] != '#' && t.s[0] != ';') {
-			cfg_value(sc, name, &items, continued, in_extras);
-			collecting = continued = false;
-			if (t.s[0] == '[') {
-				const char *close = memchr(t.s, ']', t.n);
-				mpsfix_text_slice section =
-					close ? mpsfix_text_trim((mpsfix_text_slice){t.s + 1,
-								 (size_t)(close - t.s - 1)})
-					      : (mpsfix_text_slice){"", 0};
-
-				in_options = section.n == 7 && !strncmp(section.s, "options", 7);
-				in_extras = key_is(section, "options.extras_require");
-			} else if (in_options || in_extras) {
-				size_t k = 0;
-				mpsfix_text_slice key;
-
-				while (k < t.n && t.s[k] != '=' && t.s[k] != ':')
-					k++;
-				key = mpsfix_text_trim((mpsfix_text_slice){t.s, k});
-				if (k < t.n && (in_extras || key_is(key, "install_requires"))) {
-					mpsfix_text_slice first = mpsfix_text_trim(
-						(mpsfix_text_slice){t.s + k + 1, t.n - k - 1});
-
-					collecting = true;
-					if (first.n)
-						ARRAY_PUSH(&items, ((cfg_item){first, line}));
-				}
-			}
-		}
-		if (!eol)
-			break;
-		p = eol + 1;
-	}
-	cfg_value(sc, name, &items, continued, in_extras);
-	free(items.items);
+	mpsfix_ini_read(data, len, setup_cfg_line, &c);
+	cfg_value(sc, name, &c.items, c.continued, c.optional);
+	free(c.items.items);
 }
