@@ -17,50 +17,6 @@
 /* What the summary says when nothing narrows the target (tests check it). */
 #define DEFAULT_SUMMARY "target torch: every MPS-capable version"
 
-/*
- * `path` as seen from the current folder: relative ("requirements.txt",
- * "../../setup.py", "proj/pyproject.toml"), or as given when it cannot be
- * resolved.
- */
-static char *from_cwd(const char *path)
-{
-	char *real = realpath(path, NULL), *cwd = realpath(".", NULL);
-	mpsfix_buf b = MPSFIX_BUF_INIT;
-	const char *rp, *cp;
-
-	if (!real || !cwd) {
-		free(real);
-		free(cwd);
-		return mpsfix_xstrdup(path);
-	}
-	/* both are absolute: step over the folders they share */
-	rp = real + 1;
-	cp = cwd + 1;
-	while (*rp && *cp) {
-		size_t rn = strcspn(rp, "/"), cn = strcspn(cp, "/");
-
-		if (rn != cn || strncmp(rp, cp, rn) != 0)
-			break;
-		rp += rn + (rp[rn] == '/');
-		cp += cn + (cp[cn] == '/');
-	}
-	/* then up from the current folder, and down to the path */
-	while (*cp) {
-		size_t cn = strcspn(cp, "/");
-
-		mpsfix_buf_adds(&b, "../");
-		cp += cn + (cp[cn] == '/');
-	}
-	mpsfix_buf_adds(&b, rp);
-	if (b.len && b.data[b.len - 1] == '/')
-		b.data[--b.len] = '\0';
-	if (!b.len)
-		mpsfix_buf_adds(&b, ".");
-	free(real);
-	free(cwd);
-	return mpsfix_buf_detach(&b, NULL);
-}
-
 static void set_summary(mpsfix_target *t)
 {
 	if (t->source == MPSFIX_TARGET_DEFAULT)
@@ -74,7 +30,7 @@ static void from_pins(mpsfix_target *t, const char *root)
 {
 	const mpsfix_pins *p = &t->pins;
 	const mpsfix_pin *first = &p->items[0];
-	char *abs = mpsfix_path_join(root, first->file), *shown = from_cwd(abs);
+	char *abs = mpsfix_path_join(root, first->file), *shown = mpsfix_path_from_cwd(abs);
 
 	t->range = first->range;
 	for (size_t i = 1; i < p->len; i++)
@@ -106,7 +62,7 @@ int mpsfix_target_resolve(mpsfix_target *out, const mpsfix_target_opts *o)
 					     MPSFIX_TORCH_SYNTAX_SPEC) < 0)
 			goto bad_value;
 		out->source = MPSFIX_TARGET_CONFIG;
-		out->origin = from_cwd(o->config_path ? o->config_path : ".mpsfix.yml");
+		out->origin = mpsfix_path_from_cwd(o->config_path ? o->config_path : ".mpsfix.yml");
 	} else if (o->root) {
 		if ((error = mpsfix_pins_find(&out->pins, o->root)) < 0)
 			goto done;

@@ -16,4 +16,11 @@ char *mpsfix_path_join(const char *dir, const char *name);
 /** Whether `path` is a folder (symbolic links followed). */
 bool mpsfix_path_is_dir(const char *path);
 
+/**
+ * `path` as seen from the current folder, newly allocated: relative
+ * ("requirements.txt", "../../setup.py", "proj/pyproject.toml"), or as
+ * given when it cannot be resolved.
+ */
+char *mpsfix_path_from_cwd(const char *path);
+
 #endif
