@@ -41,6 +41,7 @@ int main(void)
 		mpsfix_suite_torchver,
 		mpsfix_suite_pins,
 		mpsfix_suite_target,
+		mpsfix_suite_style,
 		mpsfix_suite_rulelist,
 		mpsfix_suite_version,
 		mpsfix_suite_pool,

@@ -27,6 +27,7 @@ Suite *mpsfix_suite_names(void);
 Suite *mpsfix_suite_torchver(void);
 Suite *mpsfix_suite_pins(void);
 Suite *mpsfix_suite_target(void);
+Suite *mpsfix_suite_style(void);
 Suite *mpsfix_suite_rulelist(void);
 Suite *mpsfix_suite_cond(void);
 Suite *mpsfix_suite_series(void);

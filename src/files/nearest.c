@@ -83,18 +83,26 @@ static bool inside(const char *path, const char *dir)
 	return !strncmp(path, dir, len) && (path[len] == '/' || path[len] == '\0');
 }
 
-/* The folder above which the search from folder `dir` (real) does not go (owned). */
-static char *stop_of(mpsfix_nearest *n, const char *dir, const char *operand)
+/* The top of the git work tree that holds folder `dir` (real), or NULL (borrowed from n->dirs). */
+static const char *top_of(mpsfix_nearest *n, const char *dir)
 {
 	size_t di = dir_index(n, dir);
-	char *op;
 
 	if (!n->dirs[di].top_known) {
 		n->dirs[di].top = mpsfix_git_worktree_top(dir);
 		n->dirs[di].top_known = true;
 	}
-	if (n->dirs[di].top && inside(dir, n->dirs[di].top))
-		return mpsfix_xstrdup(n->dirs[di].top);
+	return n->dirs[di].top && inside(dir, n->dirs[di].top) ? n->dirs[di].top : NULL;
+}
+
+/* The folder above which the search from folder `dir` (real) does not go (owned). */
+static char *stop_of(mpsfix_nearest *n, const char *dir, const char *operand)
+{
+	const char *top = top_of(n, dir);
+	char *op;
+
+	if (top)
+		return mpsfix_xstrdup(top);
 	/* outside git: the higher of the current folder and the operand that hold it */
 	op = operand ? realpath(operand, NULL) : NULL;
 	if (op && !inside(dir, op)) {
@@ -108,11 +116,11 @@ static char *stop_of(mpsfix_nearest *n, const char *dir, const char *operand)
 	return op ? op : mpsfix_xstrdup(dir);
 }
 
-/* From folder `dir` (real) up to the stop: the first folder that says something. */
-static size_t search(mpsfix_nearest *n, const char *dir, const char *operand, mpsfix_nearest_look_cb look,
-		     void *payload)
+/* From folder `dir` (real) up to folder `stop` (owned, freed): the first folder that says something. */
+static size_t search_to(mpsfix_nearest *n, const char *dir, char *stop, mpsfix_nearest_look_cb look,
+			void *payload)
 {
-	char *stop = stop_of(n, dir, operand), *d = mpsfix_xstrdup(dir), *slash;
+	char *d = mpsfix_xstrdup(dir), *slash;
 	size_t found;
 
 	for (;;) {
@@ -126,6 +134,27 @@ static size_t search(mpsfix_nearest *n, const char *dir, const char *operand, mp
 	free(d);
 	free(stop);
 	return found;
+}
+
+/* From folder `dir` (real) up to the stop of a file found under `operand`. */
+static size_t search(mpsfix_nearest *n, const char *dir, const char *operand, mpsfix_nearest_look_cb look,
+		     void *payload)
+{
+	return search_to(n, dir, stop_of(n, dir, operand), look, payload);
+}
+
+size_t mpsfix_nearest_upward(mpsfix_nearest *n, const char *dir, mpsfix_nearest_look_cb look, void *payload)
+{
+	char *real = realpath(dir, NULL);
+	const char *top;
+	size_t v;
+
+	if (!real)
+		return MPSFIX_NEAREST_NONE;
+	top = top_of(n, real);
+	v = search_to(n, real, mpsfix_xstrdup(top ? top : "/"), look, payload);
+	free(real);
+	return v;
 }
 
 size_t mpsfix_nearest_of_folder(mpsfix_nearest *n, const char *dir, mpsfix_nearest_look_cb look,

@@ -55,6 +55,14 @@ size_t mpsfix_nearest_of_file(mpsfix_nearest *n, const char *path, const char *o
 size_t mpsfix_nearest_of_folder(mpsfix_nearest *n, const char *dir, mpsfix_nearest_look_cb look,
 				void *payload);
 
+/**
+ * What the nearest folder that says something says, from folder `dir`
+ * upward to the top of the git work tree that holds it, else to the root
+ * of the file system (the run's own search, for the files whose search
+ * finds nothing), or MPSFIX_NEAREST_NONE.
+ */
+size_t mpsfix_nearest_upward(mpsfix_nearest *n, const char *dir, mpsfix_nearest_look_cb look, void *payload);
+
 void mpsfix_nearest_release(mpsfix_nearest *n);
 
 #endif
