@@ -124,11 +124,18 @@ END_TEST
 static const mpsfix_series_file *seen_file;
 static int seen_count;
 
-static void on_file(void *payload, const mpsfix_series_file *f)
+static void on_file(void *payload, const mpsfix_series_file *f, mpsfix_engine_opts *eo)
 {
 	ck_assert_ptr_eq(payload, &seen_count);
+	ck_assert(eo->fix); /* a copy of the caller's options */
 	seen_file = f;
 	seen_count++;
+}
+
+/* Each file's own options: unsafe fixes for b.py alone. */
+static void unsafe_in_b(void *payload, const mpsfix_series_file *f, mpsfix_engine_opts *eo)
+{
+	eo->unsafe_fixes = !strcmp(f->path, "b.py");
 }
 
 START_TEST(test_series_unsafe_and_remaining)
@@ -162,6 +169,33 @@ START_TEST(test_series_unsafe_and_remaining)
 	mpsfix_series_release(&s);
 	mpsfix_rule_free(rules[0]);
 	mpsfix_rule_free(rules[1]);
+	mpsfix_ctx_release(&ctx);
+}
+END_TEST
+
+/* What the callback sets in the options reaches the engine for that file only. */
+START_TEST(test_series_options_per_file)
+{
+	mpsfix_series s = MPSFIX_SERIES_INIT;
+	mpsfix_rule *rule = tu_yaml_rule(unsafe_four);
+	mpsfix_engine_opts eo = {.fix = true, .suppress = true};
+	mpsfix_series_left left;
+	mpsfix_index *ix = mpsfix_index_new(&rule, 1);
+	mpsfix_ctx ctx;
+
+	ck_assert_int_eq(mpsfix_ctx_init(&ctx), 0);
+	mpsfix_series_add_file(&s, "a.py", "a.py", "four(1)\n", 8, false, 0);
+	mpsfix_series_add_file(&s, "b.py", "b.py", "four(2)\n", 8, false, 0);
+	ck_assert_int_eq(mpsfix_series_fix(&s, &ctx, &rule, 1, &eo, unsafe_in_b, NULL), 0);
+	ck_assert_str_eq(text_of(&s, 0), "four(1)\n");
+	ck_assert_str_eq(text_of(&s, 1), "five(2)\n");
+	ck_assert(!eo.unsafe_fixes); /* the caller's options stay as they were */
+	ck_assert_int_eq(mpsfix_series_remaining(&left, &s, &ctx, ix, &eo, unsafe_in_b, NULL), 0);
+	ck_assert_uint_eq(left.findings, 1);
+	ck_assert_uint_eq(left.unsafe_fixable, 1);
+	mpsfix_index_free(ix);
+	mpsfix_series_release(&s);
+	mpsfix_rule_free(rule);
 	mpsfix_ctx_release(&ctx);
 }
 END_TEST
@@ -318,6 +352,7 @@ Suite *mpsfix_suite_series(void)
 	tcase_add_test(tc, test_series_record_and_text);
 	tcase_add_test(tc, test_series_fix_rule_by_rule);
 	tcase_add_test(tc, test_series_unsafe_and_remaining);
+	tcase_add_test(tc, test_series_options_per_file);
 	tcase_add_test(tc, test_series_skipped_file);
 	tcase_add_test(tc, test_series_message_per_rule);
 	tcase_add_test(tc, test_series_message_squash);

@@ -25,10 +25,10 @@ typedef struct {
 } file_target;
 
 /*
- * The file at hand, for the engine's keep callback and its torch target:
- * series_on_file sets them before the engine runs on each file,
- * mpsfix_cmd_keep reads the scope (both are given the same series_scope as
- * their payload), the engine the range (its options point to it).
+ * The file at hand, for the engine's keep callback: series_on_file sets it
+ * before the engine runs on each file (and the file's target in the
+ * engine's options), mpsfix_cmd_keep reads the scope (both are given the
+ * same series_scope as their payload).
  */
 typedef struct {
 	mpsfix_file_scope scope;
@@ -36,7 +36,6 @@ typedef struct {
 	const mpsfix_targets *targets;
 	file_target *files;          /* sorted by path */
 	size_t nfiles;
-	mpsfix_torch_range range;    /* the file's torch target */
 } series_scope;
 
 static int by_path(const void *a, const void *b)
@@ -44,26 +43,34 @@ static int by_path(const void *a, const void *b)
 	return strcmp(((const file_target *)a)->path, ((const file_target *)b)->path);
 }
 
+/* The series file at `path` among the run's, or NULL. */
+static const file_target *file_of(const series_scope *ss, const char *path)
+{
+	file_target key = {path, 0};
+
+	return ss->nfiles ? bsearch(&key, ss->files, ss->nfiles, sizeof(key), by_path) : NULL;
+}
+
 /* The torch target of the series file at `path` (the run's when it is not one of the files). */
 static size_t target_of(const series_scope *ss, const char *path)
 {
-	file_target key = {path, 0}, *found = ss->nfiles ? bsearch(&key, ss->files, ss->nfiles, sizeof(key),
-								     by_path) : NULL;
+	const file_target *found = file_of(ss, path);
 
 	return found ? found->target : 0;
 }
 
-/* Before the engine runs on a file of a series: what keep_match needs to know, and its target. */
-static void series_on_file(void *payload, const mpsfix_series_file *f)
+/* Before the engine runs on a file of a series: what keep_match needs to know, its options. */
+static void series_on_file(void *payload, const mpsfix_series_file *f, mpsfix_engine_opts *eo)
 {
 	series_scope *ss = payload;
 	const char *dir = ss->scope.config->dir;
+	const file_target *ft = file_of(ss, f->path);
 
 	free(ss->rel);
 	ss->rel = dir ? mpsfix_cmd_relative_to(f->path, dir) : NULL;
 	ss->scope.rel = ss->rel;
 	ss->scope.since_active = false;
-	ss->range = ss->targets->items[target_of(ss, f->path)].range;
+	eo->target = &ss->targets->items[ft ? ft->target : 0].range;
 }
 
 /* Create folder `dir` and its parents (as git format-patch -o does). */
@@ -280,7 +287,6 @@ static int run_series(mpsfix_cmd *st, const mpsfix_strvec *files, const size_t *
 		.scope = {.config = &st->config},
 		.targets = &st->set.targets,
 		.files = mpsfix_xcalloc(files->len + 1, sizeof(file_target)),
-		.range = st->set.targets.items[0].range,
 	};
 	mpsfix_engine_opts eo = {
 		.fix = true,
@@ -290,7 +296,8 @@ static int run_series(mpsfix_cmd *st, const mpsfix_strvec *files, const size_t *
 		.verbose = opts->verbose,
 		.keep = mpsfix_cmd_keep,
 		.keep_payload = &ss.scope,
-		.target = &ss.range, /* series_on_file sets it for each file */
+		/* the run's: series_on_file sets each file's */
+		.target = &st->set.targets.items[0].range,
 	};
 	char *words = NULL;
 	mpsfix_series s = MPSFIX_SERIES_INIT;

@@ -379,6 +379,7 @@ static int review_rule(session *ss, mpsfix_series *s, mpsfix_ctx *ctx, mpsfix_ru
 		/* the fixes of every file, and how many will be asked */
 		for (size_t i = 0; i < s->nfiles; i++) {
 			mpsfix_source src = MPSFIX_SOURCE_INIT;
+			mpsfix_engine_opts fo = *eo;
 			size_t len;
 			const char *text;
 
@@ -388,9 +389,9 @@ static int review_rule(session *ss, mpsfix_series *s, mpsfix_ctx *ctx, mpsfix_ru
 				continue;
 			text = mpsfix_series_text(s, i, &len);
 			if (on_file)
-				on_file(payload, &s->files[i]);
+				on_file(payload, &s->files[i], &fo);
 			if ((error = mpsfix_source_from_buffer(&src, s->files[i].path, text, len)) == 0)
-				error = mpsfix_engine_run(&fr[i].res, ctx, ix, &src, eo);
+				error = mpsfix_engine_run(&fr[i].res, ctx, ix, &src, &fo);
 			mpsfix_source_release(&src);
 			if (error == MPSFIX_ESKIP) {
 				s->files[i].skipped = true;

@@ -121,14 +121,15 @@ static int run_file(mpsfix_result *res, mpsfix_series *s, size_t i, mpsfix_ctx *
 		    mpsfix_series_file_cb on_file, void *payload)
 {
 	mpsfix_source src = MPSFIX_SOURCE_INIT;
+	mpsfix_engine_opts fo = *eo;
 	size_t len;
 	const char *text = mpsfix_series_text(s, i, &len);
 	int error;
 
 	if (on_file)
-		on_file(payload, &s->files[i]);
+		on_file(payload, &s->files[i], &fo);
 	if ((error = mpsfix_source_from_buffer(&src, s->files[i].path, text, len)) == 0)
-		error = mpsfix_engine_run(res, ctx, ix, &src, eo);
+		error = mpsfix_engine_run(res, ctx, ix, &src, &fo);
 	mpsfix_source_release(&src);
 	if (error == MPSFIX_ESKIP) {
 		s->files[i].skipped = true;

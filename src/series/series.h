@@ -72,10 +72,12 @@ void mpsfix_series_warn(mpsfix_series *s, const char *message);
 void mpsfix_series_order(mpsfix_rule **rules, size_t n);
 
 /**
- * Called before the engine runs on a file (main sets what its `keep`
- * callback needs to know about the file).
+ * Called before the engine runs on a file, with the engine's options for
+ * it (a copy of those the series was given): main sets what its `keep`
+ * callback needs to know about the file, and the file's own options (its
+ * torch target, its line length).
  */
-typedef void (*mpsfix_series_file_cb)(void *payload, const mpsfix_series_file *f);
+typedef void (*mpsfix_series_file_cb)(void *payload, const mpsfix_series_file *f, mpsfix_engine_opts *eo);
 
 /**
  * Fix every file rule by rule: for each of `rules` (taken in the order
