@@ -110,7 +110,7 @@ _mpsfix()
 			mapfile -t COMPREPLY < <(compgen -d -- "$cur")
 			return
 		fi ;;
-	--branch | --target-torch)
+	--branch | --target-torch | --line-length)
 		return ;;
 	esac
 	if [[ $takes_value == *" $prev "* ]]; then

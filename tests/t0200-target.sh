@@ -1,6 +1,8 @@
 #!/bin/sh
 # End-to-end tests of torch targeting (--target-torch, target-torch:, the
-# project's pins, the default) and of `mpsfix rules` / `mpsfix explain`.
+# project's pins, the default), of the line length (--line-length,
+# line-length:, the project's lint configuration, 88) and of `mpsfix rules` /
+# `mpsfix explain`.
 # Uses its own rule file (torch: '< 2.4') so that it does not depend on the
 # shipped catalog.  Prints 'N passed, N failed'.
 # usage: sh tests/t0200-target.sh [path/to/mpsfix]
@@ -301,7 +303,7 @@ fi
 run_in "$m/b" "$bin" rules $R
 expect_out "rules in b: the < 2.4 rule is not for its target" \
 	"MPS900  old-sync  error     safe  <2.4     on       no (not for the torch target)"
-expect_summary "rules in b: b's target" "mpsfix: 3 rules, 1 run; target torch >=2.6 (pyproject.toml:3)"
+expect_summary "rules in b: b's target" "mpsfix: 3 rules, 1 run; target torch >=2.6 (pyproject.toml:3); line length 88"
 run_in "$m" "$bin" explain $R MPS900
 expect_out "explain above the projects: the run's target" "  runs      yes; target torch: every MPS-capable version"
 # in a git work tree: the search goes up to its top, never above
@@ -400,7 +402,7 @@ expect_out "rules: the < 2.4 rule runs for the pinned 2.1" "MPS900  old-sync  er
 expect_out "rules: a rule for every version" "MPS901  any-sync  warning   no    all      on       yes"
 expect_out "rules: off by default" "MPS902  new-lint  info      no    >=2.5    off      no (off by default)"
 expect_summary "rules: the summary counts and names the target" \
-	"mpsfix: 3 rules, 2 run; target torch 2.1 (requirements.txt:2)"
+	"mpsfix: 3 rules, 2 run; target torch 2.1 (requirements.txt:2); line length 88"
 run_in "$p" "$bin" rules $R --target-torch 2.5 --extend-select MPS902
 expect_out "rules --target-torch 2.5: the < 2.4 rule does not run" "MPS900  old-sync  error     safe  <2.4     on       no (not for the torch target)"
 expect_out "rules --extend-select turns a rule on" "MPS902  new-lint  info      no    >=2.5    off      yes"
@@ -455,6 +457,80 @@ if grep -q '^MPS900 ' "$tmp/rules.txt" && [ -z "$out" ] && [ -z "$err" ]; then o
 else fail "rules -o FILE -q: the table in the file, nothing else" "$(cat "$tmp/rules.txt")" "$out" "$err"; fi
 run_in "$p" "$bin" rules
 expect_out "rules: the shipped rules by default" "MPS006"
+
+# --- the line length: each file's project's, named by rules for the current folder -----------
+ll=$tmp/ll
+mkdir -p "$ll/sub/deeper" "$ll/bad" "$ll/plain"
+printf '[project]\nname = "ll"\n[tool.black]\nline-length = 100\n' >"$ll/pyproject.toml"
+printf '[metadata]\nname = sub\n[flake8]\nmax-line-length = 120\n' >"$ll/sub/setup.cfg"
+printf 'line-length = 0\n' >"$ll/bad/ruff.toml"
+printf 'import torch\ntorch.mps.synchronize()\n' >"$ll/bad/a.py"
+cp "$ll/bad/a.py" "$ll/bad/b.py"
+cp "$ll/bad/a.py" "$ll/sub/deeper/x.py"
+run_in "$ll" "$bin" rules $R
+expect_rc "line length: rules exits 0" 0
+expect_summary "line length: [tool.black] of pyproject.toml" \
+	"mpsfix: 3 rules, 2 run; target torch: every MPS-capable version; line length 100 (pyproject.toml:4)"
+run_in "$ll/sub/deeper" "$bin" rules $R
+expect_summary "line length: the nearest folder that sets one (setup.cfg's [flake8])" \
+	"mpsfix: 3 rules, 2 run; target torch: every MPS-capable version; line length 120 (../setup.cfg:4)"
+run_in "$ll/plain" "$bin" rules $R
+expect_summary "line length: a folder that sets none, the one above" \
+	"mpsfix: 3 rules, 2 run; target torch: every MPS-capable version; line length 100 (../pyproject.toml:4)"
+run_in "$ll/bad" "$bin" rules $R
+expect_err "line length: a bad value is a warning naming file:line" \
+	"mpsfix: ruff.toml:1: line-length 0 ignored: not a whole number from 1 to 320"
+expect_summary "line length: a bad value is passed over" \
+	"mpsfix: 3 rules, 2 run; target torch: every MPS-capable version; line length 100 (../pyproject.toml:4)"
+run_in "$ll/sub/deeper" "$bin" rules $R --line-length 77
+expect_summary "--line-length wins over the project's" \
+	"mpsfix: 3 rules, 2 run; target torch: every MPS-capable version; line length 77 (--line-length)"
+printf 'line-length: 90\n' >"$ll/.mpsfix.yml"
+run_in "$ll/sub/deeper" "$bin" rules $R
+expect_summary "line-length: in the configuration wins over the project's" \
+	"mpsfix: 3 rules, 2 run; target torch: every MPS-capable version; line length 90 (../../.mpsfix.yml)"
+run_in "$ll/sub/deeper" "$bin" rules $R --line-length=70
+expect_summary "--line-length wins over line-length:" \
+	"mpsfix: 3 rules, 2 run; target torch: every MPS-capable version; line length 70 (--line-length)"
+run_in "$ll" "$bin" check $R --line-length 0 bad
+expect_rc "--line-length 0: exit 2" 2
+expect_err "--line-length 0: the range" \
+	"mpsfix: invalid value '0' for '--line-length' (give a number of columns from 1 to 320)"
+run_in "$ll" "$bin" check $R --line-length 12x bad
+expect_rc "--line-length 12x: exit 2" 2
+printf 'line-length: 321\n' >"$ll/.mpsfix.yml"
+run_in "$ll" "$bin" rules $R
+expect_rc "line-length: 321 is an error: exit 2" 2
+expect_err "line-length: 321 names file:line:col" \
+	".mpsfix.yml:1:14: 'line-length' must be a number of columns from 1 to 320"
+printf 'line-length: "100"\n' >"$ll/.mpsfix.yml"
+run_in "$ll" "$bin" rules $R
+expect_rc "line-length: a string is an error: exit 2" 2
+rm -f "$ll/.mpsfix.yml"
+# check reads each folder's lint configuration once, on the way to the engine
+run_in "$ll" "$bin" check $R --format concise bad sub
+expect_rc "check: exit 1" 1
+n=$(printf '%s\n' "$err" | grep -c "line-length 0 ignored")
+expect_eq "check: the warning of bad/ruff.toml, once for its two files" "$n" 1
+expect_err "check: the warning names the file as seen from the current folder" \
+	"mpsfix: bad/ruff.toml:1: line-length 0 ignored"
+run_in "$ll" "$bin" check $R --format concise --line-length 100 bad
+expect_no_err "check --line-length: no lint configuration read" "ignored"
+# standard input: the folder of --stdin-filename
+run_in "$ll" sh -c "\"\$0\" check $R --stdin-filename bad/new.py - <bad/a.py" "$bin"
+expect_err "standard input: the lint configuration of --stdin-filename's folder" \
+	"mpsfix: bad/ruff.toml:1: line-length 0 ignored"
+run_in "$ll" sh -c "\"\$0\" check $R --stdin-filename sub/new.py - <bad/a.py" "$bin"
+expect_no_err "standard input elsewhere: not bad/'s" "ignored"
+# commit, patch and review read each file's too (the series gives the engine each file's options)
+mkrepo "$ll/repo" >/dev/null 2>&1
+mkdir -p "$ll/repo/sub"
+printf 'line-length = 500\n' >"$ll/repo/sub/ruff.toml"
+printf 'import torch\ntorch.mps.synchronize()\n' >"$ll/repo/sub/x.py"
+(cd "$ll/repo" && git add . && git commit -qm sub)
+run_in "$ll/repo" "$bin" patch $R --isolated --stdout sub
+expect_err "patch: the lint configuration of a file's folder" \
+	"mpsfix: sub/ruff.toml:1: line-length 500 ignored: not a whole number from 1 to 320"
 
 # --- mpsfix explain ----------------------------------------------------------------------------
 run_in "$p" "$bin" explain $R MPS900

@@ -127,6 +127,8 @@ comp "$bin" check -o t
 expect_reply "check -o (--output): file names" "$(printf 'tools.py\ntrain.py')"
 comp "$bin" commit --branch ""
 expect_reply "--branch: nothing offered" ""
+comp "$bin" fix --line-length ""
+expect_reply "--line-length: nothing offered (a number, not a file)" ""
 comp "$bin" rules ""
 expect_reply "rules takes no operand" ""
 git init -q -b main . && git -c user.name=t -c user.email=t@e commit -q --allow-empty -m init &&

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "pool.h"
+#include "style.h"
 
 /* What an option does to mpsfix_opts (at `field`). */
 enum option_kind {
@@ -22,7 +23,8 @@ enum option_kind {
 	PUSH,         /* mpsfix_strvec: the argument appended (repeatable) */
 	CHOOSE_FORMAT,/* const char * = one of format_names */
 	CHOOSE_COLOR, /* mpsfix_color = the index in color_names */
-	PARSE_JOBS    /* size_t = the number of jobs */
+	PARSE_JOBS,   /* size_t = the number of jobs */
+	PARSE_LINE_LENGTH /* uint32_t = a line length */
 };
 
 /*
@@ -49,6 +51,8 @@ static const struct cli_option {
 	{"unsafe-fixes", 0, NULL, SET_INT, F(unsafe_fixes), 1, NULL, "also apply fixes marked unsafe"},
 	{"no-unsafe-fixes", 0, NULL, SET_INT, F(unsafe_fixes), 0, NULL,
 	 "apply only safe fixes (overrides the config)"},
+	{"line-length", 0, "N", PARSE_LINE_LENGTH, F(line_length), 0, NULL,
+	 "the longest line a fix writes (default: the\nproject's ruff, black or flake8 setting,\nelse 88)"},
 	{"exclude", 0, "GLOB", PUSH, F(exclude), 0, "Files", "skip matching files and folders (repeatable)"},
 	{"include", 0, "GLOB", PUSH, F(include), 0, NULL, "read only matching files (repeatable)"},
 	{"no-ignore", 0, NULL, SET_TRUE, F(no_ignore), 0, NULL, "also read files git ignores"},
@@ -294,6 +298,8 @@ static int apply_option(mpsfix_opts *opts, const struct cli_option *o, char *arg
 		break;
 	case PARSE_JOBS:
 		return mpsfix_pool_parse_jobs((size_t *)field, arg, "'--jobs'");
+	case PARSE_LINE_LENGTH:
+		return mpsfix_style_parse_line_length((uint32_t *)field, arg, "'--line-length'");
 	}
 	return 0;
 }

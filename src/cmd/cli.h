@@ -62,6 +62,7 @@ typedef struct {
 	const char *since;            /* --since REF */
 	bool staged;                  /* --staged */
 	const char *target_torch;     /* --target-torch SPEC */
+	uint32_t line_length;         /* --line-length N, or 0 */
 	size_t jobs;                  /* -j, --jobs N (check, diff, fix), or 0 */
 	/* commit, patch, review */
 	bool squash;                  /* --squash: one commit for every rule */

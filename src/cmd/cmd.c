@@ -65,6 +65,26 @@ size_t *mpsfix_cmd_targets(mpsfix_cmd *cmd, const mpsfix_strvec *files, size_t *
 	return of;
 }
 
+uint32_t *mpsfix_cmd_line_lengths(mpsfix_cmd *cmd, const mpsfix_strvec *files)
+{
+	const mpsfix_opts *opts = cmd->opts;
+	mpsfix_styles *s = &cmd->set.styles;
+	uint32_t *of = mpsfix_xcalloc(files->len + 1, sizeof(uint32_t));
+	char *dot[] = {"."};
+	char **args = opts->npaths ? opts->paths : dot;
+	size_t nargs = opts->npaths ? opts->npaths : 1;
+
+	for (size_t i = 0; i < files->len; i++) {
+		const char *path = files->items[i];
+
+		if (!strcmp(path, "-"))
+			path = opts->stdin_filename ? opts->stdin_filename : "-";
+		of[i] = s->items[mpsfix_styles_of_file(s, path, mpsfix_cmd_folder_of(path, args, nargs),
+						       mpsfix_cmd_on_warning, NULL)].line_length;
+	}
+	return of;
+}
+
 mpsfix_rule **mpsfix_cmd_enabled(const mpsfix_cmd *cmd, const size_t *used, size_t *n)
 {
 	const mpsfix_targets *t = &cmd->set.targets;

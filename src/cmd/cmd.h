@@ -69,6 +69,14 @@ int mpsfix_cmd_settle(mpsfix_cmd *cmd);
 size_t *mpsfix_cmd_targets(mpsfix_cmd *cmd, const mpsfix_strvec *files, size_t **used);
 
 /**
+ * The line length of each of `files` (owned): the run's (--line-length,
+ * line-length:), else its project's (style.h), settled on this thread
+ * before any worker starts, the warnings of the lint configurations read
+ * printed; standard input's from --stdin-filename.
+ */
+uint32_t *mpsfix_cmd_line_lengths(mpsfix_cmd *cmd, const mpsfix_strvec *files);
+
+/**
  * The rules that run: selected, and meeting the torch target of some file
  * (`used`: files per target, as mpsfix_cmd_targets gives; NULL, or none
  * used: the run's target) (owned array, borrowed rules).
@@ -139,13 +147,13 @@ typedef struct {
 
 /**
  * The work on one file (`root`: the folder argument it was found under, or
- * NULL; `target`: its torch target): load, check, run the engine, diff,
- * write back (fix).  It reads `cmd` and writes only `rec` and the file: it
- * runs on worker threads.
+ * NULL; `target`: its torch target; `line_length`: its longest line): load,
+ * check, run the engine, diff, write back (fix).  It reads `cmd` and writes
+ * only `rec` and the file: it runs on worker threads.
  */
 void mpsfix_cmd_file(const mpsfix_cmd *cmd, const mpsfix_index *index, mpsfix_ctx *ctx,
 		     mpsfix_file_record *rec, const char *path, const char *root,
-		     const mpsfix_torch_range *target);
+		     const mpsfix_torch_range *target, uint32_t line_length);
 void mpsfix_file_record_free(mpsfix_file_record *rec);
 
 #endif

@@ -30,6 +30,7 @@ typedef struct {
 	size_t *counts, *fixable_counts; /* per rule, for --statistics */
 	size_t *target_of;           /* per file: its torch target (an index into set.targets) */
 	size_t *target_files;        /* per target: the files scanned for it */
+	uint32_t *line_length_of;    /* per file: its longest line (style.h) */
 	size_t files, skipped, findings, fixable, unsafe_fixable, manual, fixed, changed, unused;
 } check_run;
 
@@ -116,7 +117,7 @@ static void *worker_file(void *payload, void *state, size_t i)
 		malloc_trim(0); /* what the other threads freed, before the big tree */
 #endif
 	mpsfix_cmd_file(fr->st->cmd, fr->st->index, state, rec, path, mpsfix_cmd_folder_of(path, fr->args, fr->nargs),
-			&fr->st->cmd->set.targets.items[fr->st->target_of[i]].range);
+			&fr->st->cmd->set.targets.items[fr->st->target_of[i]].range, fr->st->line_length_of[i]);
 #ifdef __GLIBC__
 	if (fr->sizes[i] >= TRIM_AFTER)
 		malloc_trim(0);
@@ -355,6 +356,7 @@ int mpsfix_cmd_check(mpsfix_cmd *cmd)
 	/* each file's torch target, then the rules that run for some file */
 	run.target_of = mpsfix_cmd_targets(cmd, &files, &used);
 	run.target_files = mpsfix_xcalloc(cmd->set.targets.len + 1, sizeof(size_t));
+	run.line_length_of = mpsfix_cmd_line_lengths(cmd, &files);
 	run.enabled = mpsfix_cmd_enabled(cmd, used, &run.nenabled);
 	run.index = mpsfix_index_new(run.enabled, run.nenabled);
 	if (process_files(st, &files, args, nargs) < 0) {
@@ -394,6 +396,7 @@ done:
 	free(run.fixable_counts);
 	free(run.target_of);
 	free(run.target_files);
+	free(run.line_length_of);
 	free(used);
 	free(targets);
 	free(target);

@@ -130,7 +130,7 @@ static void note_error(mpsfix_file_record *rec)
 
 void mpsfix_cmd_file(const mpsfix_cmd *cmd, const mpsfix_index *index, mpsfix_ctx *ctx,
 		     mpsfix_file_record *rec, const char *path, const char *root,
-		     const mpsfix_torch_range *target)
+		     const mpsfix_torch_range *target, uint32_t line_length)
 {
 	const mpsfix_opts *opts = cmd->opts;
 	bool is_stdin = !strcmp(path, "-");
@@ -150,6 +150,7 @@ void mpsfix_cmd_file(const mpsfix_cmd *cmd, const mpsfix_index *index, mpsfix_ct
 		.keep = mpsfix_cmd_keep,
 		.keep_payload = &scope,
 		.target = target,
+		.line_length = line_length,
 	};
 	bool write_back = opts->command == MPSFIX_CMD_FIX;
 	char *rel = NULL, *skip_rel = NULL;

@@ -14,7 +14,8 @@
 /*
  * `mpsfix rules` and `mpsfix explain CODE|ID`: the rules, and whether each
  * runs here: for a file in the current folder, whose torch target is that
- * of the nearest pins above it (targets.h).
+ * of the nearest pins above it (targets.h); rules' summary also names the
+ * line length the fixes of such a file keep to (style.h).
  */
 int mpsfix_cmd_rules(mpsfix_cmd *st)
 {
@@ -25,6 +26,7 @@ int mpsfix_cmd_rules(mpsfix_cmd *st)
 	mpsfix_rulelist_format format;
 	FILE *out = stdout;
 	const mpsfix_target *target;
+	const mpsfix_style *style;
 	int result = MPSFIX_EXIT_OK, error;
 
 	if ((error = mpsfix_cmd_settle(st)) < 0 || (error = mpsfix_rulelist_format_parse(&format, opts->format)) < 0)
@@ -54,8 +56,12 @@ int mpsfix_cmd_rules(mpsfix_cmd *st)
 		error = mpsfix_rulelist_print(out, st->rules.items, status, n, format);
 	if (error < 0)
 		goto fail;
-	if (opts->command == MPSFIX_CMD_RULES && !opts->quiet)
-		fprintf(stderr, "mpsfix: %zu rule%s, %zu run; %s\n", n, mpsfix_cmd_plural(n), nrun, target->summary);
+	if (opts->command == MPSFIX_CMD_RULES && !opts->quiet) {
+		style = &st->set.styles.items[mpsfix_styles_of_folder(&st->set.styles, ".", mpsfix_cmd_on_warning,
+								      NULL)];
+		fprintf(stderr, "mpsfix: %zu rule%s, %zu run; %s; %s\n", n, mpsfix_cmd_plural(n), nrun,
+			target->summary, style->summary);
+	}
 	goto done;
 fail:
 	mpsfix_cmd_error(mpsfix_error_last()->message);

@@ -18,22 +18,24 @@
 #include "series.h"
 #include "targets.h"
 
-/* A file of the run (as the series names it) and its torch target. */
+/* A file of the run (as the series names it), its torch target and its line length. */
 typedef struct {
 	const char *path;            /* borrowed from the run's files */
 	size_t target;               /* an index into set.targets */
+	uint32_t line_length;
 } file_target;
 
 /*
  * The file at hand, for the engine's keep callback: series_on_file sets it
- * before the engine runs on each file (and the file's target in the
- * engine's options), mpsfix_cmd_keep reads the scope (both are given the
- * same series_scope as their payload).
+ * before the engine runs on each file (and the file's target and line
+ * length in the engine's options), mpsfix_cmd_keep reads the scope (both
+ * are given the same series_scope as their payload).
  */
 typedef struct {
 	mpsfix_file_scope scope;
 	char *rel;                   /* its path relative to the config folder (owned) */
 	const mpsfix_targets *targets;
+	uint32_t line_length;        /* the run's, for a file that is not one of the run's files */
 	file_target *files;          /* sorted by path */
 	size_t nfiles;
 } series_scope;
@@ -46,7 +48,7 @@ static int by_path(const void *a, const void *b)
 /* The series file at `path` among the run's, or NULL. */
 static const file_target *file_of(const series_scope *ss, const char *path)
 {
-	file_target key = {path, 0};
+	file_target key = {path, 0, 0};
 
 	return ss->nfiles ? bsearch(&key, ss->files, ss->nfiles, sizeof(key), by_path) : NULL;
 }
@@ -71,6 +73,7 @@ static void series_on_file(void *payload, const mpsfix_series_file *f, mpsfix_en
 	ss->scope.rel = ss->rel;
 	ss->scope.since_active = false;
 	eo->target = &ss->targets->items[ft ? ft->target : 0].range;
+	eo->line_length = ft ? ft->line_length : ss->line_length;
 }
 
 /* Create folder `dir` and its parents (as git format-patch -o does). */
@@ -265,10 +268,12 @@ static char *series_target_words(const mpsfix_cmd *st, const mpsfix_series *s, c
 /*
  * commit, patch, review: the fixes rule by rule (code order) as a series,
  * then commits, patch files, or the files themselves.  `target_of`: each
- * file's torch target, `used`: the files of each target.
+ * file's torch target, `used`: the files of each target, `line_length_of`:
+ * each file's line length.
  */
 static int run_series(mpsfix_cmd *st, const mpsfix_strvec *files, const size_t *target_of_file,
-		      const size_t *used, mpsfix_rule **enabled, size_t nenabled, const mpsfix_index *index)
+		      const size_t *used, const uint32_t *line_length_of, mpsfix_rule **enabled, size_t nenabled,
+		      const mpsfix_index *index)
 {
 	const mpsfix_opts *opts = st->opts;
 	bool review = opts->command == MPSFIX_CMD_REVIEW;
@@ -286,6 +291,7 @@ static int run_series(mpsfix_cmd *st, const mpsfix_strvec *files, const size_t *
 	series_scope ss = {
 		.scope = {.config = &st->config},
 		.targets = &st->set.targets,
+		.line_length = st->set.styles.items[st->set.styles.run].line_length,
 		.files = mpsfix_xcalloc(files->len + 1, sizeof(file_target)),
 	};
 	mpsfix_engine_opts eo = {
@@ -298,6 +304,7 @@ static int run_series(mpsfix_cmd *st, const mpsfix_strvec *files, const size_t *
 		.keep_payload = &ss.scope,
 		/* the run's: series_on_file sets each file's */
 		.target = &st->set.targets.items[0].range,
+		.line_length = st->set.styles.items[st->set.styles.run].line_length,
 	};
 	char *words = NULL;
 	mpsfix_series s = MPSFIX_SERIES_INIT;
@@ -318,7 +325,7 @@ static int run_series(mpsfix_cmd *st, const mpsfix_strvec *files, const size_t *
 
 		while (path[0] == '.' && path[1] == '/' && path[2])
 			path += 2;
-		ss.files[ss.nfiles++] = (file_target){path, target_of_file[i]};
+		ss.files[ss.nfiles++] = (file_target){path, target_of_file[i], line_length_of[i]};
 	}
 	if (ss.nfiles > 1)
 		qsort(ss.files, ss.nfiles, sizeof(*ss.files), by_path);
@@ -419,15 +426,17 @@ int mpsfix_cmd_series(mpsfix_cmd *cmd)
 	mpsfix_rule **enabled = NULL;
 	mpsfix_index *index = NULL;
 	size_t nenabled = 0, *target_of_file = NULL, *used = NULL;
+	uint32_t *line_length_of = NULL;
 	int status;
 
 	if (mpsfix_cmd_settle(cmd) < 0 || mpsfix_cmd_files(cmd, &files) < 0)
 		goto fail;
 	/* each file's torch target, then the rules that run for some file */
 	target_of_file = mpsfix_cmd_targets(cmd, &files, &used);
+	line_length_of = mpsfix_cmd_line_lengths(cmd, &files);
 	enabled = mpsfix_cmd_enabled(cmd, used, &nenabled);
 	index = mpsfix_index_new(enabled, nenabled);
-	status = run_series(cmd, &files, target_of_file, used, enabled, nenabled, index);
+	status = run_series(cmd, &files, target_of_file, used, line_length_of, enabled, nenabled, index);
 	goto done;
 fail:
 	mpsfix_cmd_error(mpsfix_error_last()->message);
@@ -437,6 +446,7 @@ done:
 	mpsfix_index_free(index);
 	free(enabled);
 	free(target_of_file);
+	free(line_length_of);
 	free(used);
 	return status;
 }

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "rule.h"
+#include "style.h"
 #include "torchver.h"
 #include "yaml_util.h"
 
@@ -100,11 +101,11 @@ static char *folder_of(const char *path)
 
 static const char *const config_names[] = {
 	"select", "extend-select", "ignore", "exclude", "per-file-ignores",
-	"target-torch", "rules", "unsafe-fixes",
+	"target-torch", "rules", "unsafe-fixes", "line-length",
 };
 enum {
 	K_SELECT, K_EXTEND_SELECT, K_IGNORE, K_EXCLUDE, K_PER_FILE_IGNORES,
-	K_TARGET_TORCH, K_RULES, K_UNSAFE_FIXES, K_COUNT
+	K_TARGET_TORCH, K_RULES, K_UNSAFE_FIXES, K_LINE_LENGTH, K_COUNT
 };
 _Static_assert(K_COUNT <= MPSFIX_YAML_MAX_FIELDS, "the configuration has more keys than mpsfix_yaml_fields holds");
 
@@ -219,6 +220,13 @@ static int load_field(const loader *ld, size_t j, const mpsfix_yaml_node *v)
 		return 0;
 	case K_RULES:
 		return load_rule_paths(ld, v);
+	case K_LINE_LENGTH:
+		/* a plain number, as the command line's */
+		if (v->type != MPSFIX_YAML_SCALAR || v->style != MPSFIX_YAML_PLAIN ||
+		    mpsfix_style_parse_line_length(&cfg->line_length, v->value, "'line-length'") < 0)
+			return mpsfix_yaml_fail(ld->doc, v, "'line-length' must be a number of columns "
+						"from 1 to %d", MPSFIX_STYLE_LINE_LENGTH_MAX);
+		return 0;
 	default:
 		if (!mpsfix_yaml_bool(v, &b))
 			return mpsfix_yaml_fail(ld->doc, v, "'unsafe-fixes' must be true or false");

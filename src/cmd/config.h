@@ -15,6 +15,7 @@
  *   target-torch: ">=2.1,<2.6"
  *   rules: [tools/mpsfix-rules]   extra rule folders or files, relative to the config file
  *   unsafe-fixes: true
+ *   line-length: 100              the longest line a fix writes (style.h)
  *
  * An unknown key or a value of the wrong type is an error naming
  * file:line:col.  Command-line flags win over the file.
@@ -40,9 +41,10 @@ typedef struct {
 	size_t nper_file_ignores;
 	char *target_torch;     /* or NULL (owned) */
 	int unsafe_fixes;       /* -1 not set, else 0/1 */
+	uint32_t line_length;   /* 0: not set */
 } mpsfix_config;
 
-#define MPSFIX_CONFIG_INIT {NULL, NULL, false, {0}, {0}, {0}, {0}, {0}, NULL, 0, NULL, -1}
+#define MPSFIX_CONFIG_INIT {NULL, NULL, false, {0}, {0}, {0}, {0}, {0}, NULL, 0, NULL, -1, 0}
 
 /**
  * Find `.mpsfix.yml` upward from folder `start`.  Returns 0 with *out the

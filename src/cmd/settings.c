@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "engine.h"
 #include "pathutil.h"
 #include "pool.h"
 
@@ -202,6 +203,30 @@ static int resolve_target(mpsfix_settings *set, const mpsfix_opts *opts, const m
 	return 0;
 }
 
+_Static_assert(MPSFIX_STYLE_LINE_LENGTH_DEFAULT == MPSFIX_LINE_LENGTH_DEFAULT,
+	       "the line length where nothing sets one is the engine's default");
+
+/*
+ * The run's line length: --line-length, else the configuration's
+ * line-length, else the project's (mpsfix_styles_find_run(); each file's
+ * from its own project, style.h).  Unreadable values are warnings.
+ */
+static void resolve_style(mpsfix_settings *set, const mpsfix_opts *opts, const mpsfix_config *cfg,
+			  void (*warn)(void *payload, const char *message), void *payload)
+{
+	/* explain's operand is a rule, not a path */
+	const char *first = opts->npaths && opts->command != MPSFIX_CMD_EXPLAIN ? opts->paths[0] : NULL;
+	char *origin = NULL;
+
+	if (opts->line_length)
+		origin = mpsfix_xstrdup("--line-length");
+	else if (cfg->line_length)
+		origin = mpsfix_path_from_cwd(cfg->path ? cfg->path : ".mpsfix.yml");
+	mpsfix_styles_init(&set->styles, opts->line_length ? opts->line_length : cfg->line_length, origin);
+	mpsfix_styles_find_run(&set->styles, cfg->dir, first, warn, payload);
+	free(origin);
+}
+
 int mpsfix_settings_resolve(mpsfix_settings *set, const mpsfix_opts *opts, const mpsfix_config *cfg,
 			    mpsfix_rule *const *rules, size_t nrules,
 			    void (*warn)(void *payload, const char *message), void *payload)
@@ -227,6 +252,7 @@ int mpsfix_settings_resolve(mpsfix_settings *set, const mpsfix_opts *opts, const
 	    (error = check_selectors(&set->ignore, "--ignore", rules, nrules)) < 0 ||
 	    (error = resolve_target(set, opts, cfg, warn, payload)) < 0)
 		return error;
+	resolve_style(set, opts, cfg, warn, payload);
 	if (opts->command == MPSFIX_CMD_RULES || opts->command == MPSFIX_CMD_EXPLAIN)
 		return 0; /* they list rules: no files, no report format */
 	if (fmt) {
@@ -262,5 +288,6 @@ void mpsfix_settings_release(mpsfix_settings *set)
 	mpsfix_strvec_release(&set->ignore);
 	mpsfix_strvec_release(&set->extend_select);
 	mpsfix_targets_release(&set->targets);
+	mpsfix_styles_release(&set->styles);
 	memset(set, 0, sizeof(*set));
 }

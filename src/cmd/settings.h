@@ -2,7 +2,8 @@
  * settings.h: what a run is told, resolved in one place: the command line
  * (mpsfix_opts), the configuration file (.mpsfix.yml) and the environment
  * (MPSFIX_RULES_DIR, MPSFIX_FORMAT, MPSFIX_JOBS).  The command line wins over
- * the file, the file over the environment's defaults.
+ * the file, the file over the environment's defaults and the project's
+ * own files (its pins, its lint configuration's line length).
  */
 #ifndef MPSFIX_SETTINGS_H
 #define MPSFIX_SETTINGS_H
@@ -12,6 +13,7 @@
 #include "config.h"
 #include "report.h"
 #include "rule.h"
+#include "style.h"
 #include "targets.h"
 
 typedef struct {
@@ -21,6 +23,8 @@ typedef struct {
 	mpsfix_targets targets;      /* the torch targets: item 0 the run's, the files' from
 					mpsfix_targets_of_file; rules whose range misses them do not run */
 	const char *target;          /* what the summary says of the run's (borrowed from targets) */
+	mpsfix_styles styles;        /* the line lengths: item 0 --line-length's, line-length:'s
+					or the default, the files' from mpsfix_styles_of_file */
 	mpsfix_format format;        /* the report format (check, diff, fix) */
 	size_t jobs;                 /* worker threads (check, diff, fix) */
 } mpsfix_settings;
