@@ -607,7 +607,7 @@ static const cond_case add_cases[] = {
 	{"match: 'f($$$A)'\nfix:\n  safety: safe\n  add-argument: 'device=torch.device(\"cpu\")'\n",
 	 "import torch as th\nf(a)\n", "import torch as th\nf(a, device=th.device(\"cpu\"))\n"},
 	{"match: 'f($$$A)'\nfix:\n  safety: safe\n  add-argument: 'device=torch.device(\"cpu\")'\n",
-	 "f(a)\n", "import torch\nf(a, device=torch.device(\"cpu\"))\n"},
+	 "f(a)\n", "import torch\n\nf(a, device=torch.device(\"cpu\"))\n"},
 	/* the match is not a call */
 	{"match: 'a.b'\nfix:\n  safety: safe\n  add-argument: 'e=0'\n", "x = a.b\n",
 	 "MANUAL: 'add-argument' needs a call with an argument list"},

@@ -156,27 +156,55 @@ static char *spell_at(const char *code, const char *at, int nth, const char *qna
 		free(got_);                                       \
 	} while (0)
 
-/* The import point for the statement holding the first `marker`, and *nl. */
-static uint32_t point_at(const char *code, const char *marker, bool *nl)
+/*
+ * The text after the import edits for the comma-separated `modules`, placed
+ * for the statement holding the first `marker` (NULL: the end of the text).
+ * Each edit that replaces bytes keeps them (the line ending before its
+ * lines, or the first character after them) or replaces blank lines.
+ */
+static char *added(const char *code, const char *marker, const char *modules)
 {
 	fixture f = open_code(code);
 	const char *m = marker ? strstr(code, marker) : NULL;
-	uint32_t p;
+	const char *mods[8];
+	char *list = mpsfix_xstrdup(modules), *save = NULL;
+	mpsfix_import_edit ie[8];
+	mpsfix_buf out = MPSFIX_BUF_INIT;
+	size_t nm = 0, ne, pos = 0;
 
 	ck_assert(!marker || m);
-	*nl = true;
-	p = mpsfix_fix_import_point(f.n, m ? (uint32_t)(m - code) : (uint32_t)strlen(code), nl);
+	for (char *t = strtok_r(list, ",", &save); t && nm < 8; t = strtok_r(NULL, ",", &save))
+		mods[nm++] = t;
+	ne = mpsfix_fix_import_edits(f.n, m ? (uint32_t)(m - code) : (uint32_t)strlen(code), mods, nm,
+				     strstr(code, "\r\n") ? "\r\n" : "\n", ie);
+	ck_assert_uint_ge(ne, 1);
+	ck_assert_uint_le(ne, nm);
+	mpsfix_buf_adds(&out, "");
+	for (size_t i = 0; i < ne; i++) {
+		size_t tl = strlen(ie[i].text), rl = ie[i].end - ie[i].start;
+
+		ck_assert_uint_ge(ie[i].start, pos);
+		ck_assert_uint_ge(tl, rl);
+		ck_assert(!memcmp(ie[i].text, code + ie[i].start, rl) ||
+			  !memcmp(ie[i].text + tl - rl, code + ie[i].start, rl) ||
+			  strspn(code + ie[i].start, " \t\f\r\n") >= rl);
+		mpsfix_buf_add(&out, code + pos, ie[i].start - pos);
+		mpsfix_buf_adds(&out, ie[i].text);
+		pos = ie[i].end;
+		free(ie[i].text);
+	}
+	mpsfix_buf_adds(&out, code + pos);
+	free(list);
 	close_code(&f);
-	return p;
+	return mpsfix_buf_detach(&out, NULL);
 }
 
-static uint32_t offset_of(const char *code, const char *s)
-{
-	const char *p = strstr(code, s);
-
-	ck_assert_ptr_nonnull(p);
-	return (uint32_t)(p - code);
-}
+#define ADDED(code, marker, modules, want)                        \
+	do {                                                      \
+		char *got_ = added(code, marker, modules);        \
+		ck_assert_str_eq(got_, want);                     \
+		free(got_);                                       \
+	} while (0)
 
 /* ---- qualify ----------------------------------------------------------------- */
 
@@ -462,73 +490,151 @@ END_TEST
 
 START_TEST(test_names_import_point_basic)
 {
-	bool nl;
-	const char *c;
-
-	c = "x = 1\n";
-	ck_assert_uint_eq(point_at(c, "x", &nl), 0);
-	ck_assert(!nl);
-	c = "\"\"\"Doc.\"\"\"\nx = 1\n";
-	ck_assert_uint_eq(point_at(c, "x =", &nl), offset_of(c, "x ="));
-	ck_assert(!nl);
-	c = "'''Doc\nstring.'''\n\nx = 1\n";
-	ck_assert_uint_eq(point_at(c, "x =", &nl), offset_of(c, "\nx =") - 0);
-	c = "\"Doc \" 'part two'  # c\nx = 1\n";
-	ck_assert_uint_eq(point_at(c, "x =", &nl), offset_of(c, "x ="));
-	c = "\"\"\"Doc.\"\"\"\nfrom __future__ import annotations\nx = 1\n";
-	ck_assert_uint_eq(point_at(c, "x =", &nl), offset_of(c, "x ="));
-	c = "import os\nimport sys  # why\n\ndef f():\n    x\n";
-	ck_assert_uint_eq(point_at(c, "    x", &nl), offset_of(c, "\ndef") );
-	c = "import os\n\ndef f():\n    x\n\nimport sys\n";
-	ck_assert_uint_eq(point_at(c, "    x", &nl), offset_of(c, "\ndef"));
-	c = "import os\nfrom a import (b,\n    c)\ny = 2\n";
-	ck_assert_uint_eq(point_at(c, "y", &nl), offset_of(c, "y ="));
-	/* a try block of imports is code, not an import */
-	c = "import os\ntry:\n    import numpy\nexcept ImportError:\n    pass\nx = 1\n";
-	ck_assert_uint_eq(point_at(c, "x =", &nl), offset_of(c, "try"));
+	/* no import block: before the first statement, with the blank lines ruff asks for */
+	ADDED("x = 1\n", "x", "torch", "import torch\n\nx = 1\n");
+	ADDED("def f():\n    x\n", "x", "torch", "import torch\n\n\ndef f():\n    x\n");
+	ADDED("\"\"\"Doc.\"\"\"\nx = 1\n", "x =", "torch", "\"\"\"Doc.\"\"\"\nimport torch\n\nx = 1\n");
+	ADDED("'''Doc\nstring.'''\n\nx = 1\n", "x =", "torch", "'''Doc\nstring.'''\n\nimport torch\n\nx = 1\n");
+	ADDED("\"Doc \" 'part two'  # c\nx = 1\n", "x =", "torch",
+	      "\"Doc \" 'part two'  # c\nimport torch\n\nx = 1\n");
+	/* one blank line above it stays, the others make way for the ones it needs */
+	ADDED("\"\"\"Doc.\"\"\"\n\n\ndef f():\n    x\n", "x", "torch",
+	      "\"\"\"Doc.\"\"\"\n\nimport torch\n\n\ndef f():\n    x\n");
+	ADDED("\"\"\"Doc.\"\"\"\n\n\n\nx = 1\n", "x", "torch", "\"\"\"Doc.\"\"\"\n\nimport torch\n\nx = 1\n");
+	ADDED("# Licence\r\n\r\n\r\n@d\r\nclass C:\r\n    x\r\n", "    x", "torch",
+	      "# Licence\r\n\r\nimport torch\r\n\r\n\r\n@d\r\nclass C:\r\n    x\r\n");
+	/* comments a blank line sets apart go with the code below them */
+	ADDED("# Licence\n\n# about x\nx = 1\n", "x =", "torch", "# Licence\n\nimport torch\n\n# about x\nx = 1\n");
+	ADDED("# Licence\n# about x\nx = 1\n", "x =", "torch", "# Licence\n# about x\nimport torch\n\nx = 1\n");
+	/* the standard library's group, sorted; a new one before the others, after __future__ */
+	ADDED("import os\nimport sys  # why\n\ndef f():\n    x\n", "    x", "contextlib",
+	      "import contextlib\nimport os\nimport sys  # why\n\ndef f():\n    x\n");
+	ADDED("import os\nimport sys\n\nx\n", "x", "shutil", "import os\nimport shutil\nimport sys\n\nx\n");
+	ADDED("import os\n\nimport numpy\n\nx\n", "x", "zipfile", "import os\nimport zipfile\n\nimport numpy\n\nx\n");
+	ADDED("import numpy\n\nx\n", "x", "contextlib", "import contextlib\n\nimport numpy\n\nx\n");
+	ADDED("\"\"\"Doc.\"\"\"\nfrom __future__ import annotations\n\nimport numpy\n\nx\n", "x", "os",
+	      "\"\"\"Doc.\"\"\"\nfrom __future__ import annotations\n\nimport os\n\nimport numpy\n\nx\n");
+	/* torch: the third-party group, sorted; a new one after the standard library's */
+	ADDED("import os\n\nimport numpy as np\nimport yaml\n\nfrom . import u\n\nx\n", "x", "torch",
+	      "import os\n\nimport numpy as np\nimport torch\nimport yaml\n\nfrom . import u\n\nx\n");
+	ADDED("import os\n\nfrom . import u\n\nx\n", "x", "torch", "import os\n\nimport torch\n\nfrom . import u\n\nx\n");
+	ADDED("from . import u\n\nx\n", "x", "torch", "import torch\n\nfrom . import u\n\nx\n");
+	ADDED("\"\"\"Doc.\"\"\"\nfrom __future__ import annotations\nx = 1\n", "x =", "torch",
+	      "\"\"\"Doc.\"\"\"\nfrom __future__ import annotations\n\nimport torch\nx = 1\n");
+	/* later imports, and code between imports, are not passed */
+	ADDED("import os\n\ndef f():\n    x\n\nimport sys\n", "    x", "torch",
+	      "import os\n\nimport torch\n\ndef f():\n    x\n\nimport sys\n");
+	ADDED("import os\n\nsetup()\n\nimport yaml\n\nx\n", "x", "torch",
+	      "import os\n\nimport torch\n\nsetup()\n\nimport yaml\n\nx\n");
+	/* a group of several sections (unsorted already): among its own section */
+	ADDED("import os\nfrom a import (b,\n    c)\ny = 2\n", "y", "torch",
+	      "import os\nimport torch\nfrom a import (b,\n    c)\ny = 2\n");
+	/* try blocks of imports and `if TYPE_CHECKING:` are passed over, other ones are code */
+	ADDED("import os\ntry:\n    import numpy\nexcept ImportError:\n    pass\nx = 1\n", "x =", "torch",
+	      "import os\n\nimport torch\ntry:\n    import numpy\nexcept ImportError:\n    pass\nx = 1\n");
+	ADDED("import os\n\ntry:\n    import apex\nexcept ImportError:\n    apex = None\n\nimport yaml\n\nx\n", "\nx\n",
+	      "torch", "import os\n\ntry:\n    import apex\nexcept ImportError:\n    apex = None\n\n"
+	      "import torch\nimport yaml\n\nx\n");
+	ADDED("import os\n\nif typing.TYPE_CHECKING:\n    import numpy\n\nimport yaml\n\nx\n", "x", "torch",
+	      "import os\n\nif typing.TYPE_CHECKING:\n    import numpy\n\nimport torch\nimport yaml\n\nx\n");
+	ADDED("import os\n\nif DEBUG:\n    import numpy\n\nimport yaml\n\nx\n", "x", "torch",
+	      "import os\n\nimport torch\n\nif DEBUG:\n    import numpy\n\nimport yaml\n\nx\n");
 	/* the import on the target's own line: before that line */
-	c = "import os; x = 1\n";
-	ck_assert_uint_eq(point_at(c, "x =", &nl), 0);
+	ADDED("import os; x = 1\n", "x =", "torch", "import torch\n\nimport os; x = 1\n");
+	ADDED("import os\nimport sys; x = 1\n", "x =", "torch", "import os\n\nimport torch\nimport sys; x = 1\n");
+}
+END_TEST
+
+START_TEST(test_names_import_point_order)
+{
+	/* `import x` before `from x import y`; names case-insensitively, digits by value */
+	ADDED("import numpy\nfrom numpy import x\nfrom yaml import y\n\nz\n", "z", "torch",
+	      "import numpy\nimport torch\nfrom numpy import x\nfrom yaml import y\n\nz\n");
+	ADDED("import numpy as np\nimport torch.nn as nn\nimport torchvision\n\nz\n", "z", "torch",
+	      "import numpy as np\nimport torch\nimport torch.nn as nn\nimport torchvision\n\nz\n");
+	ADDED("import PIL\nimport yaml\n\nz\n", "z", "torch", "import PIL\nimport torch\nimport yaml\n\nz\n");
+	ADDED("import h5py\nimport h10py\n\nz\n", "z", "h7", "import h5py\nimport h7\nimport h10py\n\nz\n");
+	ADDED("import torch_xla\nimport torchvision\n\nz\n", "z", "torch",
+	      "import torch\nimport torch_xla\nimport torchvision\n\nz\n");
+	/* an unsorted group: the first place between two that sort around it */
+	ADDED("import yaml\nimport numpy\n\nz\n", "z", "torch", "import torch\nimport yaml\nimport numpy\n\nz\n");
+	ADDED("import yaml\nimport numpy\n\nz\n", "z", "zz", "import yaml\nimport numpy\nimport zz\n\nz\n");
+	ADDED("import b\nimport d\nimport a\nimport c\n\nz\n", "z", "e", "import b\nimport d\nimport a\nimport c\nimport e\n\nz\n");
+	ADDED("import b\nimport d\nimport a\nimport c\n\nz\n", "z", "bb", "import b\nimport bb\nimport d\nimport a\nimport c\n\nz\n");
+	/* the group of an existing import of the module, even past code: torch is still
+	 * imported after the environment is set */
+	ADDED("import os\nos.environ[\"A\"] = \"1\"\nfrom torch.utils.data import D\n\nz\n", "z", "torch",
+	      "import os\nos.environ[\"A\"] = \"1\"\nimport torch\nfrom torch.utils.data import D\n\nz\n");
+	ADDED("import os\n\nfrom contextlib import nullcontext\n\nz\n", "z", "contextlib",
+	      "import os\n\nimport contextlib\nfrom contextlib import nullcontext\n\nz\n");
+	/* a comment a blank line sets apart stays with its group's first member */
+	ADDED("import os\n\n# deep learning\nimport torchvision\n\nz\n", "z", "torch",
+	      "import os\n\nimport torch\n# deep learning\nimport torchvision\n\nz\n");
+	ADDED("import os\n\n# deep learning\nimport torchvision\n\nz\n", "z", "contextlib",
+	      "import contextlib\nimport os\n\n# deep learning\nimport torchvision\n\nz\n");
+	/* two modules at one place share one edit, in their order */
+	ADDED("x = 1\n", "x", "torch,contextlib", "import contextlib\n\nimport torch\n\nx = 1\n");
+	ADDED("from torch import autocast\n\nz\n", "z", "torch,contextlib",
+	      "import contextlib\n\nimport torch\nfrom torch import autocast\n\nz\n");
+	ADDED("from __future__ import annotations\n\nz\n", "z", "torch,os",
+	      "from __future__ import annotations\n\nimport os\n\nimport torch\n\nz\n");
+	ADDED("import sys\n\nimport yaml\n\nz\n", "z", "torch,contextlib",
+	      "import contextlib\nimport sys\n\nimport torch\nimport yaml\n\nz\n");
 }
 END_TEST
 
 START_TEST(test_names_import_point_edges)
 {
-	bool nl;
-	const char *c;
+	fixture f;
+	const char *mods[] = {"contextlib"};
+	mpsfix_import_edit ie;
 
-	c = "#!/usr/bin/env python\n# -*- coding: latin-1 -*-\n# Licence: MIT\n\nx = 1\n";
-	ck_assert_uint_eq(point_at(c, "x =", &nl), offset_of(c, "x ="));
-	ck_assert(!nl);
-	c = "#!/usr/bin/env python\n# -*- coding: latin-1 -*-\nimport os\nx = 1\n";
-	ck_assert_uint_eq(point_at(c, "x =", &nl), offset_of(c, "x ="));
-	/* the last line without a line ending */
-	c = "import os";
-	ck_assert_uint_eq(point_at(c, NULL, &nl), 9);
-	ck_assert(nl);
-	c = "import os  # c";
-	ck_assert_uint_eq(point_at(c, NULL, &nl), 14);
-	ck_assert(nl);
-	c = "# only a comment";
-	ck_assert_uint_eq(point_at(c, NULL, &nl), 16);
-	ck_assert(nl);
-	c = "";
-	ck_assert_uint_eq(point_at(c, NULL, &nl), 0);
-	ck_assert(!nl);
-	c = "import os\nx = torch.zeros";
-	ck_assert_uint_eq(point_at(c, "x =", &nl), 10);
-	ck_assert(!nl);
-	/* CRLF: just after the line's \r\n */
-	c = "\"\"\"Doc.\"\"\"\r\nimport os  # c\r\n\r\nx = 1\r\n";
-	ck_assert_uint_eq(point_at(c, "x =", &nl), offset_of(c, "\r\n\r\nx") + 2);
-	ck_assert(!nl);
-	c = "# c\r\n\r\nx = 1\r\n";
-	ck_assert_uint_eq(point_at(c, "x =", &nl), offset_of(c, "x ="));
-	c = "\"\"\"Doc.\"\"\"\r\nx = 1\r\n";
-	ck_assert_uint_eq(point_at(c, "x =", &nl), offset_of(c, "x ="));
+	ADDED("#!/usr/bin/env python\n# -*- coding: latin-1 -*-\n# Licence: MIT\n\nx = 1\n", "x =", "torch",
+	      "#!/usr/bin/env python\n# -*- coding: latin-1 -*-\n# Licence: MIT\n\nimport torch\n\nx = 1\n");
+	ADDED("#!/usr/bin/env python\n# -*- coding: latin-1 -*-\nimport os\nx = 1\n", "x =", "contextlib",
+	      "#!/usr/bin/env python\n# -*- coding: latin-1 -*-\nimport contextlib\nimport os\nx = 1\n");
+	/* the last line without a line ending gets one */
+	ADDED("import os", NULL, "torch", "import os\n\nimport torch\n");
+	ADDED("import os  # c", NULL, "sys", "import os  # c\nimport sys\n");
+	ADDED("# only a comment", NULL, "torch", "# only a comment\nimport torch\n");
+	ADDED("", NULL, "torch", "import torch\n");
+	ADDED("import os\nx = torch.zeros", "x =", "torch", "import os\n\nimport torch\nx = torch.zeros");
+	/* CRLF */
+	ADDED("\"\"\"Doc.\"\"\"\r\nimport os  # c\r\n\r\nx = 1\r\n", "x =", "torch",
+	      "\"\"\"Doc.\"\"\"\r\nimport os  # c\r\n\r\nimport torch\r\n\r\nx = 1\r\n");
+	ADDED("# c\r\n\r\nx = 1\r\n", "x =", "torch", "# c\r\n\r\nimport torch\r\n\r\nx = 1\r\n");
+	ADDED("\"\"\"Doc.\"\"\"\r\nx = 1\r\n", "x =", "torch", "\"\"\"Doc.\"\"\"\r\nimport torch\r\n\r\nx = 1\r\n");
+	ADDED("import os\r\n\r\nimport yaml\r\n\r\nz\r\n", "z", "torch,contextlib",
+	      "import contextlib\r\nimport os\r\n\r\nimport torch\r\nimport yaml\r\n\r\nz\r\n");
 	/* a byte order mark stays first */
-	c = "\xEF\xBB\xBFx = 1\n";
-	ck_assert_uint_eq(point_at(c, "x =", &nl), 3);
+	ADDED("\xEF\xBB\xBFx = 1\n", "x =", "torch", "\xEF\xBB\xBFimport torch\n\nx = 1\n");
+	ADDED("\xEF\xBB\xBFimport os\n\nx = 1\n", "x =", "contextlib",
+	      "\xEF\xBB\xBFimport contextlib\nimport os\n\nx = 1\n");
+
+	/* the edit takes the line ending before its lines, else the first character after
+	 * them, so that two fixes that add different imports at one place overlap */
+	f = open_code("import os\nimport sys\n\nx\n");
+	ck_assert_uint_eq(mpsfix_fix_import_edits(f.n, 22, mods, 1, "\n", &ie), 1);
+	ck_assert_uint_eq(ie.start, 0);
+	ck_assert_uint_eq(ie.end, 1);
+	ck_assert_str_eq(ie.text, "import contextlib\ni");
+	free(ie.text);
+	mods[0] = "torch";
+	ck_assert_uint_eq(mpsfix_fix_import_edits(f.n, 22, mods, 1, "\n", &ie), 1);
+	ck_assert_uint_eq(ie.start, 20);
+	ck_assert_uint_eq(ie.end, 21);
+	ck_assert_str_eq(ie.text, "\n\nimport torch\n");
+	free(ie.text);
+	ck_assert_uint_eq(mpsfix_fix_import_edits(f.n, 22, mods, 0, "\n", &ie), 0);
+	close_code(&f);
+	/* but never the first character of other code (which a fix may edit) */
+	f = open_code("x = 1\ny = 2\n");
+	ck_assert_uint_eq(mpsfix_fix_import_edits(f.n, 6, mods, 1, "\n", &ie), 1);
+	ck_assert_uint_eq(ie.start, 0);
+	ck_assert_uint_eq(ie.end, 0);
+	ck_assert_str_eq(ie.text, "import torch\n\n");
+	free(ie.text);
+	close_code(&f);
 }
 END_TEST
 
@@ -615,6 +721,7 @@ Suite *mpsfix_suite_names(void)
 	tcase_add_test(tc, test_names_global_nonlocal_class);
 	tcase_add_test(tc, test_names_spell);
 	tcase_add_test(tc, test_names_import_point_basic);
+	tcase_add_test(tc, test_names_import_point_order);
 	tcase_add_test(tc, test_names_import_point_edges);
 	tcase_add_test(tc, test_names_many_functions);
 	tcase_add_test(tc, test_names_lazy_and_null);

@@ -376,16 +376,18 @@ static char *render(mpsfix_fix_ctx *fc, const mpsfix_fix_edit *fe, const mpsfix_
 		reason = mpsfix_xstrdup(mpsfix_error_last()->message);
 		goto done;
 	}
-	for (size_t i = 0; i < imports.len; i++) {
-		/* `import torch` where the module's imports are, before the code */
-		const char *nl = mpsfix_source_newline(fc->src);
-		bool needs_newline = false;
-		uint32_t at = mpsfix_fix_import_point(fc->names, ts_node_start_byte(target),
-						      &needs_newline);
-		char *line = mpsfix_xasprintf("%simport %s%s", needs_newline ? nl : "", imports.items[i], nl);
+	if (imports.len) {
+		/* `import torch` where isort would sort it, before the code */
+		mpsfix_import_edit *ie = mpsfix_xcalloc(imports.len, sizeof(*ie));
+		size_t ne = mpsfix_fix_import_edits(fc->names, ts_node_start_byte(target),
+						    (const char *const *)imports.items, imports.len,
+						    mpsfix_source_newline(fc->src), ie);
 
-		mpsfix_edits_add_shared(edits, at, at, line, strlen(line), group);
-		free(line);
+		for (size_t i = 0; i < ne; i++) {
+			mpsfix_edits_add_shared(edits, ie[i].start, ie[i].end, ie[i].text, strlen(ie[i].text), group);
+			free(ie[i].text);
+		}
+		free(ie);
 	}
 done:
 	for (size_t i = 0; i < nq; i++)

@@ -1,6 +1,7 @@
 /*
- * fix_import.h: where a fix puts the `import ROOT` line it adds when a
- * template's dotted name is not reachable through the file's imports yet.
+ * fix_import.h: where a fix puts the `import ROOT` lines it adds when a
+ * template's dotted names are not reachable through the file's imports yet:
+ * where isort and ruff (rule I001, default settings) would sort them.
  */
 #ifndef MPSFIX_FIX_IMPORT_H
 #define MPSFIX_FIX_IMPORT_H
@@ -8,16 +9,45 @@
 #include "common.h"
 #include "names.h"
 
+/** One edit that adds import lines: text replaces the bytes [start, end). */
+typedef struct {
+	uint32_t start, end;
+	char *text; /* owned */
+} mpsfix_import_edit;
+
 /**
- * Where an `import ROOT` line goes so that it runs before the top-level
- * statement holding byte `before`: at the start of the line after the last
- * top-level import (`import`, `from ... import`, `from __future__`) that
- * starts before it; else after the module docstring; else after the leading
- * comment lines (shebang, coding line, licence header) and blank lines;
- * else 0.  Returns the byte offset; *needs_newline is set when that offset
- * is the end of a file whose last line has no line ending (the caller then
- * writes a line ending first).
+ * The edits that add `import MODULE` for each of the `n` top-level modules
+ * (`torch`, `contextlib`) so that each runs before the top-level statement
+ * holding byte `before`; lines end in `nl`.  Writes at most `n` edits to
+ * `out` and returns their number.
+ *
+ * The file's top import block (after the docstring and leading comments,
+ * up to the first top-level statement that is neither an import nor an `if
+ * TYPE_CHECKING:` block nor a try block of imports, and never past the
+ * statement holding `before`) is read as isort groups, separated by blank
+ * lines: `from __future__`, standard library, relative (local), and the
+ * others.  A module goes at its sorted place (`import x` lines before `from
+ * x import y` lines, names compared case-insensitively in natural order)
+ * into: the group of the first top-level import of the module or of one of
+ * its submodules before `before`, wherever it is (so that nothing that used
+ * to run before the module is imported runs after it now); else, for a
+ * standard-library module, the standard-library group; else the first group
+ * that is neither standard library, `__future__` nor local (third party, in
+ * a sorted file).  With no such group, a new group starts, one blank line
+ * away: the standard library's after `from __future__` and before all else,
+ * the others' after the standard library's and before the local group.
+ * With no import block at all, the block starts at the first statement
+ * after the docstring and leading comments, followed by the blank lines
+ * ruff asks for (two before a function or class, else one).
+ *
+ * An edit replaces the line ending before its lines (or the first byte of
+ * the import after them), so that two fixes that add different imports at
+ * one place overlap: the later one waits for the next pass, where it sees
+ * the first one's import.  The modules of one call that go to one place
+ * share one edit.  A file whose last line has no line ending gets one
+ * before the import.
  */
-uint32_t mpsfix_fix_import_point(mpsfix_names *names, uint32_t before, bool *needs_newline);
+size_t mpsfix_fix_import_edits(mpsfix_names *names, uint32_t before, const char *const *modules, size_t n,
+			       const char *nl, mpsfix_import_edit *out);
 
 #endif
