@@ -127,10 +127,10 @@ START_TEST(test_move_statement)
 		const char *code, *want;
 	} mv[] = {
 		{"\"\"\"Doc.\"\"\"\nimport os\nimport torch\n\nos.environ[\"PYTORCH_ENABLE_MPS_FALLBACK\"] = \"1\"\nx = 1\n",
-		 "\"\"\"Doc.\"\"\"\nimport os\nos.environ[\"PYTORCH_ENABLE_MPS_FALLBACK\"] = \"1\"\nimport torch\n\nx = 1\n"},
-		/* `os` is imported only after torch: an `import os` goes first */
+		 "\"\"\"Doc.\"\"\"\nimport os\n\nos.environ[\"PYTORCH_ENABLE_MPS_FALLBACK\"] = \"1\"\n\nimport torch\n\nx = 1\n"},
+		/* `os` is imported only after torch: an `import os` goes first, before the group */
 		{"import torch\r\nimport os\r\nos.environ[\"PYTORCH_ENABLE_MPS_FALLBACK\"] = \"1\"\r\n",
-		 "import os\r\nos.environ[\"PYTORCH_ENABLE_MPS_FALLBACK\"] = \"1\"\r\nimport torch\r\nimport os\r\n"},
+		 "import os\r\n\r\nos.environ[\"PYTORCH_ENABLE_MPS_FALLBACK\"] = \"1\"\r\n\r\nimport torch\r\nimport os\r\n"},
 		/* a comment on its line would be lost: all of the fix or nothing */
 		{"import os\nimport torch\nos.environ[\"PYTORCH_ENABLE_MPS_FALLBACK\"] = \"1\"  # fallback\n",
 		 "MANUAL: the fix would drop a comment"},

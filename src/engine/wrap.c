@@ -44,6 +44,7 @@ typedef struct {
 	int prio;           /* priority as a place to break at its depth */
 	bool op;            /* an operator of the expression at its depth */
 	TSNode node;
+	TSNode parent;      /* the node's parent */
 } tok;
 
 /* A line to write: tokens [a, b), and where and how. */
@@ -67,6 +68,9 @@ typedef struct {
 	size_t step_len;
 	ARRAY(tok) toks;
 	ARRAY(wline) out;
+	ARRAY(TSNode) path;  /* collect(): the nodes from the root down to the cursor's
+				(ts_node_parent() walks down from the root: slow in long files) */
+	TSNode stmt;         /* the statement of the line's first token */
 } wctx;
 
 static bool is(TSNode n, const char *type)
@@ -138,38 +142,67 @@ static void classify(tok *t, const char *type, TSNode parent)
  * leaf crosses the range's edges (a string of several lines), or the range
  * holds a syntax error.
  */
+static bool is_statement_parent(TSNode n)
+{
+	return is(n, "module") || is(n, "block");
+}
+
 static bool collect(wctx *w, TSNode root, uint32_t from, uint32_t to)
 {
 	TSTreeCursor c = ts_tree_cursor_new(root);
 	bool ok = true;
 
+	w->path.len = 0;
+	w->stmt = (TSNode){0};
 	for (;;) {
 		TSNode n = ts_tree_cursor_current_node(&c);
 		uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
 		bool descend = false;
 
-		if (e <= from || s >= to) {
-			/* elsewhere */
+		if (s >= to && ts_node_end_byte(n) > s) {
+			/* this node and its later siblings come after the line */
+			if (!ts_tree_cursor_goto_parent(&c))
+				goto out;
+			w->path.len--;
+		} else if (e <= from) {
+			/* before the line */
 		} else if (ts_node_is_error(n) || ts_node_is_missing(n)) {
 			ok = false;
 			break;
 		} else if (ts_node_child_count(n) == 0 || is(n, "string")) {
-			tok t = {s, e, 0, -1, TOK_OTHER, PRIO_NONE, false, n};
+			tok t = {.s = s, .e = e, .pair = -1, .kind = TOK_OTHER, .node = n};
+
+			if (w->path.len)
+				t.parent = w->path.items[w->path.len - 1];
 
 			if (s < from || e > to) {
 				ok = false;
 				break;
 			}
-			classify(&t, ts_node_type(n), ts_node_parent(n));
+			classify(&t, ts_node_type(n), t.parent);
+			if (!w->toks.len)
+				for (size_t k = 1; k <= w->path.len; k++) {
+					TSNode st = k < w->path.len ? w->path.items[k] : n;
+
+					if (is_statement_parent(w->path.items[k - 1]) && !is_statement_parent(st)) {
+						w->stmt = st; /* the innermost statement around it */
+					}
+				}
 			ARRAY_PUSH(&w->toks, t);
 		} else {
 			descend = true;
 		}
-		if (descend && ts_tree_cursor_goto_first_child(&c))
+		/* (straight to the first child that reaches the line: lines
+		 * deep in a long file cost no walk over what comes before) */
+		if (descend && ts_tree_cursor_goto_first_child_for_byte(&c, from) >= 0) {
+			ARRAY_PUSH(&w->path, n);
 			continue;
-		while (!ts_tree_cursor_goto_next_sibling(&c))
+		}
+		while (!ts_tree_cursor_goto_next_sibling(&c)) {
 			if (!ts_tree_cursor_goto_parent(&c))
 				goto out;
+			w->path.len--;
+		}
 	}
 out:
 	ts_tree_cursor_delete(&c);
@@ -250,14 +283,13 @@ static wline part(const wline *ln, uint32_t a, uint32_t b)
 	return p;
 }
 
-/* Can a trailing comma follow the last element of the brackets opened by `open`? */
-static bool comma_may_follow(TSNode open)
+/* Can a trailing comma follow the last element of the brackets whose opening bracket's parent this is? */
+static bool comma_may_follow(TSNode parent)
 {
 	static const char *const kinds[] = {
 		"argument_list", "list", "set", "dictionary", "tuple", "parameters",
 		"import_from_statement",
 	};
-	TSNode parent = ts_node_parent(open);
 
 	for (size_t i = 0; i < MPSFIX_ARRAY_SIZE(kinds); i++)
 		if (is(parent, kinds[i]))
@@ -359,7 +391,7 @@ static bool right_hand_split(wctx *w, const wline *ln, unsigned level)
 		head = part(ln, ln->a, o + 1);
 		body = part(ln, o + 1, c);
 		tail = part(ln, c, ln->b);
-		body.comma_ok = comma_may_follow(T(w, o)->node);
+		body.comma_ok = comma_may_follow(T(w, o)->parent);
 	} else {
 		bool space = T(w, v0)->s > T(w, v0 - 1)->e;
 
@@ -459,8 +491,8 @@ static bool delimiter_split(wctx *w, const wline *ln, unsigned level)
 		uint32_t end = code_end(w, last);
 
 		if (end > last->a && T(w, end - 1)->kind != TOK_COMMA &&
-		    !is(ts_node_parent(T(w, end - 1)->node), "dictionary_splat") &&
-		    !is(ts_node_parent(T(w, end - 1)->node), "list_splat"))
+		    !is(T(w, end - 1)->parent, "dictionary_splat") &&
+		    !is(T(w, end - 1)->parent, "list_splat"))
 			last->post = ",";
 	}
 	for (size_t i = 0; i < n; i++)
@@ -549,14 +581,6 @@ static void pack(wctx *w, const wline *ln, const char *cont, size_t cont_len)
 
 /* ---- one line ------------------------------------------------------------------- */
 
-static TSNode statement_of(TSNode n)
-{
-	for (TSNode p = ts_node_parent(n); !ts_node_is_null(p); n = p, p = ts_node_parent(p))
-		if (is(p, "module") || is(p, "block"))
-			return n;
-	return (TSNode){0};
-}
-
 /* Where a compound statement's header ends (the end of its `:`), else its end. */
 static uint32_t header_end(TSNode stmt)
 {
@@ -616,7 +640,7 @@ static bool wrap_line(wctx *w, const mpsfix_source *src, TSNode root, uint32_t l
 	if (!collect(w, root, cs, span.end) || !w->toks.len || T(w, 0)->kind == TOK_COMMENT)
 		return false;
 	settle(w);
-	stmt = statement_of(T(w, 0)->node);
+	stmt = w->stmt;
 	if (ts_node_is_null(stmt))
 		return false;
 	ss = ts_node_start_byte(stmt);
@@ -679,5 +703,6 @@ size_t mpsfix_wrap_lines(const mpsfix_source *src, TSNode root, const mpsfix_spa
 	}
 	free(w.toks.items);
 	free(w.out.items);
+	free(w.path.items);
 	return count;
 }

@@ -647,7 +647,7 @@ static const mpsfix_binding *lookup(const mpsfix_match *m, const char *name)
 
 typedef struct {
 	const char *src;
-	unsigned single, dbl, seen;
+	unsigned single, dbl, seen, visited;
 } quote_count;
 
 static mpsfix_walk_action count_quote(TSNode n, void *payload)
@@ -656,6 +656,8 @@ static mpsfix_walk_action count_quote(TSNode n, void *payload)
 	const char *s;
 	uint32_t len;
 
+	if (++qc->visited > 4096)
+		return MPSFIX_WALK_STOP; /* (the file's start says enough, and a walk per fix must stay short) */
 	if (!is(n, "string"))
 		return MPSFIX_WALK_DESCEND;
 	s = qc->src + ts_node_start_byte(n);
@@ -676,14 +678,13 @@ static mpsfix_walk_action count_quote(TSNode n, void *payload)
  */
 static char file_quote(const mpsfix_source *src, const mpsfix_match *m, TSNode target)
 {
-	quote_count qc = {src->data, 0, 0, 0};
+	quote_count qc = {src->data, 0, 0, 0, 0};
 	TSNode root = ts_node_is_null(m->node) ? target : m->node;
 
 	mpsfix_walk(root, count_quote, &qc);
 	if (!qc.single && !qc.dbl) {
-		while (!ts_node_is_null(ts_node_parent(root)))
-			root = ts_node_parent(root);
-		mpsfix_walk(root, count_quote, &qc);
+		qc.visited = 0;
+		mpsfix_walk(ts_tree_root_node(target.tree), count_quote, &qc);
 	}
 	if (!qc.single && !qc.dbl)
 		return 0;
