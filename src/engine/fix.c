@@ -598,46 +598,6 @@ static bool imported_before(TSNode module, const char *src, const char *root, ui
  * fe->module.  Dotted names are written as spelled, with an `import ROOT`
  * line first when no plain import of ROOT comes before that place.
  */
-/*
- * The first statement of the group of imports holding `imp`: the imports
- * just above it with no blank line (or other line) between, not `from
- * __future__` (which must stay first).  isort sorts each group by itself.
- */
-static TSNode import_group_start(TSNode imp, const char *src)
-{
-	TSNode first = imp;
-
-	for (;;) {
-		TSNode prev = ts_node_prev_named_sibling(first);
-		uint32_t gap_start, newlines = 0;
-
-		if (ts_node_is_null(prev) || !(is(prev, "import_statement") || is(prev, "import_from_statement")))
-			break;
-		gap_start = ts_node_end_byte(prev);
-		for (uint32_t i = gap_start; i < ts_node_start_byte(first); i++)
-			newlines += src[i] == '\n';
-		if (newlines != 1)
-			break;
-		first = prev;
-	}
-	return first;
-}
-
-/* Is the line before byte `at` (a line start) blank, or is `at` the file's start? */
-static bool after_blank_line(const char *src, uint32_t at)
-{
-	uint32_t i = at;
-
-	if (i == 0)
-		return true;
-	i--; /* the '\n' ending the line before */
-	if (i > 0 && src[i - 1] == '\r')
-		i--;
-	while (i > 0 && (src[i - 1] == ' ' || src[i - 1] == '\t'))
-		i--;
-	return i == 0 || src[i - 1] == '\n';
-}
-
 static char *insert_before_import(mpsfix_fix_ctx *fc, const mpsfix_fix_edit *fe, const mpsfix_match *m,
 				  mpsfix_edits *edits, uint32_t group)
 {
@@ -659,7 +619,7 @@ static char *insert_before_import(mpsfix_fix_ctx *fc, const mpsfix_fix_edit *fe,
 	 * import, or, when that group imports what the code needs, between
 	 * those imports and this one */
 	{
-		uint32_t group_at = ts_node_start_byte(import_group_start(imp, fc->src->data));
+		uint32_t group_at = ts_node_start_byte(mpsfix_fix_import_group_start(imp, fc->src->data));
 		bool needed_in_group = false;
 
 		for (size_t q = 0; q < mpsfix_template_qname_count(fe->tmpl); q++) {
@@ -673,7 +633,7 @@ static char *insert_before_import(mpsfix_fix_ctx *fc, const mpsfix_fix_edit *fe,
 		if (!needed_in_group)
 			at = group_at;
 	}
-	if (!after_blank_line(fc->src->data, at))
+	if (!mpsfix_fix_after_blank_line(fc->src->data, at))
 		mpsfix_buf_adds(&text, nl);
 	for (size_t q = 0; q < mpsfix_template_qname_count(fe->tmpl); q++) {
 		char *root = root_of(mpsfix_template_qname(fe->tmpl, q));

@@ -660,3 +660,41 @@ size_t mpsfix_fix_import_edits(mpsfix_names *names, uint32_t before, const char 
 	free(L.m);
 	return nout;
 }
+
+/* (see fix_import.h) */
+TSNode mpsfix_fix_import_group_start(TSNode imp, const char *src)
+{
+	TSNode first = imp;
+
+	for (;;) {
+		TSNode prev = ts_node_prev_named_sibling(first);
+		uint32_t gap_start, newlines = 0;
+
+		/* (`from __future__` is a future_import_statement: it ends the walk) */
+		if (ts_node_is_null(prev) || (strcmp(ts_node_type(prev), "import_statement") &&
+					      strcmp(ts_node_type(prev), "import_from_statement")))
+			break;
+		gap_start = ts_node_end_byte(prev);
+		for (uint32_t i = gap_start; i < ts_node_start_byte(first); i++)
+			newlines += src[i] == '\n';
+		if (newlines != 1)
+			break;
+		first = prev;
+	}
+	return first;
+}
+
+/* (see fix_import.h) */
+bool mpsfix_fix_after_blank_line(const char *src, uint32_t at)
+{
+	uint32_t i = at;
+
+	if (i == 0)
+		return true;
+	i--; /* the '\n' ending the line before */
+	if (i > 0 && src[i - 1] == '\r')
+		i--;
+	while (i > 0 && (src[i - 1] == ' ' || src[i - 1] == '\t'))
+		i--;
+	return i == 0 || src[i - 1] == '\n';
+}

@@ -50,4 +50,14 @@ typedef struct {
 size_t mpsfix_fix_import_edits(mpsfix_names *names, uint32_t before, const char *const *modules, size_t n,
 			       const char *nl, mpsfix_import_edit *out);
 
+/**
+ * The first statement of the group of module-level imports holding `imp`:
+ * the imports just above it with no blank line (or other line) between, not
+ * `from __future__` (which must stay first).  isort sorts each group by itself.
+ */
+TSNode mpsfix_fix_import_group_start(TSNode imp, const char *src);
+
+/** Is the line before byte `at` (a line start) blank, or is `at` the file's start? */
+bool mpsfix_fix_after_blank_line(const char *src, uint32_t at);
+
 #endif
