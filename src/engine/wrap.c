@@ -533,7 +533,9 @@ static void pack(wctx *w, const wline *ln, const char *cont, size_t cont_len)
 		elems.a = open + 1;
 		elems.d0 = depth;
 	}
+	v = NULL;
 	if (elems.a >= elems.b || pieces_of(w, &elems, &v, &n) != PRIO_COMMA) {
+		free(v); /* (pieces at another delimiter: the line is split below instead) */
 		if (open >= ln->b) {
 			wline whole = *ln;
 
