@@ -42,22 +42,30 @@ int mpsfix_cmd_settle(mpsfix_cmd *cmd)
 				       mpsfix_cmd_on_warning, NULL);
 }
 
+/*
+ * The path a listed file is looked up by (standard input's
+ * --stdin-filename), and the folder operand it was found under, or NULL.
+ */
+static const char *lookup_path(const mpsfix_opts *opts, const char *path, const char **operand)
+{
+	char *dot[] = {"."};
+
+	if (!strcmp(path, "-"))
+		path = opts->stdin_filename ? opts->stdin_filename : "-";
+	*operand = mpsfix_cmd_folder_of(path, opts->npaths ? opts->paths : dot,
+					opts->npaths ? opts->npaths : 1);
+	return path;
+}
+
 size_t *mpsfix_cmd_targets(mpsfix_cmd *cmd, const mpsfix_strvec *files, size_t **used)
 {
-	const mpsfix_opts *opts = cmd->opts;
 	mpsfix_targets *t = &cmd->set.targets;
 	size_t *of = mpsfix_xcalloc(files->len + 1, sizeof(size_t));
-	char *dot[] = {"."};
-	char **args = opts->npaths ? opts->paths : dot;
-	size_t nargs = opts->npaths ? opts->npaths : 1;
 
 	for (size_t i = 0; i < files->len; i++) {
-		const char *path = files->items[i];
+		const char *operand, *path = lookup_path(cmd->opts, files->items[i], &operand);
 
-		if (!strcmp(path, "-"))
-			path = opts->stdin_filename ? opts->stdin_filename : "-";
-		of[i] = mpsfix_targets_of_file(t, path, mpsfix_cmd_folder_of(path, args, nargs),
-					       mpsfix_cmd_on_warning, NULL);
+		of[i] = mpsfix_targets_of_file(t, path, operand, mpsfix_cmd_on_warning, NULL);
 	}
 	*used = mpsfix_xcalloc(t->len + 1, sizeof(size_t));
 	for (size_t i = 0; i < files->len; i++)
@@ -67,20 +75,13 @@ size_t *mpsfix_cmd_targets(mpsfix_cmd *cmd, const mpsfix_strvec *files, size_t *
 
 uint32_t *mpsfix_cmd_line_lengths(mpsfix_cmd *cmd, const mpsfix_strvec *files)
 {
-	const mpsfix_opts *opts = cmd->opts;
 	mpsfix_styles *s = &cmd->set.styles;
 	uint32_t *of = mpsfix_xcalloc(files->len + 1, sizeof(uint32_t));
-	char *dot[] = {"."};
-	char **args = opts->npaths ? opts->paths : dot;
-	size_t nargs = opts->npaths ? opts->npaths : 1;
 
 	for (size_t i = 0; i < files->len; i++) {
-		const char *path = files->items[i];
+		const char *operand, *path = lookup_path(cmd->opts, files->items[i], &operand);
 
-		if (!strcmp(path, "-"))
-			path = opts->stdin_filename ? opts->stdin_filename : "-";
-		of[i] = s->items[mpsfix_styles_of_file(s, path, mpsfix_cmd_folder_of(path, args, nargs),
-						       mpsfix_cmd_on_warning, NULL)].line_length;
+		of[i] = s->items[mpsfix_styles_of_file(s, path, operand, mpsfix_cmd_on_warning, NULL)].line_length;
 	}
 	return of;
 }

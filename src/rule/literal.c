@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "text.h"
+
 void mpsfix_literal_release(mpsfix_literal *l)
 {
 	if (!l)
@@ -59,17 +61,6 @@ static void add_utf8(mpsfix_buf *b, uint32_t cp)
 	}
 }
 
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* Decode the escapes of a non-raw str body; false for \N{...} (no name table). */
 static bool decode_escapes(mpsfix_buf *out, const char *s, size_t n)
 {
@@ -104,7 +95,7 @@ static bool decode_escapes(mpsfix_buf *out, const char *s, size_t n)
 			digits = c == 'x' ? 2 : c == 'u' ? 4 : 8;
 			cp = 0;
 			for (size_t d = 1; d <= digits; d++) {
-				int v = i + d < n ? hexval(s[i + d]) : -1;
+				int v = i + d < n ? mpsfix_text_hex_digit(s[i + d]) : -1;
 
 				if (v < 0)
 					return false;

@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "text.h"
+
 /* Nesting of TOML arrays and inline tables. */
 #define TOML_MAX_DEPTH 32
 #define TOML_MAX_PATH 16
@@ -179,17 +181,6 @@ static void toml_report(toml *t, const mpsfix_toml_value *v, uint32_t line)
 	t->on_value(t->payload, &(mpsfix_toml_path){t->path, t->npath}, v, line);
 }
 
-static int digit_value(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return 99;
-}
-
 /*
  * A TOML integer: [+-] and decimal digits without a leading zero, or 0x,
  * 0o, 0b and digits of that base; '_' only between two digits.  False for
@@ -214,12 +205,12 @@ static bool toml_integer(const char *s, int64_t *out)
 		unsigned d;
 
 		if (*s == '_') {
-			if (!digit_before || digit_value(s[1]) >= (int)base)
+			if (!digit_before || (unsigned)mpsfix_text_hex_digit(s[1]) >= base)
 				return false;
 			digit_before = false;
 			continue;
 		}
-		if ((d = (unsigned)digit_value(*s)) >= base || v > (limit - d) / base)
+		if ((d = (unsigned)mpsfix_text_hex_digit(*s)) >= base || v > (limit - d) / base)
 			return false;
 		v = v * base + d;
 		digit_before = true;

@@ -85,3 +85,14 @@ bool mpsfix_text_spelled(const char *value, size_t n, const char *raw, size_t ra
 	}
 	return true;
 }
+
+int mpsfix_text_hex_digit(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}

@@ -37,4 +37,7 @@ bool mpsfix_text_next_word(const char *v, size_t n, size_t *at, size_t *start, s
  */
 bool mpsfix_text_spelled(const char *value, size_t n, const char *raw, size_t raw_len);
 
+/** The value of hexadecimal digit `c` (0-9, a-f, A-F), or -1. */
+int mpsfix_text_hex_digit(char c);
+
 #endif
