@@ -232,6 +232,16 @@ START_TEST(test_fixture_case)
 	ix = mpsfix_index_new(&rule, 1);
 	ck_assert_int_eq(mpsfix_engine_run(&found, &ctx, ix, &src, &check), 0);
 	format_findings(&lines, &found);
+	if (getenv("MPSFIX_UPDATE_FIXTURES") &&
+	    (lines.len != want_txt_len || memcmp(lines.data ? lines.data : "", want_txt, want_txt_len))) {
+		/* MPSFIX_UPDATE_FIXTURES=1 also rewrites expected.txt (review the diff) */
+		FILE *f = fopen(txt_path, "wb");
+
+		ck_assert_msg(f && fwrite(lines.data ? lines.data : "", 1, lines.len, f) == lines.len && !fclose(f),
+			      "cannot write %s", txt_path);
+		free(want_txt);
+		want_txt = tu_read_file(txt_path, &want_txt_len);
+	}
 	ck_assert_msg(lines.len == want_txt_len && !memcmp(lines.data ? lines.data : "", want_txt, want_txt_len),
 		      "%s: findings differ\n--- expected\n%s--- got\n%s", name, want_txt,
 		      lines.data ? lines.data : "");

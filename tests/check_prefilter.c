@@ -25,7 +25,7 @@ static const struct {
 	{"std-mean", "std_mean"},
 	{"std-var-default-correction", "std | var"},
 	{"tensor-pin-memory", "pin_memory"},
-	{"to-mps-non-blocking", "to & mps & non_blocking"},
+	{"to-mps-non-blocking", "to & non_blocking"},
 	{"var-mean", "var_mean"},
 };
 

@@ -469,4 +469,33 @@ expect_no_out "skip-paths: conftest.py is skipped" "conftest.py"
 run_in "$sp/src" "$bin" check --isolated --select MPS104 --format concise "$sp/src/train.py"
 expect_out "skip-paths: a path given outside the folder run from" "train.py:2:10: MPS104"
 
+# --- 11. the AMP trainer of issue 19: device variables, on torch 2.5.1 --------------------
+# fixtures/cli/amp-trainer/project: AMP enabled for MPS and CUDA alike, copies to
+# self.device with non_blocking=True, pin_memory turned on because MPS is available.
+am=$tmp/amp-trainer
+cp -r fixtures/cli/amp-trainer/project "$am"
+run_in "$am" "$bin" check --isolated --format concise .
+expect_rc "amp trainer: findings exit 1" 1
+if [ -n "${MPSFIX_UPDATE_GOLDEN:-}" ]; then printf '%s\n' "$out" >fixtures/cli/amp-trainer/expected-check.txt; fi
+if [ "$out" = "$(cat fixtures/cli/amp-trainer/expected-check.txt)" ]; then
+	ok "amp trainer: the autocast, both copies, the GradScaler and the pin_memory guard are reported"
+else fail "amp trainer: findings" "$(printf '%s\n' "$out" | diff fixtures/cli/amp-trainer/expected-check.txt - | head -20)"; fi
+run_in "$am" "$bin" diff --isolated --unsafe-fixes .
+printf '%s\n' "$out" >"$tmp/amp.diff"
+(cd "$am" && git init -q . && git apply --check "$tmp/amp.diff") && ok "amp trainer: git apply takes the diff" \
+	|| fail "amp trainer: git apply takes the diff" "$(head -20 "$tmp/amp.diff")"
+run_in "$am" "$bin" fix --isolated --unsafe-fixes .
+expect_rc "amp trainer: everything is fixed" 0
+if [ -n "${MPSFIX_UPDATE_GOLDEN:-}" ]; then cp "$am/train.py" fixtures/cli/amp-trainer/expected-train.py; fi
+if cmp -s "$am/train.py" fixtures/cli/amp-trainer/expected-train.py; then
+	ok "amp trainer: fix --unsafe-fixes turns AMP off on MPS only"
+else fail "amp trainer: fixed text" "$(diff fixtures/cli/amp-trainer/expected-train.py "$am/train.py" | head -20)"; fi
+expect_file_has() { if grep -qF -- "$3" "$2"; then ok "$1"; else fail "$1" "no '$3' in $2"; fi; }
+expect_file_has "amp trainer: autocast is off on MPS only" "$am/train.py" 'enabled=self.device.type != "mps" and self.use_amp,'
+expect_file_has "amp trainer: the copies block on MPS only" "$am/train.py" 'non_blocking=not str(self.device).startswith("mps")'
+cp "$am/train.py" "$tmp/amp-once.py"
+run_in "$am" "$bin" fix --isolated --unsafe-fixes .
+if cmp -s "$am/train.py" "$tmp/amp-once.py"; then ok "amp trainer: a second fix changes nothing"
+else fail "amp trainer: a second fix changes nothing" "$(diff "$tmp/amp-once.py" "$am/train.py" | head)"; fi
+
 test_done

@@ -79,6 +79,17 @@ sed 's/requires torch>=1.0/requires torch>=1.0,<1.1/' "$fx/std.py" >"$tmp/std.py
 semantic "$fx/wrong.yml" "$tmp/std.py"
 expect_out "an upper bound skips a newer torch" "skip std.py: needs torch>=1.0,<1.1, have "
 
+sed 's/requires torch>=1.0/target-torch 2.5/' "$fx/std.py" >"$tmp/std.py"
+semantic "$fx/right.yml" "$tmp/std.py"
+expect_rc "a script with a target passes" 0
+sed 's/requires torch>=1.0/target-torch not-a-version/' "$fx/std.py" >"$tmp/std.py"
+semantic "$fx/right.yml" "$tmp/std.py"
+expect_rc "the target reaches mpsfix: a bad one fails" 1
+expect_out "mpsfix's refusal of the target is shown" "mpsfix check exited with status 2"
+sed 's/requires torch>=1.0/target-torch/' "$fx/std.py" >"$tmp/std.py"
+semantic "$fx/right.yml" "$tmp/std.py"
+expect_out "a target-torch line without a spec is refused" "expected 'target-torch SPEC'"
+
 # --- comparing results (--compare: no mpsfix) ------------------------------------
 cat >"$tmp/a.py" <<'EOF'
 # semantic: fixes MPS900=1

@@ -26,6 +26,9 @@ Header lines (anywhere in the script, one directive a line):
     # semantic: manual MPS001=2            findings that must be left as needing
                                            a manual fix (default: none)
     # semantic: unsafe                     fix with --unsafe-fixes
+    # semantic: target-torch SPEC          check and fix with --target-torch SPEC
+                                           (default: every version, --isolated
+                                           reads no pins)
     # semantic: requires torch>=2.0        skipped, with the reason printed, on
                                            an older (or newer) torch
     # semantic: allclose [rtol=R] [atol=A] compare floating-point values with a
@@ -162,7 +165,7 @@ def parse_counts(words, where):
 
 def parse_headers(path):
     """The `# semantic:` directives of a script as a dict; ValueError if malformed."""
-    h = {"fixes": None, "manual": {}, "unsafe": False, "requires": None,
+    h = {"fixes": None, "manual": {}, "unsafe": False, "requires": None, "target": None,
          "allclose": None, "on_mps": [], "on_mps_ignore": []}
     with open(path, encoding="utf-8") as f:
         lines = f.read().splitlines()
@@ -187,6 +190,10 @@ def parse_headers(path):
             if words:
                 raise ValueError("%s: 'unsafe' takes nothing" % where)
             h["unsafe"] = True
+        elif key == "target-torch":
+            if len(words) != 1:
+                raise ValueError("%s: expected 'target-torch SPEC'" % where)
+            h["target"] = words[0]
         elif key == "requires":
             if not rest.startswith("torch"):
                 raise ValueError("%s: expected 'requires torch>=X.Y'" % where)
@@ -224,7 +231,7 @@ def parse_headers(path):
                 raise ValueError("%s: expected 'on-mps-ignore NAME...'" % where)
             h["on_mps_ignore"] += words
         else:
-            raise ValueError("%s: unknown directive '%s' (fixes, manual, unsafe, requires, "
+            raise ValueError("%s: unknown directive '%s' (fixes, manual, unsafe, target-torch, requires, "
                              "allclose, on-mps, on-mps-ignore)" % (where, key))
     both = set(h["on_mps_ignore"]) & set(name for name, _, _ in h["on_mps"])
     if both:
@@ -555,10 +562,11 @@ class ScriptFailure(Exception):
 # --- mpsfix -----------------------------------------------------------------------
 
 class Mpsfix:
-    def __init__(self, binary, rules, unsafe):
+    def __init__(self, binary, rules, unsafe, target=None):
         self.binary = binary
         self.rules = rules
         self.unsafe = unsafe
+        self.target = target
 
     def run(self, command, path, *extra):
         args = [self.binary, command, "--isolated", "--quiet", "--format", "json", *extra]
@@ -566,6 +574,8 @@ class Mpsfix:
             args += ["--no-default-rules", "--rules", self.rules]
         if self.unsafe:
             args.append("--unsafe-fixes")
+        if self.target:
+            args += ["--target-torch", self.target]
         args.append(os.path.basename(path))
         env = dict(os.environ)
         if not self.rules:
@@ -743,7 +753,7 @@ def fix_and_compare(script, header, work, mpsfix_binary, rules):
     shutil.copyfile(script, original)
     shutil.copyfile(script, fixed)
     try:
-        problems, summary, changed = check_fixes(Mpsfix(mpsfix_binary, rules, header["unsafe"]),
+        problems, summary, changed = check_fixes(Mpsfix(mpsfix_binary, rules, header["unsafe"], header["target"]),
                                                  header, fixed)
     except ScriptFailure as e:
         return "FAIL", e.lines
