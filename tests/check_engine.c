@@ -63,6 +63,64 @@ START_TEST(test_engine_pass_limit)
 }
 END_TEST
 
+/* A case with `when: {torch: SPEC}` is used only where the file's whole target lies inside SPEC. */
+START_TEST(test_engine_case_torch)
+{
+	mpsfix_rule *r = tu_yaml_rule("id: demo\ncode: MPS900\nseverity: warning\nmessage: m\n"
+				      "torch: all\nmatch: f($X)\nfix:\n  safety: safe\n  cases:\n"
+				      "    - when: {torch: '>= 2.7'}\n      template: new($X)\n"
+				      "    - when: {torch: '>= 2.0'}\n      template: mid($X)\n"
+				      "    - manual: \"too old\"\n");
+	static const struct {
+		mpsfix_torch_range target;
+		const char *text; /* NULL: a manual fix */
+	} want[] = {
+		{{MPSFIX_TORCH_VER(2, 7), MPSFIX_TORCH_NEWEST}, "new(1)\n"},
+		{{MPSFIX_TORCH_VER(2, 8), MPSFIX_TORCH_VER(2, 8)}, "new(1)\n"},
+		/* 2.6 to newest reaches below 2.7 */
+		{{MPSFIX_TORCH_VER(2, 6), MPSFIX_TORCH_NEWEST}, "mid(1)\n"},
+		{{MPSFIX_TORCH_VER(2, 0), MPSFIX_TORCH_VER(2, 6)}, "mid(1)\n"},
+		{{MPSFIX_TORCH_VER(1, 13), MPSFIX_TORCH_VER(2, 8)}, NULL},
+	};
+	mpsfix_ctx ctx;
+	mpsfix_source src = MPSFIX_SOURCE_INIT;
+	mpsfix_index *ix = mpsfix_index_new(&r, 1);
+
+	ck_assert_int_eq(mpsfix_ctx_init(&ctx), 0);
+	ck_assert_int_eq(mpsfix_source_from_buffer(&src, "t.py", "f(1)\n", 5), 0);
+	for (size_t i = 0; i < MPSFIX_ARRAY_SIZE(want); i++) {
+		mpsfix_engine_opts opts = {.fix = true, .target = &want[i].target};
+		mpsfix_result res = MPSFIX_RESULT_INIT;
+
+		ck_assert_int_eq(mpsfix_engine_run(&res, &ctx, ix, &src, &opts), 0);
+		if (want[i].text) {
+			ck_assert_msg(res.changed, "target %zu: not fixed", i);
+			ck_assert_str_eq(res.text, want[i].text);
+		} else {
+			ck_assert(!res.changed);
+			ck_assert_uint_eq(res.len, 1);
+			ck_assert_int_eq(res.items[0].fix, MPSFIX_FIX_MANUAL);
+			ck_assert_str_eq(res.items[0].reason, "too old");
+		}
+		mpsfix_result_release(&res);
+	}
+	/* no target: every MPS-capable version, >= 1.12 */
+	{
+		mpsfix_engine_opts opts = {.fix = true};
+		mpsfix_result res = MPSFIX_RESULT_INIT;
+
+		ck_assert_int_eq(mpsfix_engine_run(&res, &ctx, ix, &src, &opts), 0);
+		ck_assert(!res.changed);
+		ck_assert_int_eq(res.items[0].fix, MPSFIX_FIX_MANUAL);
+		mpsfix_result_release(&res);
+	}
+	mpsfix_source_release(&src);
+	mpsfix_index_free(ix);
+	mpsfix_ctx_release(&ctx);
+	mpsfix_rule_free(r);
+}
+END_TEST
+
 /* What could not be checked is said only with opts->verbose; fixes not applied always. */
 START_TEST(test_engine_verbose_warnings)
 {
@@ -114,6 +172,7 @@ Suite *mpsfix_suite_engine(void)
 
 	tcase_add_test(tc, test_engine_unsafe_fix_needs_opt_in);
 	tcase_add_test(tc, test_engine_pass_limit);
+	tcase_add_test(tc, test_engine_case_torch);
 	tcase_add_test(tc, test_engine_verbose_warnings);
 	suite_add_tcase(s, tc);
 	return s;

@@ -19,6 +19,10 @@
  *                     expected.txt
  *
  * where RUN is check (the run of expected.txt) or fix (that of expected.py).
+ *
+ * A case may have a target.txt: the file's torch target for both runs, one
+ * line as --target-torch takes it (">=2.7"); without it the runs have none
+ * (every MPS-capable version).
  */
 #include <dirent.h>
 #include <stdio.h>
@@ -211,6 +215,9 @@ START_TEST(test_fixture_case)
 	char *py_path = mpsfix_xasprintf("%s/expected.py", dir);
 	char *txt_path = mpsfix_xasprintf("%s/expected.txt", dir);
 	char *expect_path = mpsfix_xasprintf("%s/expect.txt", dir);
+	char *target_path = mpsfix_xasprintf("%s/target.txt", dir);
+	char *target_text = tu_read_file(target_path, NULL);
+	mpsfix_torch_range target;
 	mpsfix_rule *rule = NULL;
 	mpsfix_source src = MPSFIX_SOURCE_INIT;
 	mpsfix_result found = MPSFIX_RESULT_INIT, fixed = MPSFIX_RESULT_INIT;
@@ -227,6 +234,12 @@ START_TEST(test_fixture_case)
 		      "%s: %s", rule_path, mpsfix_error_last()->message);
 	ck_assert_msg(want_py != NULL, "%s is missing", py_path);
 	ck_assert_msg(want_txt != NULL, "%s is missing", txt_path);
+	if (target_text) {
+		ck_assert_msg(mpsfix_torch_range_parse(&target, target_text, strcspn(target_text, "\n"),
+						       MPSFIX_TORCH_SYNTAX_SPEC) == 0,
+			      "%s: %s", target_path, mpsfix_error_last()->message);
+		check.target = fix.target = &target;
+	}
 	ck_assert_int_eq(mpsfix_ctx_init(&ctx), 0);
 	ck_assert_msg(mpsfix_source_read(&src, in_path) == 0, "%s", mpsfix_error_last()->message);
 	ix = mpsfix_index_new(&rule, 1);
@@ -277,6 +290,8 @@ START_TEST(test_fixture_case)
 	free(py_path);
 	free(txt_path);
 	free(expect_path);
+	free(target_path);
+	free(target_text);
 }
 END_TEST
 

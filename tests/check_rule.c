@@ -347,6 +347,37 @@ START_TEST(test_rule_torch_ranges)
 }
 END_TEST
 
+/* `when: {torch: SPEC}` is the case's torch range, not a constraint */
+START_TEST(test_rule_case_torch)
+{
+	mpsfix_rule *r = NULL;
+	static const char yaml[] = RULE_HEAD
+		"match: f($X)\n"
+		"fix:\n"
+		"  safety: safe\n"
+		"  cases:\n"
+		"    - when: {torch: '>= 2.7'}\n"
+		"      template: g()\n"
+		"    - when: {torch: '>=2.0,<2.7', X: {pure: true}}\n"
+		"      template: h($X)\n"
+		"    - manual: \"too old\"\n";
+
+	ck_assert_msg(load(&r, yaml) == 0, "%s", mpsfix_error_last()->message);
+	ck_assert_uint_eq(r->fix.ncases, 3);
+	ck_assert(r->fix.cases[0].has_torch);
+	ck_assert_uint_eq(r->fix.cases[0].nwhen, 0);
+	ck_assert_uint_eq(r->fix.cases[0].torch.lo, MPSFIX_TORCH_VER(2, 7));
+	ck_assert_uint_eq(r->fix.cases[0].torch.hi, MPSFIX_TORCH_NEWEST);
+	ck_assert(r->fix.cases[1].has_torch);
+	ck_assert_uint_eq(r->fix.cases[1].nwhen, 1);
+	ck_assert_str_eq(r->fix.cases[1].when[0].metavar, "X");
+	ck_assert_uint_eq(r->fix.cases[1].torch.lo, MPSFIX_TORCH_VER(2, 0));
+	ck_assert_uint_eq(r->fix.cases[1].torch.hi, MPSFIX_TORCH_VER(2, 6));
+	ck_assert(!r->fix.cases[2].has_torch);
+	mpsfix_rule_free(r);
+}
+END_TEST
+
 START_TEST(test_rule_severity_name)
 {
 	ck_assert_str_eq(mpsfix_severity_name(MPSFIX_SEV_ERROR), "error");
@@ -672,6 +703,19 @@ static const broken_case broken[] = {
 	 "t.yml:11:7: unknown key 'templat' in 'cases' (did you mean 'template'?)"},
 	{RULE_HEAD "match: f($X)\nfix:\n  safety: safe\n  template: g()\n  cases:\n    - template: h()\n",
 	 "t.yml:9:3: 'template' cannot be combined with 'cases' (put it in a case)"},
+	/* `when: {torch: SPEC}`: a rule's torch syntax, at the value */
+	{RULE_HEAD "match: f($X)\nfix:\n  safety: safe\n  cases:\n    - when: {torch: '>= 2.x'}\n"
+		   "      template: g()\n    - template: h()\n",
+	 "t.yml:10:21: bad torch range '>= 2.x' in 'when': ..."},
+	{RULE_HEAD "match: f($X)\nfix:\n  safety: safe\n  cases:\n    - when: {torch: '>=2.5,<2.3'}\n"
+		   "      template: g()\n    - template: h()\n",
+	 "t.yml:10:21: bad torch range '>=2.5,<2.3' in 'when': ..."},
+	{RULE_HEAD "match: f($X)\nfix:\n  safety: safe\n  cases:\n    - when: {torch: [2.6]}\n"
+		   "      template: g()\n    - template: h()\n",
+	 "t.yml:10:21: 'torch' in 'when' must be a version range, like '>= 2.7'"},
+	{RULE_HEAD "match: f($X)\nfix:\n  safety: safe\n  cases:\n    - when: {torch: '>= 2.6', X: {valeu: 1}}\n"
+		   "      template: g()\n    - template: h()\n",
+	 "t.yml:10:35: unknown key 'valeu' in 'when' (did you mean 'value'?)"},
 	{RULE_HEAD "match: f($X)\nfix:\n  safety: safe\n  cases:\n    - when: [X]\n      template: g()\n",
 	 "t.yml:10:13: 'when' must be a mapping from metavariable or parameter names to constraints"},
 	{RULE_HEAD "match: f($X)\nfix:\n  safety: safe\n  cases:\n    - when: {Y: {value: 1}}\n"
@@ -1071,6 +1115,7 @@ Suite *mpsfix_suite_rule(void)
 	tcase_add_test(tc, test_rule_literals);
 	tcase_add_test(tc, test_rule_conditions_and_cases);
 	tcase_add_test(tc, test_rule_torch_ranges);
+	tcase_add_test(tc, test_rule_case_torch);
 	tcase_add_test(tc, test_rule_severity_name);
 	tcase_add_loop_test(tc, test_rule_broken, 0, (int)MPSFIX_ARRAY_SIZE(broken));
 	tcase_add_test(tc, test_rule_too_big);

@@ -291,11 +291,11 @@ bool mpsfix_cond_rule(const mpsfix_cond_ctx *cx, const mpsfix_rule *r, const mps
 }
 
 const mpsfix_fix_case *mpsfix_cond_case(const mpsfix_cond_ctx *cx, const mpsfix_rule *r,
-					const mpsfix_match *m)
+					const mpsfix_match *m, mpsfix_torch_range target)
 {
 	for (size_t c = 0; c < r->fix.ncases; c++) {
 		const mpsfix_fix_case *fc = &r->fix.cases[c];
-		bool ok = true;
+		bool ok = !fc->has_torch || (target.lo >= fc->torch.lo && target.hi <= fc->torch.hi);
 
 		for (size_t k = 0; k < fc->nwhen && ok; k++)
 			ok = mpsfix_cond_holds(cx, &fc->when[k], m, true, true);

@@ -51,8 +51,12 @@ bool mpsfix_cond_metavars(const mpsfix_cond_ctx *cx, const mpsfix_rule *r, const
  */
 bool mpsfix_cond_rule(const mpsfix_cond_ctx *cx, const mpsfix_rule *r, const mpsfix_match *m);
 
-/** The first case of r's fix whose `when` holds for `m`, or NULL. */
+/**
+ * The first case of r's fix whose `when` holds for `m`, or NULL; a case
+ * with `torch:` holds only when that range holds all of `target`, the
+ * file's torch versions.
+ */
 const mpsfix_fix_case *mpsfix_cond_case(const mpsfix_cond_ctx *cx, const mpsfix_rule *r,
-					const mpsfix_match *m);
+					const mpsfix_match *m, mpsfix_torch_range target);
 
 #endif

@@ -448,7 +448,9 @@ static void run_pass(pass *ps, mpsfix_result *findings, mpsfix_edits *edits)
 	mpsfix_reach_spans_release(&ps->spans[1]);
 	findings->file_ignored = false;
 	findings->suppressed = 0;
-	ps->fix = (mpsfix_fix_ctx)MPSFIX_FIX_CTX_INIT(ps->src, ps->root, names, ps->ctx->matcher);
+	ps->fix = (mpsfix_fix_ctx)MPSFIX_FIX_CTX_INIT(ps->src, ps->root, names, ps->ctx->matcher,
+						      ps->opts->target ? *ps->opts->target
+						      : MPSFIX_TORCH_RANGE_MPS);
 	ps->starts.valid = ps->ends.valid = false;
 	mpsfix_matcher_set_names(ps->ctx->matcher, names);
 	match_all(ps);

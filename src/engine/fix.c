@@ -809,7 +809,7 @@ char *mpsfix_fix_render(mpsfix_fix_ctx *fc, const mpsfix_rule *r, const mpsfix_m
 		bm.nparams = cb.n;
 		m = &bm;
 	}
-	if (!(fcase = mpsfix_cond_case(&cx, r, m))) {
+	if (!(fcase = mpsfix_cond_case(&cx, r, m, fc->target))) {
 		mpsfix_call_binding_release(&cb);
 		return mpsfix_xstrdup("no form of the fix applies to this code");
 	}

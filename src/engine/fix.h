@@ -23,9 +23,11 @@ typedef struct {
 	struct mpsfix_names *names;   /* its imports: spelling templates' dotted names */
 	mpsfix_matcher *matcher;      /* for the `when` of fix cases (may be NULL: then
 					 a case with sub-patterns in `when` never holds) */
+	mpsfix_torch_range target;    /* the file's torch target, for `when: {torch: ...}` */
 } mpsfix_fix_ctx;
 
-#define MPSFIX_FIX_CTX_INIT(src, root, names, matcher) {(src), (root), (names), (matcher)}
+#define MPSFIX_FIX_CTX_INIT(src, root, names, matcher, target) \
+	{(src), (root), (names), (matcher), (target)}
 
 /**
  * Add the edits of `r`'s fix for match `m` to `edits`, all in `group`: the

@@ -44,6 +44,9 @@ typedef struct {
 typedef struct {
 	mpsfix_constraint *when; /* `when:` by metavariable or parameter (owned) */
 	size_t nwhen;
+	bool has_torch;         /* `when: {torch: SPEC}`: the case holds only when the
+				   file's whole torch target lies inside `torch` */
+	mpsfix_torch_range torch;
 	char *manual;           /* `manual:` no fix for this form; the reason (owned) */
 	mpsfix_fix_edit *edits; /* owned */
 	size_t nedits;

@@ -438,6 +438,8 @@ int mpsfix_rule__load_constraints(const mpsfix_rule_loader *ld, const char *what
 		const char *name = k->value;
 		char *shown;
 
+		if (!strcmp(what, "when") && !strcmp(name, "torch"))
+			continue; /* the case's torch versions: rule_load_fix.c reads it */
 		(*keys)[(*nout)++] = k;
 		if (strncmp(name, "$$$", 3) == 0 && mpsfix_rule__is_metavar_name(name + 3))
 			return mpsfix_rule__fail(ld, k, "%s binds a list of nodes and cannot be constrained",

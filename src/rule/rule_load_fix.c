@@ -5,6 +5,7 @@
  */
 #include "rule.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "rule_internal.h"
@@ -157,6 +158,31 @@ static const char *const case_names[] = {"replace", "template", "remove", "befor
 					 "add-argument", "edits", "when", "manual"};
 enum { K_EDITS = E_COUNT, K_WHEN, K_MANUAL, K_COUNT };
 
+/*
+ * The `torch:` key of a case's `when` mapping `w`, if it has one: the torch
+ * versions (a rule's `torch:` syntax) that must hold the file's whole target.
+ */
+static int load_case_torch(const mpsfix_rule_loader *ld, mpsfix_fix_case *fc, const mpsfix_yaml_node *w)
+{
+	for (size_t i = 0; i < mpsfix_yaml_npairs(w); i++) {
+		const mpsfix_yaml_node *v = mpsfix_yaml_value(w, i);
+		char reason[MPSFIX_ERROR_MAX];
+
+		if (strcmp(mpsfix_yaml_key(w, i)->value, "torch"))
+			continue;
+		if (!mpsfix_yaml_is_string(v) || !v->len)
+			return mpsfix_rule__fail(ld, v, "'torch' in 'when' must be a version range, "
+						 "like '>= 2.7'");
+		if (mpsfix_torch_range_parse(&fc->torch, v->value, v->len, MPSFIX_TORCH_SYNTAX_RULE) == 0) {
+			fc->has_torch = true;
+			return 0;
+		}
+		snprintf(reason, sizeof(reason), "%s", mpsfix_error_last()->message);
+		return mpsfix_rule__fail(ld, v, "bad torch range '%s' in 'when': %s", v->value, reason);
+	}
+	return 0;
+}
+
 /* One case: `when`, then `manual` or edits.  `v` is its mapping. */
 static int load_case(mpsfix_rule_loader *ld, const mpsfix_yaml_fields *f, const mpsfix_yaml_node *v,
 		     bool in_cases)
@@ -178,6 +204,9 @@ static int load_case(mpsfix_rule_loader *ld, const mpsfix_yaml_fields *f, const 
 	    !mpsfix_yaml_npairs(f->val[K_WHEN]))
 		return mpsfix_rule__fail(ld, f->val[K_WHEN], "'when' is empty: name what it checks, or leave "
 					 "it out (in the last case)");
+	if (f->val[K_WHEN] && f->val[K_WHEN]->type == MPSFIX_YAML_MAP &&
+	    (error = load_case_torch(ld, fc, f->val[K_WHEN])) < 0)
+		return error;
 	if (f->val[K_WHEN] &&
 	    (error = mpsfix_rule__load_constraints(ld, "when", f->val[K_WHEN], &fc->when, &fc->nwhen,
 						   &cs->when_keys)) < 0)
@@ -270,7 +299,8 @@ int mpsfix_rule__load_fix(mpsfix_rule_loader *ld, const mpsfix_yaml_node *v)
 		error = mpsfix_yaml_collect(&cf, ld->doc, item, "cases", case_names, K_COUNT, 0);
 		if (error == 0)
 			error = load_case(ld, &cf, item, true);
-		if (error == 0 && i + 1 < cases->nitems && !fix->cases[i].nwhen)
+		if (error == 0 && i + 1 < cases->nitems && !fix->cases[i].nwhen &&
+		    !fix->cases[i].has_torch)
 			return mpsfix_rule__fail(ld, item, "only the last case may leave out 'when': "
 						 "the cases after this one could never be used");
 	}
