@@ -14,6 +14,8 @@ static const struct {
 } shipped[] = {
 	{"autocast-mps-fp16", "autocast & (float16 | half)"},
 	{"autocast-mps-unsupported", "autocast"},
+	{"cuda-empty-cache", "empty_cache"},
+	{"cuda-synchronize", "synchronize"},
 	{"dataloader-pin-memory", "DataLoader & pin_memory"},
 	{"device-selection-skips-mps", "is_available"},
 	{"float64-on-mps", "(dtype & device & (float64 | double)) | (to & (float64 | double)) | (to & double)"},
