@@ -85,16 +85,16 @@ for c in $codes; do has "--select offers $c" "$c"; done
 has "--select offers rule ids" "std-mean"
 comp "$bin" check --select MPS001,MPS10
 expect_reply "--select LIST: the part after the last comma" \
-	"$(printf 'MPS001,MPS101\nMPS001,MPS102\nMPS001,MPS103\nMPS001,MPS104')"
+	"$(printf 'MPS001,MPS101\nMPS001,MPS102\nMPS001,MPS103\nMPS001,MPS104\nMPS001,MPS105')"
 comp "$bin" explain MPS00
-expect_reply "explain: rule codes" "$(printf 'MPS001\nMPS002\nMPS003\nMPS004\nMPS005\nMPS006\nMPS007')"
+expect_reply "explain: rule codes" "$(printf 'MPS001\nMPS002\nMPS003\nMPS004\nMPS005\nMPS006\nMPS007\nMPS008')"
 comp "$bin" explain std-
 expect_reply "explain: rule ids" "$(printf 'std-mean\nstd-var-default-correction')"
 
 # user rules count: a rule folder named by --rules on the command line
 mkdir -p "$tmp/myrules"
-cat >"$tmp/myrules/cuda-synchronize.yml" <<'YML'
-id: cuda-synchronize
+cat >"$tmp/myrules/sync-if-cuda.yml" <<'YML'
+id: sync-if-cuda
 code: MPS901
 severity: warning
 message: "torch.cuda.synchronize() raises on a Mac"
@@ -107,8 +107,8 @@ comp "$bin" check --rules "$tmp/myrules" --select MPS9
 expect_reply "--select after --rules DIR: the user rule's code" "MPS901"
 comp "$bin" check --select MPS9
 expect_reply "without --rules: no user rule" ""
-comp "$bin" --rules "$tmp/myrules" explain cuda-s
-expect_reply "explain: user rule ids" "cuda-synchronize"
+comp "$bin" --rules "$tmp/myrules" explain sync-
+expect_reply "explain: user rule ids" "sync-if-cuda"
 
 # paths
 mkdir -p "$tmp/proj/pkg"
