@@ -237,20 +237,23 @@ static truth call_test(const mpsfix_reach_ctx *cx, TSNode e)
 	return t;
 }
 
-/* A flag that says CUDA is in use: args.cuda, use_cuda, x.is_cuda, torch.version.cuda. */
+/* A flag that says CUDA is in use: args.cuda, use_cuda, x.is_cuda, torch.version.cuda;
+ * or that it is not: args.no_cuda, disable_cuda (a Mac runs with the flag set). */
 static truth flag_test(const mpsfix_reach_ctx *cx, TSNode e)
 {
 	static const char *const cuda_flags[] = {
 		"cuda", "use_cuda", "is_cuda", "on_cuda", "has_cuda", "with_cuda", "using_cuda",
 		"cuda_available", "cuda_is_available", "is_cuda_available",
 	};
+	static const char *const no_cuda_flags[] = {"no_cuda", "disable_cuda", "without_cuda"};
 	mpsfix_buf name = MPSFIX_BUF_INIT;
 	truth t = UNKNOWN;
 
 	if (!ts_node_is_null(e) && mpsfix_dotted_name(e, cx->src, &name)) {
 		if (in_list(last_part(&name), cuda_flags, MPSFIX_ARRAY_SIZE(cuda_flags)))
 			t = FALSE_ON_MPS;
-		else if (!strcmp(last_part(&name), "is_mps"))
+		else if (!strcmp(last_part(&name), "is_mps") ||
+			 in_list(last_part(&name), no_cuda_flags, MPSFIX_ARRAY_SIZE(no_cuda_flags)))
 			t = TRUE_ON_MPS;
 	}
 	mpsfix_buf_release(&name);
