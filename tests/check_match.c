@@ -57,6 +57,21 @@ START_TEST(test_match_strings_by_value)
 }
 END_TEST
 
+/* A def pattern without `-> T` matches defs with any return annotation;
+ * one that writes `-> T` still needs it. */
+START_TEST(test_match_def_return_annotation_optional)
+{
+	const char *code = "def f(x, device='cuda'):\n    pass\n"
+			   "def g(x, device='cuda') -> None:\n    pass\n"
+			   "async def h(device='cuda') -> Self:\n    pass\n";
+
+	ck_assert_int_eq(COUNT("def $F($$$A, device='cuda'): $$$B", code), 2);
+	ck_assert_int_eq(COUNT("def $F($$$A, device='cuda') -> None: $$$B", code), 1);
+	ck_assert_int_eq(COUNT("def $F($$$A, device='cuda') -> $R: $$$B", code), 1);
+	ck_assert_int_eq(COUNT("async def $F($$$A, device='cuda'): $$$B", code), 1);
+}
+END_TEST
+
 START_TEST(test_match_multi_binds_siblings)
 {
 	char *t = tu_binding("DataLoader($$$A, pin_memory=$V)",
@@ -225,6 +240,7 @@ Suite *mpsfix_suite_match(void)
 	tcase_add_test(tc, test_match_whitespace_and_comments_ignored);
 	tcase_add_test(tc, test_match_keyword_arguments_any_order);
 	tcase_add_test(tc, test_match_strings_by_value);
+	tcase_add_test(tc, test_match_def_return_annotation_optional);
 	tcase_add_test(tc, test_match_multis_keep_their_side_of_a_keyword);
 	tcase_add_test(tc, test_match_multi_binds_siblings);
 	tcase_add_test(tc, test_match_repeated_metavariable_must_be_equal);

@@ -421,6 +421,38 @@ static bool match_args(mpsfix_matcher *m, const mpsfix_pnode *pn, TSNode node)
 	return ok;
 }
 
+static bool node_is(TSNode n, const char *type);
+
+/* Does pattern node `pn` (a def) write a return annotation (`-> T`)? */
+static bool has_arrow(const mpsfix_pnode *pn)
+{
+	for (uint32_t i = 0; i < pn->nchildren; i++)
+		if (pn->children[i]->kind == MPSFIX_PN_LEAF && pn->children[i]->text_len == 2 &&
+		    !memcmp(pn->children[i]->text, "->", 2))
+			return true;
+	return false;
+}
+
+/* A def pattern without `-> T` matches a def with one: drop the arrow and the
+ * annotation from the `ns` children of `node` pushed at `base`. */
+static uint32_t drop_return_type(mpsfix_matcher *m, TSNode node, size_t base, uint32_t ns)
+{
+	TSNode rt = ts_node_child_by_field_name(node, "return_type", 11);
+	uint32_t kept = 0;
+
+	if (ts_node_is_null(rt))
+		return ns;
+	for (uint32_t i = 0; i < ns; i++) {
+		TSNode c = m->scratch.items[base + i];
+
+		if (ts_node_eq(c, rt) || !strcmp(ts_node_type(c), "->"))
+			continue;
+		m->scratch.items[base + kept++] = c;
+	}
+	m->scratch.len = base + kept;
+	return kept;
+}
+
 static bool match_pnode(mpsfix_matcher *m, const mpsfix_pnode *pn, TSNode node)
 {
 	switch (pn->kind) {
@@ -470,6 +502,8 @@ static bool match_pnode(mpsfix_matcher *m, const mpsfix_pnode *pn, TSNode node)
 			return false;
 		base = m->scratch.len;
 		ns = push_children(m, node, pn->named_only);
+		if (node_is(node, "function_definition") && !has_arrow(pn))
+			ns = drop_return_type(m, node, base, ns);
 		ok = match_seq(m, pn->children, pn->nchildren, 0, base, ns, 0, NULL);
 		m->scratch.len = base;
 		return ok;
