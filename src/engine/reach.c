@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cuda_code.h"
 #include "literal.h"
 #include "parse.h"
 
@@ -442,6 +443,10 @@ static bool skips_on_mps(const mpsfix_reach_ctx *cx, TSNode decorator)
 			skip = test(cx, first, 0) == TRUE_ON_MPS;
 		else if (!strcmp(last, "skipUnless") && !ts_node_is_null(first))
 			skip = test(cx, first, 0) == FALSE_ON_MPS;
+		else if (!strcmp(last, "RunIf")) /* Lightning's RunIf(min_cuda_gpus=1) */
+			skip = !ts_node_is_null(keyword_or_first(cx, args, "min_cuda_gpus")) &&
+			       is(keyword_or_first(cx, args, "min_cuda_gpus"), "integer") &&
+			       !mpsfix_node_text_is(keyword_or_first(cx, args, "min_cuda_gpus"), cx->src, "0");
 		else if (!strcmp(last, "xfail")) /* a failure on MPS is expected */
 			skip = test(cx, keyword_or_first(cx, args, "condition"), 0) == TRUE_ON_MPS;
 	}
@@ -533,6 +538,15 @@ static mpsfix_walk_action find_spans(TSNode n, void *payload)
 			}
 		}
 		kids_end(&k);
+	} else if (!strcmp(type, "function_definition")) {
+		/* a function written for CUDA alone (cuda_code.h) */
+		struct mpsfix_cuda_fn f = {{ts_node_start_byte(n), ts_node_end_byte(n)}, {{0, 0}, {0, 0}}, 0};
+
+		f.nseen = mpsfix_cuda_function(cx->names, cx->src, ts_node_child_by_field_name(n, "body", 4), f.seen);
+		if (f.nseen) {
+			mpsfix_grow((void **)&w->sp->fns, &w->sp->capfns, w->sp->nfns + 1, sizeof(f));
+			w->sp->fns[w->sp->nfns++] = f;
+		}
 	} else if (!strcmp(type, "decorated_definition")) {
 		bool skip = false;
 
@@ -549,6 +563,7 @@ static mpsfix_walk_action find_spans(TSNode n, void *payload)
 void mpsfix_reach_spans_release(mpsfix_reach_spans *s)
 {
 	free(s->items);
+	free(s->fns);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -617,22 +632,6 @@ static TSNode module_function(const mpsfix_reach_ctx *cx, const module_defs *fd,
 	return (TSNode){0};
 }
 
-/* Is `name` [p, p+n) a module that exists, or works, only with CUDA (or a package of one)? */
-static bool cuda_only_module(const char *p, size_t n)
-{
-	static const char *const mods[] = {
-		"triton", "flash_attn", "apex", "transformer_engine", "deepspeed", "torchao.float8",
-	};
-
-	for (size_t i = 0; i < MPSFIX_ARRAY_SIZE(mods); i++) {
-		size_t k = strlen(mods[i]);
-
-		if (n >= k && !memcmp(p, mods[i], k) && (n == k || p[k] == '.'))
-			return true;
-	}
-	return false;
-}
-
 /* Does import statement `s` (of the module body) import a CUDA-only module? */
 static bool imports_cuda_only(const mpsfix_reach_ctx *cx, TSNode s)
 {
@@ -640,7 +639,7 @@ static bool imports_cuda_only(const mpsfix_reach_ctx *cx, TSNode s)
 		TSNode m = ts_node_child_by_field_name(s, "module_name", 11);
 
 		return is(m, "dotted_name") &&
-		       cuda_only_module(cx->src + ts_node_start_byte(m), ts_node_end_byte(m) - ts_node_start_byte(m));
+		       mpsfix_cuda_module(cx->src + ts_node_start_byte(m), ts_node_end_byte(m) - ts_node_start_byte(m));
 	}
 	if (!is(s, "import_statement"))
 		return false;
@@ -650,7 +649,7 @@ static bool imports_cuda_only(const mpsfix_reach_ctx *cx, TSNode s)
 		if (is(m, "aliased_import"))
 			m = ts_node_child_by_field_name(m, "name", 4);
 		if (is(m, "dotted_name") &&
-		    cuda_only_module(cx->src + ts_node_start_byte(m), ts_node_end_byte(m) - ts_node_start_byte(m)))
+		    mpsfix_cuda_module(cx->src + ts_node_start_byte(m), ts_node_end_byte(m) - ts_node_start_byte(m)))
 			return true;
 	}
 	return false;
@@ -692,6 +691,8 @@ static bool statement_sets_up_cuda(const mpsfix_reach_ctx *cx, const module_defs
 		return true;
 	if (!is(s, "expression_statement"))
 		return false;
+	if (mpsfix_cuda_statement(cx->names, cx->src, s))
+		return true; /* model.to(torch.device("cuda")), x.cuda() */
 	e = first_kid(s);
 	if (is(e, "assignment"))
 		e = ts_node_child_by_field_name(e, "right", 5);
@@ -734,6 +735,15 @@ bool mpsfix_reach_mps(mpsfix_reach_ctx *cx, TSNode node, TSNode root)
 	for (size_t i = 0; i < cx->spans->len; i++)
 		if (start >= cx->spans->items[i].start && end <= cx->spans->items[i].end)
 			return false;
+	for (size_t i = 0; i < cx->spans->nfns; i++) {
+		const struct mpsfix_cuda_fn *f = &cx->spans->fns[i];
+
+		if (start < f->fn.start || end > f->fn.end)
+			continue;
+		for (size_t j = 0; j < f->nseen; j++)
+			if (f->seen[j].start < start || f->seen[j].end > end)
+				return false;
+	}
 	return true;
 }
 

@@ -19,7 +19,11 @@
  *   a function whose decorator skips it where CUDA is missing
  *   (`@unittest.skipIf(not torch.cuda.is_available(), ...)`,
  *   `@pytest.mark.skipif(...)`, `@pytest.mark.xfail(condition=...)`, a
- *   `@require_cuda`-style marker of a CUDA-only test, `@require_triton`).
+ *   `@require_cuda`-style marker of a CUDA-only test, `@require_triton`,
+ *   Lightning's `@RunIf(min_cuda_gpus=1)`);
+ *   a function written for CUDA alone (cuda_code.h: it times with CUDA
+ *   events, reads CUDA memory statistics, asks for "cuda" by name, calls
+ *   `.cuda()`), unless the only such call is inside the match.
  *
  * And can an expression hold the MPS device?  Not a string literal other
  * than "mps...", `torch.device` of one, a conditional expression none of
@@ -39,6 +43,14 @@
 typedef struct {
 	mpsfix_span *items;
 	size_t len, cap;
+	/* functions written for CUDA alone, each with the spans of the calls
+	   that say so (cuda_code.h): a match inside one is unreachable when one
+	   of those calls lies outside the match */
+	struct mpsfix_cuda_fn {
+		mpsfix_span fn, seen[2];
+		size_t nseen;
+	} *fns;
+	size_t nfns, capfns;
 	bool built;
 } mpsfix_reach_spans;
 
@@ -59,12 +71,14 @@ void mpsfix_reach_spans_release(mpsfix_reach_spans *s);
  * Can the code at `node` run while the program uses MPS?  Not anywhere in a
  * script that sets CUDA up whenever it runs: a statement of the module or of
  * its `if __name__ == "__main__":` block calls `init_process_group("nccl")`
- * or `torch.cuda.set_device(...)`, or calls a function of the module (or
+ * or `torch.cuda.set_device(...)` or makes a call of cuda_code.h other than
+ * `.cuda()`, or calls a function of the module (or
  * hands one to a call, as `mp.spawn(main, ...)` does) one of whose
  * statements does, three calls deep at most; a call under an if, a loop or
  * a try does not count.  Nor in a module that imports (at its top level,
  * not in a try) a module that works only with CUDA: triton, flash_attn,
- * apex, transformer_engine, deepspeed, torchao.float8.
+ * apex, transformer_engine, deepspeed, torchao.float8, tensorrt,
+ * colossalai, megatron, msamp.
  */
 bool mpsfix_reach_mps(mpsfix_reach_ctx *cx, TSNode node, TSNode root);
 
