@@ -22,7 +22,10 @@ Header lines (anywhere in the script, one directive a line):
     # semantic: fixes MPS001=12 MPS003=4   fixes `mpsfix fix` must apply, per
                                            code, over all its passes (required:
                                            a script that expects no fix could
-                                           not fail)
+                                           not fail); the codes of this line and
+                                           of `manual` are turned on
+                                           (--extend-select), also rules that
+                                           are off by default
     # semantic: manual MPS001=2            findings that must be left as needing
                                            a manual fix (default: none)
     # semantic: unsafe                     fix with --unsafe-fixes
@@ -47,6 +50,8 @@ on it take their MPS branch; no MPS device is needed, so the script must not
 make tensors on "mps": it records what it would do).  There the fixed script's
 NAME must equal EXPR, the original's must not (else the line proves nothing),
 and every other result but the on-mps-ignore ones must be the same in both.
+Where CUDA is available (a machine that is not a Mac) that second run is not
+made: CUDA would take the branches first; the summary says so.
 
 Result variables are the module globals whose names do not start with `_`,
 except modules, classes and functions.  Allowed values: tensors (with their
@@ -562,11 +567,12 @@ class ScriptFailure(Exception):
 # --- mpsfix -----------------------------------------------------------------------
 
 class Mpsfix:
-    def __init__(self, binary, rules, unsafe, target=None):
+    def __init__(self, binary, rules, unsafe, target=None, codes=()):
         self.binary = binary
         self.rules = rules
         self.unsafe = unsafe
         self.target = target
+        self.codes = codes  # the header's codes: turned on, also rules off by default
 
     def run(self, command, path, *extra):
         args = [self.binary, command, "--isolated", "--quiet", "--format", "json", *extra]
@@ -576,6 +582,9 @@ class Mpsfix:
             args.append("--unsafe-fixes")
         if self.target:
             args += ["--target-torch", self.target]
+        known = [c for c in self.codes if self.knows(c)]
+        if known:
+            args += ["--extend-select", ",".join(known)]
         args.append(os.path.basename(path))
         env = dict(os.environ)
         if not self.rules:
@@ -591,6 +600,18 @@ class Mpsfix:
         except ValueError as e:
             raise ScriptFailure(["mpsfix %s did not print JSON (%s): %s" % (
                 command, e, tail(r.stdout.decode("utf-8", "replace")))])
+
+    def knows(self, code):
+        """Does mpsfix (with these rules) have a rule `code`?  (A header may name
+        one it lacks; the counts then say so.)"""
+        args = [self.binary, "explain", code]
+        if self.rules:
+            args[1:1] = ["--no-default-rules", "--rules", self.rules]
+        env = dict(os.environ)
+        if not self.rules:
+            env["MPSFIX_RULES_DIR"] = os.path.join(TOP, "rules")
+        return subprocess.run(args, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL, env=env, timeout=RUN_TIMEOUT).returncode == 0
 
     def applies(self, finding):
         fix = finding.get("fix")
@@ -723,8 +744,9 @@ def default_scripts():
                   if n.endswith(".py") and n != os.path.basename(__file__))
 
 
-def run_script(script, mpsfix_binary, rules, torch_version, keep=False):
-    """('ok'|'skip'|'FAIL', message lines); keep: leave the temporary folder."""
+def run_script(script, mpsfix_binary, rules, torch_version, keep=False, cuda=False):
+    """('ok'|'skip'|'FAIL', message lines); keep: leave the temporary folder; cuda:
+    CUDA is available here, so the on-mps run (a Mac has no CUDA) is not made."""
     name = os.path.basename(script)
     try:
         header = parse_headers(script)
@@ -734,7 +756,7 @@ def run_script(script, mpsfix_binary, rules, torch_version, keep=False):
         return "skip", ["%s: needs torch%s, have %s" % (name, header["requires"][0], torch_version)]
     work = tempfile.mkdtemp(prefix="mpsfix-semantics.")
     try:
-        status, lines = fix_and_compare(script, header, work, mpsfix_binary, rules)
+        status, lines = fix_and_compare(script, header, work, mpsfix_binary, rules, cuda)
     finally:
         if not keep:
             shutil.rmtree(work, ignore_errors=True)
@@ -744,7 +766,7 @@ def run_script(script, mpsfix_binary, rules, torch_version, keep=False):
     return status, lines
 
 
-def fix_and_compare(script, header, work, mpsfix_binary, rules):
+def fix_and_compare(script, header, work, mpsfix_binary, rules, cuda=False):
     name = os.path.basename(script)
     os.makedirs(os.path.join(work, "original"))
     os.makedirs(os.path.join(work, "fixed"))
@@ -753,8 +775,9 @@ def fix_and_compare(script, header, work, mpsfix_binary, rules):
     shutil.copyfile(script, original)
     shutil.copyfile(script, fixed)
     try:
-        problems, summary, changed = check_fixes(Mpsfix(mpsfix_binary, rules, header["unsafe"], header["target"]),
-                                                 header, fixed)
+        mpsfix = Mpsfix(mpsfix_binary, rules, header["unsafe"], header["target"],
+                        sorted(set(header["fixes"] or {}) | set(header["manual"])))
+        problems, summary, changed = check_fixes(mpsfix, header, fixed)
     except ScriptFailure as e:
         return "FAIL", e.lines
     if not changed:
@@ -762,7 +785,9 @@ def fix_and_compare(script, header, work, mpsfix_binary, rules):
     try:
         ra, rb = run_pair(original, fixed, work)
         diffs, n = compare_results(ra, rb, header["allclose"])
-        if header["on_mps"]:
+        if header["on_mps"] and cuda:
+            summary += "; on MPS: not run (CUDA is available here, and a Mac has none)"
+        elif header["on_mps"]:
             more, expected, same = compare_on_mps(*run_pair(original, fixed, work, mps=True),
                                                   header=header)
             diffs += more
@@ -865,7 +890,8 @@ def main(argv):
     print("semantics: torch %s (%s), %s" % (torch.__version__, sys.executable, binary))
     tally = collections.Counter()
     for script in scripts:
-        status, lines = run_script(script, binary, rules, torch.__version__, keep)
+        status, lines = run_script(script, binary, rules, torch.__version__, keep,
+                                   torch.cuda.is_available())
         tally[status] += 1
         print_lines(status, lines)
     print("semantics: %d scripts compared, %d skipped, %d failed" % (
