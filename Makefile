@@ -264,7 +264,7 @@ REPLAY_rule = rules fixtures/bad-rules $(wildcard fixtures/engine/*/rule.yml) te
 	$(wildcard tests/fuzz/regressions/rule)
 REPLAY_pattern = tests/fuzz/corpus/pattern $(wildcard tests/fuzz/regressions/pattern)
 REPLAY_pipeline = fixtures/rules fixtures/engine fixtures/bad fixtures/bad-fixed fixtures/demo \
-	fixtures/cli/project tests/fuzz/corpus/pipeline $(wildcard tests/fuzz/regressions/pipeline)
+	fixtures/cli/project fixtures/cli/amp-trainer/project tests/fuzz/corpus/pipeline $(wildcard tests/fuzz/regressions/pipeline)
 
 -include $(wildcard $(O)/src/*/*.d $(O)/tests/*.d $(O)/fuzz/*.d)
 

@@ -747,6 +747,8 @@ int mpsfix_engine_run(mpsfix_result *out, mpsfix_ctx *ctx, const mpsfix_index *i
 		size_t applied = 0, deferred = 0;
 		uint32_t errors;
 
+		if (opts->max_passes && out->passes == opts->max_passes)
+			break;
 		if (out->passes == MPSFIX_MAX_PASSES) {
 			add_warning(out, mpsfix_xasprintf("%s: stopped after %d passes of fixes; some fixes were not applied",
 							  src->path, MPSFIX_MAX_PASSES));

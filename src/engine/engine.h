@@ -83,6 +83,8 @@ typedef struct {
 	bool suppress;      /* honour `# noqa` / `# mpsfix: ignore[...]` comments */
 	bool unused_suppressions; /* list suppression comments that hid nothing */
 	bool no_prefilter;  /* parse every file, even one no rule can match (--no-prefilter) */
+	unsigned max_passes; /* fix mode: stop after this many passes (0: until nothing
+				changes; the fuzz target checks one pass at a time) */
 	/* also the warnings that only inform (--verbose): the names a star
 	   import brings in are not resolved, matching gave up on a pattern;
 	   without it, only those of fixes not applied */

@@ -4,7 +4,8 @@
  * - the output parses with no more errors than the input;
  * - a second pass over the output changes nothing;
  * - every byte outside the edits the findings report (as `check` reports
- *   them, before fixing) is unchanged and in order;
+ *   them, before fixing) is unchanged and in order; where a fix makes
+ *   another finding, for each pass on the text it starts from;
  * - the results are those a fresh parser and matcher give (nothing carries
  *   over from one input to the next, as nothing may from file to file).
  * The rules come from $MPSFIX_RULES_DIR, else the source tree's rules/.
@@ -172,9 +173,9 @@ static char *describe(const mpsfix_result *res)
 }
 
 /* The engine on `src` with context `c`: 0, or 1 when the file is skipped (too deep, too slow). */
-static int run_in(mpsfix_ctx *c, mpsfix_result *res, const mpsfix_source *src, bool fix)
+static int run_in(mpsfix_ctx *c, mpsfix_result *res, const mpsfix_source *src, bool fix, unsigned passes)
 {
-	mpsfix_engine_opts opts = {.fix = fix, .unsafe_fixes = true, .suppress = true};
+	mpsfix_engine_opts opts = {.fix = fix, .unsafe_fixes = true, .suppress = true, .max_passes = passes};
 	int error = mpsfix_engine_run(res, c, ix, src, &opts);
 
 	if (error == MPSFIX_ESKIP)
@@ -189,16 +190,16 @@ static int run_in(mpsfix_ctx *c, mpsfix_result *res, const mpsfix_source *src, b
  * checking that the result is the one a fresh context gives: nothing an
  * earlier file left in the parser or matcher may change a later file's result.
  */
-static int run(mpsfix_result *res, const mpsfix_source *src, bool fix)
+static int run(mpsfix_result *res, const mpsfix_source *src, bool fix, unsigned passes)
 {
 	mpsfix_ctx fresh;
 	mpsfix_result alone = MPSFIX_RESULT_INIT;
-	int skipped = run_in(&ctx, res, src, fix), skipped_alone;
+	int skipped = run_in(&ctx, res, src, fix, passes), skipped_alone;
 	char *a, *b;
 
 	if (mpsfix_ctx_init(&fresh) < 0)
 		fuzz_fail("no parser: %s", mpsfix_error_last()->message);
-	skipped_alone = run_in(&fresh, &alone, src, fix);
+	skipped_alone = run_in(&fresh, &alone, src, fix, passes);
 	a = skipped ? mpsfix_xstrdup("skipped") : describe(res);
 	b = skipped_alone ? mpsfix_xstrdup("skipped") : describe(&alone);
 	if (strcmp(a, b) != 0 || (!skipped && fix && (res->text_len != alone.text_len ||
@@ -212,6 +213,32 @@ static int run(mpsfix_result *res, const mpsfix_source *src, bool fix)
 	return skipped;
 }
 
+/*
+ * A fix can make another finding (MPS104 lets a device be MPS, and the
+ * non_blocking copy to it becomes MPS006's): each pass changes only the
+ * lines of the edits that `check` reports on the text the pass starts from.
+ */
+static void check_each_pass(const mpsfix_source *src, unsigned passes)
+{
+	mpsfix_source prev = MPSFIX_SOURCE_INIT;
+
+	if (mpsfix_source_from_buffer(&prev, "fuzz.py", src->data, src->len) < 0)
+		fuzz_fail("the input is no longer a valid source");
+	for (unsigned p = 1; p <= passes; p++) {
+		mpsfix_result reported = MPSFIX_RESULT_INIT, step = MPSFIX_RESULT_INIT;
+
+		if (run(&reported, &prev, false, 0) || run(&step, src, true, p))
+			fuzz_fail("pass %u: the engine skipped a text it fixed", p);
+		check_outside_edits(&reported, prev.data, prev.len, step.text, step.text_len);
+		mpsfix_source_release(&prev);
+		if (mpsfix_source_from_buffer(&prev, "fuzz.py", step.text, step.text_len) < 0)
+			fuzz_fail("pass %u gave an invalid source", p);
+		mpsfix_result_release(&reported);
+		mpsfix_result_release(&step);
+	}
+	mpsfix_source_release(&prev);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	mpsfix_source src = MPSFIX_SOURCE_INIT, fixed = MPSFIX_SOURCE_INIT;
@@ -220,7 +247,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (mpsfix_source_from_buffer(&src, "fuzz.py", (const char *)data, size) < 0)
 		return 0; /* binary, not UTF-8, too large: skipped before any rule runs */
-	if (run(&reported, &src, false) || run(&res, &src, true))
+	if (run(&reported, &src, false, 0) || run(&res, &src, true, 0))
 		goto done;
 	if (!res.text)
 		fuzz_fail("fix mode gave no text");
@@ -231,10 +258,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		goto done;
 	if (errors_of(res.text, res.text_len) > errors_of(src.data, src.len))
 		fuzz_fail("the fixed text parses with more errors than the input");
-	check_outside_edits(&reported, src.data, src.len, res.text, res.text_len);
+	if (res.passes <= 1)
+		check_outside_edits(&reported, src.data, src.len, res.text, res.text_len);
+	else
+		check_each_pass(&src, res.passes);
 	if (mpsfix_source_from_buffer(&fixed, "fuzz.py", res.text, res.text_len) < 0)
 		fuzz_fail("the fixed text is not a valid source: %s", mpsfix_error_last()->message);
-	if (run(&again, &fixed, true) == 0 && again.changed)
+	if (run(&again, &fixed, true, 0) == 0 && again.changed)
 		fuzz_fail("a second pass changed the fixed text again (%zu more fixes)", again.fixed);
 done:
 	mpsfix_result_release(&again);

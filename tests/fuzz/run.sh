@@ -44,7 +44,7 @@ for t in "$@"; do
 		;;
 	pipeline)
 		seed "$fuzz/seeds/$t" fixtures/rules fixtures/engine fixtures/bad fixtures/demo \
-			fixtures/cli/project tests/fuzz/corpus/pipeline
+			fixtures/cli/project fixtures/cli/amp-trainer/project tests/fuzz/corpus/pipeline
 		dict=tests/fuzz/python.dict
 		;;
 	*)
