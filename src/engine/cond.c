@@ -295,7 +295,7 @@ const mpsfix_fix_case *mpsfix_cond_case(const mpsfix_cond_ctx *cx, const mpsfix_
 {
 	for (size_t c = 0; c < r->fix.ncases; c++) {
 		const mpsfix_fix_case *fc = &r->fix.cases[c];
-		bool ok = !fc->has_torch || (target.lo >= fc->torch.lo && target.hi <= fc->torch.hi);
+		bool ok = !fc->has_torch || mpsfix_torch_range_within(target, fc->torch);
 
 		for (size_t k = 0; k < fc->nwhen && ok; k++)
 			ok = mpsfix_cond_holds(cx, &fc->when[k], m, true, true);

@@ -53,7 +53,7 @@ static bool cuda_string(TSNode n, const char *src)
 }
 
 typedef struct {
-	const mpsfix_names *names;
+	mpsfix_names *names;
 	const char *src;
 	mpsfix_buf name;
 	bool found;        /* enough evidence: stop */
@@ -66,14 +66,8 @@ static bool call_needs_cuda(evidence *ev, TSNode call)
 {
 	TSNode fn = ts_node_child_by_field_name(call, "function", 8);
 	TSNode args = ts_node_child_by_field_name(call, "arguments", 9);
-	bool named;
+	bool named = mpsfix_names_name_of(ev->names, fn, ev->src, &ev->name);
 
-	mpsfix_buf_clear(&ev->name);
-	named = ev->names && mpsfix_names_qualify((mpsfix_names *)ev->names, fn, &ev->name) == MPSFIX_NAME_RESOLVED;
-	if (!named) {
-		mpsfix_buf_clear(&ev->name);
-		named = mpsfix_dotted_name(fn, ev->src, &ev->name);
-	}
 	if (ev->methods && is(fn, "attribute") && mpsfix_node_text_is(ts_node_child_by_field_name(fn, "attribute", 9), ev->src, "cuda") &&
 	    !(named && !strcmp(ev->name.data, "torch.cuda")))
 		return true; /* x.cuda(): a tensor or module moved to CUDA by name */
@@ -138,7 +132,7 @@ static void block_evidence(evidence *ev, TSNode b, int depth)
 	}
 }
 
-bool mpsfix_cuda_statement(const mpsfix_names *names, const char *src, TSNode s)
+bool mpsfix_cuda_statement(mpsfix_names *names, const char *src, TSNode s)
 {
 	evidence ev = {names, src, MPSFIX_BUF_INIT, false, NULL, 0, false};
 
@@ -148,7 +142,7 @@ bool mpsfix_cuda_statement(const mpsfix_names *names, const char *src, TSNode s)
 	return ev.found;
 }
 
-size_t mpsfix_cuda_function(const mpsfix_names *names, const char *src, TSNode body,
+size_t mpsfix_cuda_function(mpsfix_names *names, const char *src, TSNode body,
 			    mpsfix_span seen[MPSFIX_CUDA_EVIDENCE])
 {
 	evidence ev = {names, src, MPSFIX_BUF_INIT, false, seen, 0, true};

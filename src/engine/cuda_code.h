@@ -34,7 +34,7 @@
  * one of them lies outside it (a `.cuda()` that a rule reports is not
  * evidence against itself).
  */
-size_t mpsfix_cuda_function(const mpsfix_names *names, const char *src, TSNode body,
+size_t mpsfix_cuda_function(mpsfix_names *names, const char *src, TSNode body,
 			    mpsfix_span seen[MPSFIX_CUDA_EVIDENCE]);
 
 /**
@@ -42,7 +42,7 @@ size_t mpsfix_cuda_function(const mpsfix_names *names, const char *src, TSNode b
  * `.cuda()` aside (a script's own statement that MPS204 reports is not
  * evidence that the whole script is written for CUDA)?
  */
-bool mpsfix_cuda_statement(const mpsfix_names *names, const char *src, TSNode s);
+bool mpsfix_cuda_statement(mpsfix_names *names, const char *src, TSNode s);
 
 /**
  * Is dotted module name [p, p+n) one that works only with CUDA (or a package

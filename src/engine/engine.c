@@ -258,7 +258,7 @@ static char *beyond_range(const pass *ps, const mpsfix_rule *r)
 	mpsfix_torch_range t = ps->opts->target ? *ps->opts->target : MPSFIX_TORCH_RANGE_MPS;
 	char rb[MPSFIX_TORCH_RANGE_STRMAX], tb[MPSFIX_TORCH_RANGE_STRMAX];
 
-	if (r->fix.exact_outside_range || (t.lo >= r->range.lo && t.hi <= r->range.hi))
+	if (r->fix.exact_outside_range || mpsfix_torch_range_within(t, r->range))
 		return NULL;
 	return mpsfix_xasprintf("the fix is exact only on torch %s, and the target torch %s "
 				"reaches beyond it", mpsfix_torch_range_format(rb, r->range),

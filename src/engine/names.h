@@ -26,6 +26,7 @@
 #include <tree_sitter/api.h>
 
 #include "common.h"
+#include "parse.h"
 
 typedef struct mpsfix_names mpsfix_names;
 
@@ -54,6 +55,21 @@ typedef enum {
  * unless the module has a star import (MPSFIX_NAME_STAR).
  */
 mpsfix_name_kind mpsfix_names_qualify(mpsfix_names *n, TSNode node, mpsfix_buf *out);
+
+/**
+ * The qualified name of `node` through the imports `n` (may be NULL), else
+ * its dotted name as written, into `out`; false if it has neither.
+ */
+static inline bool mpsfix_names_name_of(mpsfix_names *n, TSNode node, const char *src, mpsfix_buf *out)
+{
+	mpsfix_buf_clear(out);
+	if (ts_node_is_null(node))
+		return false;
+	if (n && mpsfix_names_qualify(n, node, out) == MPSFIX_NAME_RESOLVED)
+		return true;
+	mpsfix_buf_clear(out);
+	return mpsfix_dotted_name(node, src, out);
+}
 
 typedef enum {
 	MPSFIX_SPELL_OK = 0,      /* *out holds the spelling */

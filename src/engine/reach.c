@@ -110,13 +110,7 @@ static TSNode bare(TSNode n)
 /* The qualified (or, unresolved, dotted) name of `n` into `out`; false if it has none. */
 static bool name_of(const mpsfix_reach_ctx *cx, TSNode n, mpsfix_buf *out)
 {
-	mpsfix_buf_clear(out);
-	if (ts_node_is_null(n))
-		return false;
-	if (cx->names && mpsfix_names_qualify(cx->names, n, out) == MPSFIX_NAME_RESOLVED)
-		return true;
-	mpsfix_buf_clear(out);
-	return mpsfix_dotted_name(n, cx->src, out);
+	return mpsfix_names_name_of(cx->names, n, cx->src, out);
 }
 
 static const char *last_part(const mpsfix_buf *b)

@@ -36,6 +36,7 @@
 #include <tree_sitter/api.h>
 
 #include "common.h"
+#include "cuda_code.h"
 #include "names.h"
 #include "torchver.h"
 
@@ -47,7 +48,7 @@ typedef struct {
 	   that say so (cuda_code.h): a match inside one is unreachable when one
 	   of those calls lies outside the match */
 	struct mpsfix_cuda_fn {
-		mpsfix_span fn, seen[2];
+		mpsfix_span fn, seen[MPSFIX_CUDA_EVIDENCE];
 		size_t nseen;
 	} *fns;
 	size_t nfns, capfns;

@@ -88,6 +88,12 @@ static inline bool mpsfix_torch_range_meets(mpsfix_torch_range a, mpsfix_torch_r
 	return a.lo <= b.hi && b.lo <= a.hi;
 }
 
+/** Does `outer` hold every version of `inner`? */
+static inline bool mpsfix_torch_range_within(mpsfix_torch_range inner, mpsfix_torch_range outer)
+{
+	return inner.lo >= outer.lo && inner.hi <= outer.hi;
+}
+
 /** The smallest range that holds both. */
 static inline mpsfix_torch_range mpsfix_torch_range_hull(mpsfix_torch_range a, mpsfix_torch_range b)
 {
