@@ -463,6 +463,8 @@ tsan:
 tsan-tests: $(O)/mpsfix $(O)/check_all
 	TSAN_OPTIONS='halt_on_error=1 exitcode=66 second_deadlock_stack=1' CK_RUN_SUITE=pool \
 		MPSFIX_TOP=$(CURDIR) $(O)/check_all
+	TSAN_OPTIONS='halt_on_error=1 exitcode=66' CK_RUN_SUITE=pattern CK_RUN_CASE=threads \
+		MPSFIX_TOP=$(CURDIR) $(O)/check_all
 	TSAN_OPTIONS='halt_on_error=1 exitcode=66' sh tests/t0410-jobs.sh $(O)/mpsfix 2
 	TSAN_OPTIONS='halt_on_error=1 exitcode=66' MPSFIX_JOBS=4 sh tests/t0100-cli.sh $(O)/mpsfix
 

@@ -1,4 +1,5 @@
 /* check_pattern.c: compiling patterns, metavariables, literal values. */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -183,6 +184,88 @@ START_TEST(test_pattern_regex_bounds)
 }
 END_TEST
 
+/* A compile error comes back with regerror()'s message and holds nothing. */
+START_TEST(test_pattern_regex_compile_error)
+{
+	mpsfix_regex r;
+	char msg[256] = "";
+
+	ck_assert_int_eq(mpsfix_regex_compile(&r, "a(b", msg, sizeof(msg)), MPSFIX_ERROR);
+	ck_assert_msg(msg[0] != '\0', "no message");
+	ck_assert_ptr_null(r.lock);
+	mpsfix_regex_release(&r); /* nothing to free: no crash, no leak */
+	ck_assert_int_eq(mpsfix_regex_compile(&r, "^(cuda|mps)$", msg, sizeof(msg)), 0);
+	ck_assert(mpsfix_regex_search(&r, "mps"));
+	ck_assert(!mpsfix_regex_search(&r, "mpsx"));
+	mpsfix_regex_release(&r);
+	ck_assert_ptr_null(r.lock);
+}
+END_TEST
+
+/*
+ * Worker threads share one compiled expression, as they share a rule's.  A
+ * fresh one, so that glibc builds its automaton states while the threads
+ * race: "^[ab]*a[ab]{9}$" needs about 2^10 states (the last ten letters),
+ * hashed into 16 buckets (the expression's length, rounded up) that grow as
+ * they fill, and each thread searches words of its own, so that every thread
+ * finds states first.  Under ThreadSanitizer (`make tsan` runs this case) a
+ * search that is not serialized is reported.
+ */
+#define REGEX_THREADS 8
+#define REGEX_WORDS 4000
+#define REGEX_WORD_MAX 40
+
+typedef struct {
+	const mpsfix_regex *r;
+	pthread_barrier_t *start;
+	unsigned seed;
+	size_t wrong;
+} regex_job;
+
+static void *regex_worker(void *arg)
+{
+	regex_job *job = arg;
+	char word[REGEX_WORD_MAX + 1];
+
+	pthread_barrier_wait(job->start);
+	for (size_t i = 0; i < REGEX_WORDS; i++) {
+		size_t n = 1 + i % REGEX_WORD_MAX;
+
+		for (size_t k = 0; k < n; k++) {
+			job->seed = job->seed * 1103515245u + 12345u;
+			word[k] = (job->seed >> 16) & 1 ? 'a' : 'b';
+		}
+		word[n] = '\0';
+		/* a match has an a ten letters from the end */
+		if (mpsfix_regex_search(job->r, word) != (n >= 10 && word[n - 10] == 'a'))
+			job->wrong++;
+	}
+	return NULL;
+}
+
+START_TEST(test_pattern_regex_threads)
+{
+	mpsfix_regex r;
+	char msg[256];
+	pthread_t t[REGEX_THREADS];
+	pthread_barrier_t start;
+	regex_job jobs[REGEX_THREADS];
+
+	ck_assert_int_eq(mpsfix_regex_compile(&r, "^[ab]*a[ab]{9}$", msg, sizeof(msg)), 0);
+	ck_assert_int_eq(pthread_barrier_init(&start, NULL, REGEX_THREADS), 0);
+	for (size_t i = 0; i < REGEX_THREADS; i++) {
+		jobs[i] = (regex_job){&r, &start, (unsigned)i + 1, 0};
+		ck_assert_int_eq(pthread_create(&t[i], NULL, regex_worker, &jobs[i]), 0);
+	}
+	for (size_t i = 0; i < REGEX_THREADS; i++) {
+		ck_assert_int_eq(pthread_join(t[i], NULL), 0);
+		ck_assert_uint_eq(jobs[i].wrong, 0);
+	}
+	pthread_barrier_destroy(&start);
+	mpsfix_regex_release(&r);
+}
+END_TEST
+
 Suite *mpsfix_suite_pattern(void)
 {
 	Suite *s = suite_create("pattern");
@@ -196,6 +279,10 @@ Suite *mpsfix_suite_pattern(void)
 	tcase_add_test(tc, test_pattern_dollar_in_string_kept);
 	tcase_add_test(tc, test_pattern_literal_values);
 	tcase_add_test(tc, test_pattern_regex_bounds);
+	tcase_add_test(tc, test_pattern_regex_compile_error);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("threads");
+	tcase_add_test(tc, test_pattern_regex_threads);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -455,9 +455,9 @@ bool mpsfix_constraint_accepts(const mpsfix_constraint *c, TSNode node, const ch
 		char *text = mpsfix_xstrndup(src + s, e - s);
 		bool ok = true;
 
-		if (c->has_regex && regexec(&c->regex, text, 0, NULL, 0) != 0)
+		if (c->has_regex && !mpsfix_regex_search(&c->regex, text))
 			ok = false;
-		if (ok && c->has_not_regex && regexec(&c->not_regex, text, 0, NULL, 0) == 0)
+		if (ok && c->has_not_regex && mpsfix_regex_search(&c->not_regex, text))
 			ok = false;
 		free(text);
 		if (!ok)
@@ -472,9 +472,9 @@ void mpsfix_constraint_release(mpsfix_constraint *c)
 		return;
 	free(c->metavar);
 	if (c->has_regex)
-		regfree(&c->regex);
+		mpsfix_regex_release(&c->regex);
 	if (c->has_not_regex)
-		regfree(&c->not_regex);
+		mpsfix_regex_release(&c->not_regex);
 	free(c->regex_src);
 	free(c->not_regex_src);
 	free(c->kinds);

@@ -11,7 +11,6 @@
 #ifndef MPSFIX_PATTERN_H
 #define MPSFIX_PATTERN_H
 
-#include <regex.h>
 #include <tree_sitter/api.h>
 
 #include "common.h"
@@ -22,10 +21,10 @@
 typedef struct mpsfix_constraint_s {
 	char *metavar;          /* name without '$' (owned) */
 	bool has_regex;         /* `regex:` POSIX extended, searched in the text */
-	regex_t regex;
+	mpsfix_regex regex;
 	char *regex_src;
 	bool has_not_regex;     /* `not-regex:` */
-	regex_t not_regex;
+	mpsfix_regex not_regex;
 	char *not_regex_src;
 	TSSymbol *kinds;        /* `kind:` any of these node kinds (owned) */
 	size_t nkinds;

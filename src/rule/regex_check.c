@@ -2,10 +2,12 @@
  * regex_check.c: keeping a rule's `regex:` and `not-regex:` within bounds
  * that glibc's regcomp() and regexec() handle in bounded time: the
  * expression's length, its repetition counts and the size its counted
- * repetitions multiply out to, and no backreferences.
+ * repetitions multiply out to, and no backreferences; and a compiled
+ * expression that worker threads share.
  */
 #include "regex_check.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -178,4 +180,44 @@ int mpsfix_regex_check(const char *re, size_t *at)
 done:
 	free(stack.items);
 	return error;
+}
+
+int mpsfix_regex_compile(mpsfix_regex *r, const char *src, char *msg, size_t msgsize)
+{
+	int rc;
+
+	r->lock = NULL;
+	if ((rc = regcomp(&r->re, src, REG_EXTENDED | REG_NOSUB)) != 0) {
+		regerror(rc, &r->re, msg, msgsize);
+		return MPSFIX_ERROR;
+	}
+	r->lock = mpsfix_xmalloc(sizeof(*r->lock));
+	if ((rc = pthread_mutex_init(r->lock, NULL)) != 0) {
+		snprintf(msg, msgsize, "cannot make its lock: %s", strerror(rc));
+		free(r->lock);
+		r->lock = NULL;
+		regfree(&r->re);
+		return MPSFIX_ERROR;
+	}
+	return 0;
+}
+
+bool mpsfix_regex_search(const mpsfix_regex *r, const char *text)
+{
+	int rc;
+
+	pthread_mutex_lock(r->lock);
+	rc = regexec(&r->re, text, 0, NULL, 0);
+	pthread_mutex_unlock(r->lock);
+	return rc == 0;
+}
+
+void mpsfix_regex_release(mpsfix_regex *r)
+{
+	if (!r->lock)
+		return;
+	regfree(&r->re);
+	pthread_mutex_destroy(r->lock);
+	free(r->lock);
+	r->lock = NULL;
 }

@@ -6,6 +6,9 @@
 #ifndef MPSFIX_REGEX_CHECK_H
 #define MPSFIX_REGEX_CHECK_H
 
+#include <pthread.h>
+#include <regex.h>
+
 #include "common.h"
 
 /*
@@ -28,5 +31,29 @@
  * set to the byte offset of the problem in `re`.
  */
 int mpsfix_regex_check(const char *re, size_t *at);
+
+/*
+ * A compiled expression, searched by every worker thread.  POSIX makes
+ * regexec() thread-safe, and glibc keeps it so with a lock of its own around
+ * the automaton states it builds lazily; ThreadSanitizer cannot see that lock
+ * and reports those states as a data race.  Searches take `lock` as well, so
+ * that the serialization is one every tool sees and no libc is trusted for it.
+ */
+typedef struct {
+	regex_t re;
+	pthread_mutex_t *lock; /* owned */
+} mpsfix_regex;
+
+/**
+ * Compile `src` (POSIX extended, no submatches) into `*r`.  Returns 0, or
+ * MPSFIX_ERROR with regerror()'s message in `msg` (`*r` then holds nothing).
+ */
+int mpsfix_regex_compile(mpsfix_regex *r, const char *src, char *msg, size_t msgsize);
+
+/** True when `r` matches somewhere in the NUL-terminated `text`. */
+bool mpsfix_regex_search(const mpsfix_regex *r, const char *text);
+
+/** Free what `r` holds (not `r` itself). */
+void mpsfix_regex_release(mpsfix_regex *r);
 
 #endif

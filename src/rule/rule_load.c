@@ -272,11 +272,11 @@ static int load_kinds(const mpsfix_rule_loader *ld, const char *key, const mpsfi
 }
 
 static int load_regex(const mpsfix_rule_loader *ld, const char *name, const mpsfix_yaml_node *v,
-		      regex_t *re, bool *has, char **src)
+		      mpsfix_regex *re, bool *has, char **src)
 {
 	char msg[256];
 	size_t at;
-	int rc, error;
+	int error;
 
 	if ((error = mpsfix_rule__get_string(ld, name, v, src)) < 0)
 		return error;
@@ -289,10 +289,8 @@ static int load_regex(const mpsfix_rule_loader *ld, const char *name, const mpsf
 		free(why);
 		return error;
 	}
-	if ((rc = regcomp(re, *src, REG_EXTENDED | REG_NOSUB)) != 0) {
-		regerror(rc, re, msg, sizeof(msg));
+	if (mpsfix_regex_compile(re, *src, msg, sizeof(msg)) < 0)
 		return mpsfix_rule__fail(ld, v, "bad regex '%s': %s", *src, msg);
-	}
 	*has = true;
 	return 0;
 }
