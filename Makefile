@@ -96,7 +96,7 @@ FETCHED_SRCS = $(GRAMMAR)/.verified $(TS_STAMP)
 # make check: the test suites, each a target of its own (see "tests" below):
 # the Check run, the rule examples, the shell suites tests/tNNNN-topic.sh, the
 # bench generator's test, the fuzz replays and the semantic tests
-CHECK_SUITES = unit-tests rule-examples t0000 t0010 t0100 t0110 t0200 t0300 t0310 t0400 t0410 \
+CHECK_SUITES = unit-tests rule-examples t0000 t0010 t0100 t0110 t0130 t0200 t0300 t0310 t0400 t0410 \
 	t0500 t0510 t0520 t0600 t0610 t0700 t0710 t0720 t0800 bench-test fuzz-replay semantics \
 	lint-fixes
 
@@ -351,6 +351,10 @@ t0100: $(O)/mpsfix
 t0110: $(O)/mpsfix
 	@echo "== command line for CI and review"
 	sh tests/t0110-cli-lint.sh $(O)/mpsfix
+
+t0130: $(O)/mpsfix
+	@echo "== Jupyter notebooks"
+	sh tests/t0130-notebook.sh $(O)/mpsfix
 
 t0200: $(O)/mpsfix
 	@echo "== torch targeting, rules and explain"

@@ -410,7 +410,7 @@ START_TEST(test_discover_files_git_ignored)
 		expect_opts(args, 2, &o, (const char *[]){NULL}, &e);
 		ck_assert_int_eq(e.count, 2);
 		ck_assert_str_eq(e.messages.data,
-				 "repo/docs: nothing to check: no *.py or *.pyi file in it\n"
+				 "repo/docs: nothing to check: no *.py, *.pyi or *.ipynb file in it\n"
 				 "repo/data: nothing to check: git ignores its 1 Python file (--no-ignore reads it)\n");
 		mpsfix_buf_clear(&e.messages);
 		e.count = 0;

@@ -45,6 +45,7 @@ int main(void)
 		mpsfix_suite_rulelist,
 		mpsfix_suite_version,
 		mpsfix_suite_pool,
+		mpsfix_suite_notebook,
 	};
 	SRunner *sr = srunner_create(NULL);
 	int failed;

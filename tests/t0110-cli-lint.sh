@@ -378,7 +378,7 @@ one "$r/data/load.py"
 printf '*.py\n' >"$r/data/.gitignore"
 run_in "$r" "$bin" check --isolated --format concise docs
 expect_rc "a folder without Python files: exit 0" 0
-expect_err "a folder without Python files: named, and why" "mpsfix: docs: nothing to check: no *.py or *.pyi file in it"
+expect_err "a folder without Python files: named, and why" "mpsfix: docs: nothing to check: no *.py, *.pyi or *.ipynb file in it"
 run_in "$r" "$bin" check --isolated --format concise data
 expect_err "a folder whose files git ignores: named, and why" \
 	"mpsfix: data: nothing to check: git ignores its 1 Python file (--no-ignore reads it)"

@@ -182,8 +182,8 @@ void mpsfix_cli_usage(FILE *f)
 	      "  review [PATH...]            ask about each fix on the terminal, then\n"
 	      "                              write the accepted ones (or commit them)\n"
 	      "\n"
-	      "In a git work tree, tracked and untracked-but-not-ignored *.py and *.pyi\n"
-	      "files are read; elsewhere folders are walked (hidden folders, __pycache__,\n"
+	      "In a git work tree, tracked and untracked-but-not-ignored *.py, *.pyi and\n"
+	      "*.ipynb files are read; elsewhere folders are walked (hidden folders, __pycache__,\n"
 	      "node_modules, .venv, venv and site-packages skipped).  A PATH that git\n"
 	      "ignores is read all the same.  The default PATH is the current folder;\n"
 	      "'-' reads standard input.\n",

@@ -225,7 +225,10 @@ bool mpsfix_cmd_keep(void *payload, const mpsfix_rule *rule, uint32_t line)
 {
 	const mpsfix_file_scope *fs = payload;
 	const mpsfix_config *cfg = fs->config;
+	uint32_t cell, cell_line;
 
+	if (fs->src)
+		mpsfix_source_cell_of(fs->src, line, &cell, &cell_line, &line);
 	if (fs->since_active && !line_changed(fs, line))
 		return false;
 	for (size_t i = 0; fs->rel && i < cfg->nper_file_ignores; i++) {

@@ -118,6 +118,7 @@ typedef struct {
 	mpsfix_line_range *since;    /* --since: lines changed, sorted */
 	size_t nsince;
 	bool since_active;
+	const mpsfix_source *src;   /* a notebook's text: lines are mapped to its JSON's */
 } mpsfix_file_scope;
 
 /** The engine's keep callback (payload: an mpsfix_file_scope). */

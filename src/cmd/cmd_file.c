@@ -11,6 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "notebook.h"
+
 /*
  * The name a diff gives `path`: in a git work tree, relative to its top (as
  * `git diff` names files, and `git apply` reads them from anywhere in the
@@ -128,6 +130,37 @@ static void note_error(mpsfix_file_record *rec)
 	mpsfix_strvec_push(&rec->messages, mpsfix_error_last()->message);
 }
 
+/* A notebook's file (`raw`) as the Python text of its cells (`src`, cells attached). */
+static int read_notebook(mpsfix_source *src, mpsfix_notebook *nb, const mpsfix_source *raw,
+			 const char *display)
+{
+	int error;
+
+	if ((error = mpsfix_notebook_read(nb, display, raw->data, raw->len)) < 0)
+		return error;
+	if ((error = mpsfix_source_from_buffer(src, display, nb->text, nb->text_len)) < 0)
+		return error;
+	return mpsfix_notebook_attach(src, nb);
+}
+
+/*
+ * The notebook `raw` with the cells of the fixed text `text` (into `out`),
+ * read back (`back`) to make sure that it gives that very text.
+ */
+static int render_notebook(mpsfix_buf *out, mpsfix_notebook *back, const mpsfix_notebook *nb,
+			   const mpsfix_source *raw, const char *display, const char *text, size_t len)
+{
+	int error;
+
+	if ((error = mpsfix_notebook_render(out, nb, display, raw->data, raw->len, text, len)) < 0)
+		return error;
+	if (mpsfix_notebook_read(back, display, out->data, out->len) < 0 || back->text_len != len ||
+	    memcmp(back->text, text, len))
+		return mpsfix_error_set(MPSFIX_ESKIP, "%s: not fixed: the notebook written would not "
+					"read back as fixed", display);
+	return 0;
+}
+
 void mpsfix_cmd_file(const mpsfix_cmd *cmd, const mpsfix_index *index, mpsfix_ctx *ctx,
 		     mpsfix_file_record *rec, const char *path, const char *root,
 		     const mpsfix_torch_range *target, uint32_t line_length)
@@ -154,17 +187,27 @@ void mpsfix_cmd_file(const mpsfix_cmd *cmd, const mpsfix_index *index, mpsfix_ct
 	};
 	bool write_back = opts->command == MPSFIX_CMD_FIX;
 	char *rel = NULL, *skip_rel = NULL;
+	/* a notebook: its file, its cells, and the fixed file */
+	bool notebook = mpsfix_is_notebook_path(display);
+	mpsfix_source raw = MPSFIX_SOURCE_INIT;
+	mpsfix_notebook nb = MPSFIX_NOTEBOOK_INIT, fixed_nb = MPSFIX_NOTEBOOK_INIT;
+	mpsfix_buf nb_out = MPSFIX_BUF_INIT;
+	const char *out_data;
+	size_t out_len;
 	int error;
 
 	/* files found under "." are shown as git and ruff show them: "a.py", not "./a.py" */
 	while (!is_stdin && display[0] == '.' && display[1] == '/' && display[2])
 		display += 2;
 	rec->display = display;
-	error = load_source(opts, src, path, display);
+	error = load_source(opts, notebook ? &raw : src, path, display);
+	if (error == 0 && notebook && (error = read_notebook(src, &nb, &raw, display)) == MPSFIX_ESKIP &&
+	    is_stdin && opts->command == MPSFIX_CMD_FIX)
+		pass_through(raw.data, raw.len, false);
 	if (error == MPSFIX_ESKIP) {
 		note_error(rec);
 		rec->skipped = true;
-		return;
+		goto done;
 	}
 	if (error < 0)
 		goto fail;
@@ -174,7 +217,7 @@ void mpsfix_cmd_file(const mpsfix_cmd *cmd, const mpsfix_index *index, mpsfix_ct
 		mpsfix_strvec_push(&rec->messages, msg);
 		free(msg);
 		write_back = eo.fix = false; /* its findings stay, as check reports them */
-	} else if (write_back && !is_stdin && mpsfix_source_check_writable(src, path) < 0) {
+	} else if (write_back && !is_stdin && mpsfix_source_check_writable(notebook ? &raw : src, path) < 0) {
 		note_error(rec);
 		if (mpsfix_error_last()->code != MPSFIX_ESKIP)
 			goto fail_noted;
@@ -182,6 +225,7 @@ void mpsfix_cmd_file(const mpsfix_cmd *cmd, const mpsfix_index *index, mpsfix_ct
 	}
 	rel = cmd->config.dir ? mpsfix_cmd_relative_to(is_stdin ? display : path, cmd->config.dir) : NULL;
 	scope.rel = rel;
+	scope.src = notebook ? src : NULL;
 	/* the rules' skip-paths see the path inside the folder it was found in */
 	if (!is_stdin && root) {
 		char *real_root = realpath(root, NULL);
@@ -202,7 +246,7 @@ void mpsfix_cmd_file(const mpsfix_cmd *cmd, const mpsfix_index *index, mpsfix_ct
 		note_error(rec);
 		rec->skipped = true;
 		if (is_stdin && opts->command == MPSFIX_CMD_FIX)
-			pass_through(src->data, src->len, false);
+			pass_through(notebook ? raw.data : src->data, notebook ? raw.len : src->len, false);
 		goto done;
 	}
 	if (error < 0)
@@ -221,11 +265,30 @@ void mpsfix_cmd_file(const mpsfix_cmd *cmd, const mpsfix_index *index, mpsfix_ct
 			goto fail;
 		diff_of = &fixing;
 	}
-	if (diff_of->text && diff_of->changed) {
+	if (notebook && diff_of->text && diff_of->changed &&
+	    (error = render_notebook(&nb_out, &fixed_nb, &nb, &raw, display, diff_of->text,
+				     diff_of->text_len)) < 0) {
+		if (error != MPSFIX_ESKIP)
+			goto fail;
+		/* not written: its findings stay, as check reports them */
+		note_error(rec);
+		write_back = false;
+		if (diff_of == res) {
+			mpsfix_result_release(res);
+			eo.fix = false;
+			if ((error = mpsfix_engine_run(res, ctx, index, src, &eo)) < 0)
+				goto fail;
+		}
+		diff_of = NULL;
+	}
+	if (diff_of && diff_of->text && diff_of->changed) {
 		char *name = is_stdin ? mpsfix_xstrdup(display) : diff_name(path);
 
-		error = mpsfix_git_diff(&rec->diff, name, src->data, src->len, diff_of->text,
-					diff_of->text_len);
+		if (notebook)
+			error = mpsfix_git_diff(&rec->diff, name, raw.data, raw.len, nb_out.data, nb_out.len);
+		else
+			error = mpsfix_git_diff(&rec->diff, name, src->data, src->len, diff_of->text,
+						diff_of->text_len);
 		free(name);
 		if (error < 0)
 			goto fail;
@@ -234,13 +297,17 @@ void mpsfix_cmd_file(const mpsfix_cmd *cmd, const mpsfix_index *index, mpsfix_ct
 		/* what remains is in the new text */
 		if ((error = mpsfix_source_from_buffer(&rec->fixed, display, res->text, res->text_len)) < 0)
 			goto fail;
+		if (notebook)
+			mpsfix_notebook_attach(&rec->fixed, res->changed ? &fixed_nb : &nb);
 		rec->show_fixed = true;
 	}
+	out_data = notebook ? (res->changed ? nb_out.data : raw.data) : res->text;
+	out_len = notebook ? (res->changed ? nb_out.len : raw.len) : res->text_len;
 	if (opts->command == MPSFIX_CMD_FIX && is_stdin) {
 		/* the fixed text goes to standard output, the report to standard error */
-		fwrite(res->text, 1, res->text_len, stdout);
+		fwrite(out_data, 1, out_len, stdout);
 	} else if (write_back && res->changed &&
-		   (error = mpsfix_source_write_back(src, path, res->text, res->text_len)) < 0) {
+		   (error = mpsfix_source_write_back(notebook ? &raw : src, path, out_data, out_len)) < 0) {
 		goto fail;
 	}
 	rec->done = true;
@@ -265,6 +332,10 @@ fail:
 fail_noted:
 	rec->io_error = true;
 done:
+	mpsfix_source_release(&raw);
+	mpsfix_notebook_release(&nb);
+	mpsfix_notebook_release(&fixed_nb);
+	mpsfix_buf_release(&nb_out);
 	free(rel);
 	free(skip_rel);
 	free(scope.since);

@@ -392,7 +392,7 @@ static int warn_nothing(const reporter *w, const char *dir, size_t found, bool l
 			goto done;
 		}
 	}
-	report(w, "%s: nothing to check: no *.py or *.pyi file in it", dir);
+	report(w, "%s: nothing to check: no *.py, *.pyi or *.ipynb file in it", dir);
 done:
 	mpsfix_strvec_release(&all);
 	return error;

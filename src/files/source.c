@@ -383,7 +383,33 @@ void mpsfix_source_release(mpsfix_source *s)
 	free(s->path);
 	free(s->data);
 	free(s->lines);
+	free(s->cells);
 	*s = (mpsfix_source)MPSFIX_SOURCE_INIT;
+}
+
+bool mpsfix_source_cell_of(const mpsfix_source *s, uint32_t line, uint32_t *cell,
+			   uint32_t *cell_line, uint32_t *file_line)
+{
+	uint32_t lo = 0, hi;
+	const mpsfix_source_cell *c;
+
+	if (!s->ncells)
+		return false;
+	/* the last cell starting at or before the line */
+	hi = s->ncells;
+	while (hi - lo > 1) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (s->cells[mid].line <= line)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	c = &s->cells[lo];
+	*cell = c->number;
+	*cell_line = line >= c->line ? line - c->line + 1 : 1;
+	*file_line = c->file_line + (*cell_line - 1) * c->file_step;
+	return true;
 }
 
 uint32_t mpsfix_source_line_of(const mpsfix_source *s, uint32_t byte)

@@ -38,6 +38,15 @@ typedef struct {
 	unsigned long nlink;
 } mpsfix_file_stamp;
 
+/** A cell of a notebook's Python text (notebook.h). */
+typedef struct {
+	uint32_t line;      /* its first line in the text (1-based) */
+	uint32_t number;    /* its number in the notebook (1-based, every cell counted) */
+	uint32_t file_line; /* the notebook file's line of its first source line */
+	uint32_t file_step; /* 1: each source line on a file line of its own (a list
+			       of lines); 0: all on file_line (one string) */
+} mpsfix_source_cell;
+
 typedef struct {
 	char *path;        /* the name used in messages and diffs (owned) */
 	char *data;        /* the bytes, NUL-terminated after len (owned) */
@@ -52,6 +61,8 @@ typedef struct {
 			      not UTF-8 ("latin-1"; the text is then ASCII), or "" */
 	uint32_t encoding_line; /* the line of that declaration */
 	mpsfix_file_stamp stamp; /* mpsfix_source_read: the file as read */
+	mpsfix_source_cell *cells; /* a notebook's text: its cells, in order (owned) */
+	uint32_t ncells;
 } mpsfix_source;
 
 #define MPSFIX_SOURCE_INIT {0}
@@ -71,6 +82,14 @@ int mpsfix_source_from_buffer(mpsfix_source *out, const char *path,
 			      const char *data, size_t len);
 
 void mpsfix_source_release(mpsfix_source *s);
+
+/**
+ * For a notebook's text (s->ncells > 0): the cell holding 1-based `line`,
+ * the line's number in that cell, and its line in the notebook file.
+ * Returns false (and sets nothing) for other sources.
+ */
+bool mpsfix_source_cell_of(const mpsfix_source *s, uint32_t line, uint32_t *cell,
+			   uint32_t *cell_line, uint32_t *file_line);
 
 /**
  * 1-based line and column of byte offset `byte`.  The column counts

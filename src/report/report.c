@@ -165,6 +165,18 @@ static void item_from_unused(mpsfix_report_item *it, const mpsfix_unused_suppres
 	it->message = it->owned;
 }
 
+/* Where `it` is in the file: a notebook's cell and JSON lines. */
+static void place(mpsfix_report_item *it, const mpsfix_source *src)
+{
+	uint32_t cell, end_cell, cell_end;
+
+	it->file_line = it->line;
+	it->file_end_line = it->end_line;
+	if (src && mpsfix_source_cell_of(src, it->line, &cell, &it->cell_line, &it->file_line) &&
+	    mpsfix_source_cell_of(src, it->end_line, &end_cell, &cell_end, &it->file_end_line))
+		it->cell = cell;
+}
+
 /* The findings and (with show_unused) unused suppressions of `res` in position order. */
 static mpsfix_report_item *collect(const mpsfix_reporter *r, const mpsfix_source *src,
 				   const mpsfix_result *res, size_t *n)
@@ -184,6 +196,7 @@ static mpsfix_report_item *collect(const mpsfix_reporter *r, const mpsfix_source
 			item_from_unused(&items[m++], u, src);
 			k++;
 		}
+		place(&items[m - 1], src);
 	}
 	*n = m;
 	return items;

@@ -42,8 +42,8 @@ void mpsfix_report__github_line(const mpsfix_reporter *r, const char *path,
 
 	fprintf(r->out, "::%s file=", level);
 	github_escape(r->out, path, true);
-	fprintf(r->out, ",line=%u,col=%u,endLine=%u,endColumn=%u,title=", it->line, it->col,
-		it->end_line, it->end_col);
+	fprintf(r->out, ",line=%u,col=%u,endLine=%u,endColumn=%u,title=", it->file_line, it->col,
+		it->file_end_line, it->end_col);
 	github_escape(r->out, it->code, true);
 	fputs("::", r->out);
 	github_escape(r->out, it->message, false);

@@ -36,6 +36,9 @@ typedef struct {
 	mpsfix_severity severity;
 	uint32_t start, end;             /* bytes */
 	uint32_t line, col, end_line, end_col;
+	/* in the file: a notebook's lines are its JSON's, and `cell` (1-based, else 0)
+	   is the cell, where the finding is on lines cell_line.. of its code */
+	uint32_t file_line, file_end_line, cell, cell_line;
 	mpsfix_fix_status fix;
 	const char *reason;              /* MANUAL; UNSAFE: "" or why a safe fix is unsafe here */
 	const mpsfix_edit *edits;        /* AVAILABLE, UNSAFE */

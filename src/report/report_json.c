@@ -16,9 +16,10 @@ static json_t *json_position(uint32_t line, uint32_t col, uint32_t byte)
 
 static json_t *json_edit_position(const mpsfix_source *src, uint32_t byte)
 {
-	uint32_t line, col;
+	uint32_t line, col, cell, cell_line;
 
 	mpsfix_source_position(src, byte, &line, &col);
+	mpsfix_source_cell_of(src, line, &cell, &cell_line, &line); /* a notebook: the JSON's line */
 	return json_position(line, col, byte);
 }
 
@@ -47,8 +48,15 @@ json_t *mpsfix_report__json_finding(const char *path, const mpsfix_source *src,
 	json_object_set_new(o, "severity", mpsfix_report__jstr(mpsfix_severity_name(it->severity)));
 	json_object_set_new(o, "message", mpsfix_report__jstr(it->message));
 	json_object_set_new(o, "path", mpsfix_report__jstr(path));
-	json_object_set_new(o, "start", json_position(it->line, it->col, it->start));
-	json_object_set_new(o, "end", json_position(it->end_line, it->end_col, it->end));
+	json_object_set_new(o, "start", json_position(it->file_line, it->col, it->start));
+	json_object_set_new(o, "end", json_position(it->file_end_line, it->end_col, it->end));
+	if (it->cell) {
+		json_t *cell = json_object();
+
+		json_object_set_new(cell, "number", json_integer(it->cell));
+		json_object_set_new(cell, "line", json_integer(it->cell_line));
+		json_object_set_new(o, "cell", cell);
+	}
 	json_object_set_new(o, "url", mpsfix_report__jstr(it->url));
 	if (it->fix != MPSFIX_FIX_NONE) {
 		fix = json_object();

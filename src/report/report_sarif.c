@@ -153,9 +153,9 @@ json_t *mpsfix_report__sarif_result(mpsfix_reporter *r, const char *path,
 		text = mpsfix_xasprintf("%s (unsafe fix: %s)", it->message, it->reason);
 	json_object_set_new(o, "message", sarif_text(text ? text : it->message));
 	free(text);
-	json_object_set_new(region, "startLine", json_integer(it->line));
+	json_object_set_new(region, "startLine", json_integer(it->file_line));
 	json_object_set_new(region, "startColumn", json_integer(it->col));
-	json_object_set_new(region, "endLine", json_integer(it->end_line));
+	json_object_set_new(region, "endLine", json_integer(it->file_end_line));
 	json_object_set_new(region, "endColumn", json_integer(it->end_col));
 	json_object_set_new(region, "byteOffset", json_integer(it->start));
 	json_object_set_new(region, "byteLength", json_integer(it->end - it->start));

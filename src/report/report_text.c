@@ -56,7 +56,10 @@ void mpsfix_report__text_line(const mpsfix_reporter *r, const char *path,
 			      const mpsfix_report_item *it, bool reason)
 {
 	put(r, C_BOLD, path);
-	fprintf(r->out, ":%u:%u: ", it->line, it->col);
+	if (it->cell)
+		fprintf(r->out, ":cell %u:%u:%u: ", it->cell, it->cell_line, it->col);
+	else
+		fprintf(r->out, ":%u:%u: ", it->line, it->col);
 	put(r, severity_color(it->severity), it->code);
 	if (it->fix == MPSFIX_FIX_AVAILABLE) {
 		fputc(' ', r->out);
@@ -148,7 +151,8 @@ static void write_source_line(const mpsfix_reporter *r, const mpsfix_source *src
 	if (line == it->line && line != last)
 		to = UINT32_MAX; /* the first line of several: to its end */
 	render_line(&text, s, n, &from, &to);
-	snprintf(num, sizeof(num), "%*u |", (int)width, line);
+	/* a notebook's lines are numbered in their cell */
+	snprintf(num, sizeof(num), "%*u |", (int)width, it->cell ? line - it->line + it->cell_line : line);
 	put(r, C_BLUE, num);
 	if (text.len) {
 		fputc(' ', r->out);
@@ -188,7 +192,7 @@ void mpsfix_report__text_full(mpsfix_reporter *r, const char *path, const mpsfix
 		last--;
 	if (last < first)
 		last = first;
-	width = digits(last);
+	width = digits(it->cell ? last - it->line + it->cell_line : last);
 	if (r->any)
 		fputc('\n', r->out);
 	r->any = true;

@@ -15,7 +15,7 @@ static bool ends_with(const char *s, const char *suffix)
 
 bool mpsfix_is_python_path(const char *name)
 {
-	return ends_with(name, ".py") || ends_with(name, ".pyi");
+	return ends_with(name, ".py") || ends_with(name, ".pyi") || ends_with(name, ".ipynb");
 }
 
 char *mpsfix_path_join(const char *dir, const char *name)

@@ -7,7 +7,7 @@
 
 #include "common.h"
 
-/** Is `name` a Python source by its name: ending in `.py` or `.pyi`, with something before the dot? */
+/** Is `name` a Python source by its name: ending in `.py`, `.pyi` or `.ipynb` (a notebook), with something before the dot? */
 bool mpsfix_is_python_path(const char *name);
 
 /** `dir/name`, with no doubled slash however many `dir` ends with (newly allocated). */

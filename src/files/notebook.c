@@ -1,0 +1,699 @@
+/*
+ * notebook.c: a Jupyter notebook read as one Python text (jansson for the
+ * JSON's meaning, a scan of its bytes for where each cell's `source` is),
+ * and written back by replacing the `source` values of changed cells only.
+ */
+#include "notebook.h"
+
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Cell magics whose body is Python (the rest, %%bash, %%html, ..., are left out). */
+static const char *const python_cell_magics[] = {
+	"time", "timeit", "capture", "prun", "debug", "python", "python3",
+};
+
+bool mpsfix_is_notebook_path(const char *name)
+{
+	size_t n = strlen(name);
+
+	return n > 6 && !strcmp(name + n - 6, ".ipynb");
+}
+
+/* ---- where the cells' sources are in the bytes -------------------------------- */
+
+typedef struct {
+	const char *s;
+	size_t len, i;
+} jscan;
+
+static void skip_ws(jscan *j)
+{
+	while (j->i < j->len && (j->s[j->i] == ' ' || j->s[j->i] == '\t' || j->s[j->i] == '\n' ||
+				 j->s[j->i] == '\r'))
+		j->i++;
+}
+
+/* At '"': past the closing quote. */
+static bool skip_string(jscan *j)
+{
+	for (j->i++; j->i < j->len; j->i++) {
+		if (j->s[j->i] == '\\')
+			j->i++;
+		else if (j->s[j->i] == '"')
+			return j->i++, true;
+	}
+	return false;
+}
+
+/* Past one value; nesting is counted, not recursed into. */
+static bool skip_value(jscan *j)
+{
+	size_t depth = 0;
+
+	skip_ws(j);
+	if (j->i >= j->len)
+		return false;
+	if (j->s[j->i] == '"')
+		return skip_string(j);
+	if (j->s[j->i] != '{' && j->s[j->i] != '[') {
+		while (j->i < j->len && !strchr(",]} \t\r\n", j->s[j->i]))
+			j->i++;
+		return true;
+	}
+	do {
+		char c = j->s[j->i];
+
+		if (c == '"') {
+			if (!skip_string(j))
+				return false;
+			continue;
+		}
+		if (c == '{' || c == '[')
+			depth++;
+		else if (c == '}' || c == ']')
+			depth--;
+		j->i++;
+	} while (depth > 0 && j->i < j->len);
+	return depth == 0;
+}
+
+/* At a key: true when it is `key` as written; past the key and its ':'. */
+static bool read_key(jscan *j, const char *key, bool *ok)
+{
+	size_t start = j->i + 1, n = strlen(key);
+	bool is;
+
+	skip_ws(j);
+	start = j->i + 1;
+	if (j->i >= j->len || j->s[j->i] != '"' || !skip_string(j))
+		return *ok = false;
+	is = j->i - start - 1 == n && !memcmp(j->s + start, key, n);
+	skip_ws(j);
+	if (j->i >= j->len || j->s[j->i] != ':')
+		return *ok = false;
+	j->i++;
+	skip_ws(j);
+	return is;
+}
+
+/* After a member or an element: past ',' (true) or the closing `close` (false). */
+static bool next_member(jscan *j, char close, bool *ok)
+{
+	skip_ws(j);
+	if (j->i < j->len && j->s[j->i] == ',')
+		return j->i++, true;
+	if (j->i >= j->len || j->s[j->i] != close)
+		*ok = false;
+	else
+		j->i++;
+	return false;
+}
+
+static bool opens(jscan *j, char c)
+{
+	skip_ws(j);
+	if (j->i >= j->len || j->s[j->i] != c)
+		return false;
+	j->i++;
+	skip_ws(j);
+	return true;
+}
+
+/* The spans of the cells' `source` values, in order: the number found, or -1. */
+static long find_sources(mpsfix_nb_cell *cells, size_t ncells, const char *data, size_t len)
+{
+	jscan j = {data, len, 0};
+	bool ok = true;
+	size_t n = 0;
+
+	if (!opens(&j, '{'))
+		return -1;
+	if (j.i < len && data[j.i] == '}')
+		return 0;
+	do {
+		if (!read_key(&j, "cells", &ok)) {
+			if (!ok || !skip_value(&j))
+				return -1;
+			continue;
+		}
+		if (!opens(&j, '['))
+			return -1;
+		if (j.i < len && data[j.i] == ']') {
+			j.i++;
+			continue;
+		}
+		do {
+			if (!opens(&j, '{'))
+				return -1;
+			if (j.i < len && data[j.i] == '}') {
+				j.i++;
+				continue;
+			}
+			do {
+				bool source = read_key(&j, "source", &ok);
+				size_t start = j.i;
+
+				if (!ok || !skip_value(&j))
+					return -1;
+				if (source && n < ncells) {
+					cells[n].start = (uint32_t)start;
+					cells[n].end = (uint32_t)j.i;
+				}
+				n += source;
+			} while (next_member(&j, '}', &ok));
+			if (!ok)
+				return -1;
+		} while (next_member(&j, ']', &ok));
+		if (!ok)
+			return -1;
+	} while (next_member(&j, '}', &ok));
+	return ok ? (long)n : -1;
+}
+
+/* ---- IPython lines -------------------------------------------------------------- */
+
+/* Where a line's statement stands: inside brackets, a triple-quoted string, a continuation. */
+typedef struct {
+	size_t depth;
+	char triple;     /* the quote of an open triple-quoted string, or 0 */
+	bool continued;  /* the last line ended with a backslash */
+} line_state;
+
+static void scan_line(line_state *st, const char *p, const char *end)
+{
+	st->continued = false;
+	while (p < end) {
+		char c = *p;
+
+		if (st->triple) {
+			if (c == '\\')
+				p++;
+			else if (c == st->triple && end - p >= 3 && p[1] == c && p[2] == c)
+				st->triple = 0, p += 2;
+			p++;
+			continue;
+		}
+		if (c == '#')
+			return;
+		if (c == '"' || c == '\'') {
+			if (end - p >= 3 && p[1] == c && p[2] == c) {
+				st->triple = c;
+				p += 3;
+				continue;
+			}
+			for (p++; p < end && *p != c; p++)
+				if (*p == '\\')
+					p++;
+		} else if (c == '(' || c == '[' || c == '{') {
+			st->depth++;
+		} else if ((c == ')' || c == ']' || c == '}') && st->depth) {
+			st->depth--;
+		} else if (c == '\\' && p + 1 < end && (p[1] == '\n' || p[1] == '\r')) {
+			st->continued = true;
+		}
+		p++;
+	}
+}
+
+/* Of an IPython line at a statement's start: the byte where its magic part starts, or -1. */
+static long magic_at(const char *line, size_t n)
+{
+	size_t i = 0, e = n;
+
+	while (i < n && (line[i] == ' ' || line[i] == '\t'))
+		i++;
+	while (e > i && (line[e - 1] == ' ' || line[e - 1] == '\t' || line[e - 1] == '\n' ||
+			 line[e - 1] == '\r'))
+		e--;
+	if (i == e)
+		return -1;
+	if (line[i] == '%' || line[i] == '!' || line[i] == '?')
+		return 0;
+	if (line[e - 1] == '?' && !memchr(line + i, '#', e - i) && !memchr(line + i, '"', e - i) &&
+	    !memchr(line + i, '\'', e - i))
+		return 0; /* help: obj? or obj?? */
+	/* an assignment from one: names = !cmd, t = %timeit -o f() */
+	for (size_t k = i; k < e; k++) {
+		char c = line[k];
+
+		if (c == '=') {
+			size_t v = k + 1;
+
+			if (k == i || strchr("=!<>+-*/%&|^@:", line[k - 1]) || (v < e && line[v] == '='))
+				return -1;
+			while (v < e && (line[v] == ' ' || line[v] == '\t'))
+				v++;
+			return v < e && (line[v] == '!' || line[v] == '%') ? (long)v : -1;
+		}
+		if (!(c == '_' || c == '.' || c == ',' || c == ' ' || c == '\t' || c == '[' || c == ']' ||
+		      (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')))
+			return -1;
+	}
+	return -1;
+}
+
+static bool python_cell_magic(const char *code, size_t len)
+{
+	size_t n = 0;
+
+	if (len < 2 || code[0] != '%' || code[1] != '%')
+		return true;
+	code += 2;
+	len -= 2;
+	while (n < len && code[n] != ' ' && code[n] != '\t' && code[n] != '\n' && code[n] != '\r')
+		n++;
+	for (size_t i = 0; i < MPSFIX_ARRAY_SIZE(python_cell_magics); i++)
+		if (strlen(python_cell_magics[i]) == n && !memcmp(code, python_cell_magics[i], n))
+			return true;
+	return false;
+}
+
+typedef struct {
+	char *orig, *masked;
+} nb_mask;
+typedef ARRAY(nb_mask) nb_masks;
+
+/* Append cell `c`'s code to `out`, IPython lines masked (masks recorded in `masks`). */
+static void add_code(mpsfix_buf *out, mpsfix_nb_cell *c, nb_masks *masks)
+{
+	const char *p = c->code, *end = c->code + c->code_len;
+	line_state st = {0};
+
+	c->first_mask = (uint32_t)masks->len;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *e = nl ? nl + 1 : end;
+		size_t body = (size_t)(e - p);
+		long at = -1;
+
+		while (body && (p[body - 1] == '\n' || p[body - 1] == '\r'))
+			body--;
+		if (!st.depth && !st.triple && !st.continued)
+			at = magic_at(p, body);
+		if (at < 0) {
+			mpsfix_buf_add(out, p, (size_t)(e - p));
+			scan_line(&st, p, e);
+		} else {
+			mpsfix_buf m = MPSFIX_BUF_INIT;
+			nb_mask mask;
+			size_t k = masks->len;
+
+			if (at == 0) {
+				size_t ind = 0;
+
+				while (ind < body && (p[ind] == ' ' || p[ind] == '\t'))
+					ind++;
+				mpsfix_buf_printf(&m, "%.*spass  #%cm%zu", (int)ind, p, MPSFIX_NB_MARK, k);
+			} else {
+				mpsfix_buf_printf(&m, "%.*s0  #%cm%zu", (int)at, p, MPSFIX_NB_MARK, k);
+			}
+			mask.orig = mpsfix_xstrndup(p, body);
+			mask.masked = mpsfix_buf_detach(&m, NULL);
+			mpsfix_buf_adds(out, mask.masked);
+			mpsfix_buf_add(out, p + body, (size_t)(e - p) - body);
+			ARRAY_PUSH(masks, mask);
+			c->nmasks++;
+			st.continued = false;
+		}
+		p = e;
+	}
+	if (c->code_len && end[-1] != '\n')
+		mpsfix_buf_addc(out, '\n');
+}
+
+/* ---- reading ----------------------------------------------------------------------- */
+
+/* Decode cell `c`'s source (`v`, a string or a list of strings). */
+static bool decode_source(mpsfix_nb_cell *c, json_t *v)
+{
+	mpsfix_buf b = MPSFIX_BUF_INIT;
+	size_t i;
+	json_t *line;
+
+	if (json_is_string(v)) {
+		mpsfix_buf_add(&b, json_string_value(v), json_string_length(v));
+	} else if (json_is_array(v)) {
+		c->listed = true;
+		json_array_foreach(v, i, line) {
+			if (!json_is_string(line)) {
+				mpsfix_buf_release(&b);
+				return false;
+			}
+			mpsfix_buf_add(&b, json_string_value(line), json_string_length(line));
+		}
+	} else {
+		return false;
+	}
+	c->code_len = b.len;
+	c->code = b.data ? mpsfix_buf_detach(&b, NULL) : mpsfix_xstrdup("");
+	return true;
+}
+
+static uint32_t count_lines(const char *s, size_t from, size_t to)
+{
+	uint32_t n = 0;
+
+	for (size_t i = from; i < to; i++)
+		n += s[i] == '\n';
+	return n;
+}
+
+int mpsfix_notebook_read(mpsfix_notebook *nb, const char *path, const char *data, size_t len)
+{
+	json_error_t jerr;
+	json_t *root = json_loadb(data, len, JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL, &jerr), *cells, *format;
+	mpsfix_buf text = MPSFIX_BUF_INIT;
+	nb_masks masks = {0};
+	ARRAY(mpsfix_source_cell) map = {0};
+	uint32_t line = 1, file_line = 1;
+	size_t scanned = 0;
+	int error = 0;
+
+	*nb = (mpsfix_notebook)MPSFIX_NOTEBOOK_INIT;
+	if (!root)
+		return mpsfix_error_set(MPSFIX_ESKIP, "%s:%d:%d: skipped: not a notebook: %s", path,
+					jerr.line, jerr.column, jerr.text);
+	format = json_object_get(root, "nbformat");
+	if (!json_is_object(root) || !json_is_integer(format)) {
+		error = mpsfix_error_set(MPSFIX_ESKIP, "%s: skipped: not a notebook (no nbformat)", path);
+		goto done;
+	}
+	if (json_integer_value(format) != 4) {
+		error = mpsfix_error_set(MPSFIX_ESKIP, "%s: skipped: nbformat %lld notebook; mpsfix reads "
+					 "nbformat 4 (jupyter nbconvert --to notebook upgrades it)",
+					 path, (long long)json_integer_value(format));
+		goto done;
+	}
+	cells = json_object_get(root, "cells");
+	if (!json_is_array(cells)) {
+		error = mpsfix_error_set(MPSFIX_ESKIP, "%s: skipped: not a notebook (no cells)", path);
+		goto done;
+	}
+	nb->ncells = json_array_size(cells);
+	nb->cells = mpsfix_xcalloc(nb->ncells ? nb->ncells : 1, sizeof(*nb->cells));
+	if (find_sources(nb->cells, nb->ncells, data, len) != (long)nb->ncells) {
+		error = mpsfix_error_set(MPSFIX_ESKIP, "%s: skipped: cannot find each cell's source in "
+					 "the file (keys written with escapes?)", path);
+		goto done;
+	}
+	for (size_t i = 0; i < nb->ncells; i++) {
+		mpsfix_nb_cell *c = &nb->cells[i];
+		json_t *cell = json_array_get(cells, i), *type = json_object_get(cell, "cell_type");
+
+		c->number = (uint32_t)i + 1;
+		if (!json_is_string(type) || !decode_source(c, json_object_get(cell, "source"))) {
+			error = mpsfix_error_set(MPSFIX_ESKIP, "%s: cell %u: skipped: not a notebook cell "
+						 "(no cell_type or source)", path, c->number);
+			goto done;
+		}
+		file_line += count_lines(data, scanned, c->start);
+		scanned = c->start;
+		c->file_line = file_line;
+		c->python = !strcmp(json_string_value(type), "code") && python_cell_magic(c->code, c->code_len);
+		if (!c->python)
+			continue;
+		if (memchr(c->code, '\0', c->code_len) || memchr(c->code, MPSFIX_NB_MARK, c->code_len)) {
+			error = mpsfix_error_set(MPSFIX_ESKIP, "%s: cell %u: skipped: the code holds a %s "
+						 "character", path, c->number,
+						 memchr(c->code, '\0', c->code_len) ? "NUL" : "U+001F");
+			goto done;
+		}
+		if (map.len) {
+			mpsfix_buf_printf(&text, "#%c%u\n", MPSFIX_NB_MARK, c->number);
+			line++;
+		}
+		{
+			/* a list laid out one line per element, as nbformat writes it */
+			size_t elements = c->listed ? json_array_size(json_object_get(cell, "source")) : 0;
+			bool step = elements && count_lines(data, c->start, c->end) == elements + 1;
+			mpsfix_source_cell sc = {line, c->number, c->file_line + step, step};
+
+			ARRAY_PUSH(&map, sc);
+		}
+		{
+			size_t before = text.len;
+
+			add_code(&text, c, &masks);
+			line += count_lines(text.data ? text.data : "", before, text.len);
+		}
+	}
+	nb->text_len = text.len;
+	nb->text = text.data ? mpsfix_buf_detach(&text, NULL) : mpsfix_xstrdup("");
+	nb->map = map.items;
+	nb->nmap = map.len;
+	map.items = NULL;
+	nb->nmasks = masks.len;
+	nb->masks = mpsfix_xcalloc(nb->nmasks * 2 + 1, sizeof(char *));
+	for (size_t k = 0; k < nb->nmasks; k++) {
+		nb->masks[2 * k] = masks.items[k].orig;
+		nb->masks[2 * k + 1] = masks.items[k].masked;
+	}
+	masks.len = 0;
+done:
+	for (size_t k = 0; k < masks.len; k++) {
+		free(masks.items[k].orig);
+		free(masks.items[k].masked);
+	}
+	free(masks.items);
+	mpsfix_buf_release(&text);
+	free(map.items);
+	json_decref(root);
+	if (error < 0)
+		mpsfix_notebook_release(nb);
+	return error;
+}
+
+/* ---- writing ------------------------------------------------------------------------ */
+
+/* A code point from valid UTF-8 at `s` (n bytes left); its length in `*len`. */
+static uint32_t utf8_decode(const unsigned char *s, size_t n, size_t *len)
+{
+	if (s[0] < 0xe0 || n < 3) {
+		*len = n >= 2 && s[0] >= 0xc0 ? 2 : 1;
+		return *len == 2 ? (uint32_t)(s[0] & 0x1f) << 6 | (s[1] & 0x3f) : s[0];
+	}
+	if (s[0] < 0xf0 || n < 4) {
+		*len = 3;
+		return (uint32_t)(s[0] & 0x0f) << 12 | (uint32_t)(s[1] & 0x3f) << 6 | (s[2] & 0x3f);
+	}
+	*len = 4;
+	return (uint32_t)(s[0] & 0x07) << 18 | (uint32_t)(s[1] & 0x3f) << 12 |
+	       (uint32_t)(s[2] & 0x3f) << 6 | (s[3] & 0x3f);
+}
+
+/* A JSON string as Python's json module writes it (ensure_ascii when `ascii`). */
+static void put_string(mpsfix_buf *b, const char *s, size_t n, bool ascii)
+{
+	mpsfix_buf_addc(b, '"');
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+		const char *esc = c == '"' ? "\\\"" : c == '\\' ? "\\\\" : c == '\n' ? "\\n" :
+				  c == '\r' ? "\\r" : c == '\t' ? "\\t" : c == '\b' ? "\\b" :
+				  c == '\f' ? "\\f" : NULL;
+
+		if (esc) {
+			mpsfix_buf_adds(b, esc);
+		} else if (c < 0x20 || (ascii && c == 0x7f)) {
+			mpsfix_buf_printf(b, "\\u%04x", c);
+		} else if (ascii && c >= 0x80) {
+			size_t len;
+			uint32_t cp = utf8_decode((const unsigned char *)s + i, n - i, &len);
+
+			if (cp >= 0x10000)
+				mpsfix_buf_printf(b, "\\u%04x\\u%04x", 0xd800 + ((cp - 0x10000) >> 10),
+						  0xdc00 + ((cp - 0x10000) & 0x3ff));
+			else
+				mpsfix_buf_printf(b, "\\u%04x", cp);
+			i += len - 1;
+		} else {
+			mpsfix_buf_addc(b, (char)c);
+		}
+	}
+	mpsfix_buf_addc(b, '"');
+}
+
+/* How a cell's source value is written: its form, indentation and escaping. */
+typedef struct {
+	bool listed, ascii;
+	const char *indent, *close; /* a list: before each element, before ']' */
+	size_t nindent, nclose;
+} nb_layout;
+
+static void put_source(mpsfix_buf *b, const nb_layout *l, const char *code, size_t n)
+{
+	const char *p = code, *end = code + n;
+
+	if (!l->listed) {
+		put_string(b, code, n, l->ascii);
+		return;
+	}
+	if (!n) {
+		mpsfix_buf_adds(b, "[]");
+		return;
+	}
+	mpsfix_buf_addc(b, '[');
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p)), *e = nl ? nl + 1 : end;
+
+		mpsfix_buf_adds(b, p == code ? "\n" : ",\n");
+		mpsfix_buf_add(b, l->indent, l->nindent);
+		put_string(b, p, (size_t)(e - p), l->ascii);
+		p = e;
+	}
+	mpsfix_buf_addc(b, '\n');
+	mpsfix_buf_add(b, l->close, l->nclose);
+	mpsfix_buf_addc(b, ']');
+}
+
+/* The layout that gives back cell `c`'s bytes exactly; false when none does. */
+static bool layout_of(nb_layout *l, const mpsfix_nb_cell *c, const char *data)
+{
+	const char *s = data + c->start, *e = data + c->end;
+	mpsfix_buf b = MPSFIX_BUF_INIT;
+	bool found = false;
+
+	*l = (nb_layout){.listed = c->listed};
+	if (c->listed) {
+		const char *q;
+
+		if (e - s < 4 || s[1] != '\n' || e[-1] != ']')
+			return false; /* "[]", or not one element per line */
+		for (q = s + 2; q < e && (*q == ' ' || *q == '\t'); q++)
+			;
+		l->indent = s + 2;
+		l->nindent = (size_t)(q - l->indent);
+		for (q = e - 1; q > s && (q[-1] == ' ' || q[-1] == '\t'); q--)
+			;
+		if (q[-1] != '\n')
+			return false;
+		l->close = q;
+		l->nclose = (size_t)(e - 1 - q);
+	}
+	for (int ascii = 0; ascii < 2 && !found; ascii++) {
+		l->ascii = ascii;
+		mpsfix_buf_clear(&b);
+		put_source(&b, l, c->code, c->code_len);
+		found = b.len == (size_t)(e - s) && !memcmp(b.data, s, b.len);
+	}
+	mpsfix_buf_release(&b);
+	return found;
+}
+
+/* Cell `c`'s code in the fixed text `p`..`end` (up to the next cell line), masks restored. */
+static int cell_code(mpsfix_buf *code, const mpsfix_notebook *nb, const mpsfix_nb_cell *c,
+		     const char *path, const char **pp, const char *end)
+{
+	const char *p = *pp;
+	uint32_t k = c->first_mask;
+
+	while (p < end && !(p[0] == '#' && end - p > 1 && p[1] == MPSFIX_NB_MARK)) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p)), *e = nl ? nl + 1 : end;
+		size_t body = (size_t)(e - p);
+
+		while (body && (p[body - 1] == '\n' || p[body - 1] == '\r'))
+			body--;
+		if (memchr(p, MPSFIX_NB_MARK, body)) {
+			const char *masked = k < c->first_mask + c->nmasks ? nb->masks[2 * k + 1] : NULL;
+
+			if (!masked || strlen(masked) != body || memcmp(masked, p, body))
+				return mpsfix_error_set(MPSFIX_ESKIP, "%s: cell %u: not fixed: a fix changed "
+							"an IPython line", path, c->number);
+			mpsfix_buf_adds(code, nb->masks[2 * k]);
+			mpsfix_buf_add(code, p + body, (size_t)(e - p) - body);
+			k++;
+		} else {
+			mpsfix_buf_add(code, p, (size_t)(e - p));
+		}
+		p = e;
+	}
+	if (k != c->first_mask + c->nmasks)
+		return mpsfix_error_set(MPSFIX_ESKIP, "%s: cell %u: not fixed: a fix removed an IPython "
+					"line", path, c->number);
+	/* the newline the text added after a cell without one */
+	if (c->code_len && c->code[c->code_len - 1] != '\n' && code->len && code->data[code->len - 1] == '\n')
+		code->len--;
+	*pp = p;
+	return 0;
+}
+
+int mpsfix_notebook_render(mpsfix_buf *out, const mpsfix_notebook *nb, const char *path,
+			   const char *data, size_t len, const char *fixed, size_t fixed_len)
+{
+	const char *p = fixed, *end = fixed + fixed_len;
+	mpsfix_buf code = MPSFIX_BUF_INIT;
+	size_t copied = 0;
+	bool first = true;
+	int error = 0;
+
+	for (size_t i = 0; i < nb->ncells; i++) {
+		const mpsfix_nb_cell *c = &nb->cells[i];
+		nb_layout l;
+
+		if (!c->python)
+			continue;
+		if (!first) {
+			char mark[32];
+			int n = snprintf(mark, sizeof(mark), "#%c%u\n", MPSFIX_NB_MARK, c->number);
+
+			if (end - p < n || memcmp(p, mark, (size_t)n)) {
+				error = mpsfix_error_set(MPSFIX_ESKIP, "%s: cell %u: not fixed: a fix moved "
+							 "code across cells", path, c->number);
+				goto done;
+			}
+			p += n;
+		}
+		first = false;
+		mpsfix_buf_clear(&code);
+		if ((error = cell_code(&code, nb, c, path, &p, end)) < 0)
+			goto done;
+		if (code.len == c->code_len && (!code.len || !memcmp(code.data, c->code, code.len)))
+			continue;
+		if (!layout_of(&l, c, data)) {
+			error = mpsfix_error_set(MPSFIX_ESKIP, "%s: cell %u: not fixed: its source is not "
+						 "written the way nbformat writes JSON, and mpsfix would "
+						 "not give the other bytes back as they are", path, c->number);
+			goto done;
+		}
+		mpsfix_buf_add(out, data + copied, c->start - copied);
+		put_source(out, &l, code.data ? code.data : "", code.len);
+		copied = c->end;
+	}
+	if (p != end) {
+		error = mpsfix_error_set(MPSFIX_ESKIP, "%s: not fixed: a fix moved code across cells", path);
+		goto done;
+	}
+	mpsfix_buf_add(out, data + copied, len - copied);
+done:
+	mpsfix_buf_release(&code);
+	return error;
+}
+
+int mpsfix_notebook_attach(mpsfix_source *s, const mpsfix_notebook *nb)
+{
+	free(s->cells);
+	s->cells = NULL;
+	s->ncells = 0;
+	if (!nb->nmap)
+		return 0;
+	s->cells = mpsfix_xcalloc(nb->nmap, sizeof(*s->cells));
+	memcpy(s->cells, nb->map, nb->nmap * sizeof(*s->cells));
+	s->ncells = (uint32_t)nb->nmap;
+	return 0;
+}
+
+void mpsfix_notebook_release(mpsfix_notebook *nb)
+{
+	if (!nb)
+		return;
+	for (size_t i = 0; i < nb->ncells; i++)
+		free(nb->cells[i].code);
+	free(nb->cells);
+	for (size_t k = 0; k < 2 * nb->nmasks; k++)
+		free(nb->masks[k]);
+	free(nb->masks);
+	free(nb->text);
+	free(nb->map);
+	*nb = (mpsfix_notebook)MPSFIX_NOTEBOOK_INIT;
+}

@@ -1,0 +1,106 @@
+#!/bin/sh
+# Jupyter notebooks end to end: found like *.py, findings named by cell,
+# a diff that git apply takes, fix writing only the changed cells' sources
+# (outputs, metadata, layout byte for byte), a second fix changing nothing,
+# standard input, positions in the JSON formats, bad notebooks skipped with a
+# message while the run goes on, commit and patch leaving notebooks alone.
+# usage: sh tests/t0130-notebook.sh [path/to/mpsfix]
+. "$(dirname "$0")/test-lib.sh"
+
+isolate
+nb=fixtures/notebook/train.ipynb
+fixed=fixtures/notebook/train.fixed.ipynb
+
+# --- check: found in a folder, by cell ---------------------------------------------
+mkdir -p "$tmp/p"
+cp "$nb" "$tmp/p/train.ipynb"
+run_in "$tmp/p" "$bin" check
+expect_rc "check: a folder whose only findings are in a notebook is not clean" 1
+expect_eq "check: each finding names its cell, and the line and column in it" "$out" \
+"train.ipynb:cell 3:2:13: MPS001 [*] torch.std_mean has no MPS kernel before torch 2.4: split it into torch.std and torch.mean
+train.ipynb:cell 5:3:10: MPS101 [*] pin_memory does nothing on MPS: turn it off where MPS is available"
+run_in "$tmp/p" "$bin" check --format full train.ipynb
+expect_out "check --format full: the cell's own line numbers" "3 | loader = torch.utils.data.DataLoader(dataset, batch_size=32, pin_memory=True)"
+
+# the JSON formats: the notebook file's lines, and the cell
+std_line=$(grep -n 'torch.std_mean' "$nb" | cut -d: -f1)
+run_in "$tmp/p" "$bin" check --format json train.ipynb
+got=$(printf '%s\n' "$out" | python3 -c 'import json, sys
+f = json.load(sys.stdin)["findings"][0]
+print(f["start"]["line"], f["start"]["column"], f["cell"]["number"], f["cell"]["line"])')
+expect_eq "check --format json: line in the file, cell number and line" "$got" "$std_line 13 3 2"
+run_in "$tmp/p" "$bin" check --format github train.ipynb
+expect_out "check --format github: the annotation lands on the notebook's line" "file=train.ipynb,line=$std_line,"
+run_in "$tmp/p" "$bin" check --format sarif train.ipynb
+got=$(printf '%s\n' "$out" | python3 -c 'import json, sys
+print(json.load(sys.stdin)["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["region"]["startLine"])')
+expect_eq "check --format sarif: the notebook's line" "$got" "$std_line"
+
+# --- diff and fix ----------------------------------------------------------------------
+(cd "$tmp/p" && git init -q && git add train.ipynb && git -c user.name=t -c user.email=t@t commit -qm nb)
+run_in "$tmp/p" "$bin" diff
+expect_rc "diff: exit 1 (fixes to show)" 1
+printf '%s\n' "$out" >"$tmp/nb.diff"
+(cd "$tmp/p" && git apply --check "$tmp/nb.diff") && ok "diff: git apply takes it" || fail "diff: git apply takes it"
+run_in "$tmp/p" "$bin" fix
+expect_rc "fix: exit 0" 0
+same_files "fix: only the changed cells' sources change (byte for byte)" "$fixed" "$tmp/p/train.ipynb"
+got=$(python3 -c 'import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:])
+sa = [c.pop("source") for c in a["cells"]]
+sb = [c.pop("source") for c in b["cells"]]
+print(a == b, [i + 1 for i, (x, y) in enumerate(zip(sa, sb)) if x != y])' "$nb" "$tmp/p/train.ipynb")
+expect_eq "fix: outputs and metadata the same; cells 3 and 5 changed" "$got" "True [3, 5]"
+(cd "$tmp/p" && git diff) >"$tmp/git.diff"
+same_files "fix: writes what diff showed" "$tmp/nb.diff" "$tmp/git.diff"
+run_in "$tmp/p" "$bin" fix
+expect_err "fix again: nothing left" "0 fixed, 0 findings left"
+same_files "fix again: the file stays" "$fixed" "$tmp/p/train.ipynb"
+
+# --- standard input ------------------------------------------------------------------------
+"$bin" fix - --stdin-filename train.ipynb <"$nb" >"$tmp/stdin.out" 2>"$tmp/stdin.err"
+same_files "fix -: the fixed notebook on standard output" "$fixed" "$tmp/stdin.out"
+run sh -c "\"$bin\" check - --stdin-filename x.ipynb <\"$nb\""
+expect_out "check -: cells named" "x.ipynb:cell 3:2:13: MPS001"
+
+# --- bad notebooks: named, skipped, the run goes on, nothing written ---------------------------
+mkdir -p "$tmp/bad"
+cp "$nb" "$tmp/bad/good.ipynb"
+head -c 500 "$nb" >"$tmp/bad/truncated.ipynb"
+printf '{"nbformat": 3, "nbformat_minor": 0, "worksheets": []}\n' >"$tmp/bad/old.ipynb"
+printf '{"nbformat": 4, "metadata": {}, "cells": [{"cell_type": "code", "metadata": {}, "outputs": [], "source": "x = 1\\u0000"}]}\n' >"$tmp/bad/nul.ipynb"
+printf '{"nbformat": 4, "cells": [{"cell_type": "code", "source": "caf\351"}]}\n' >"$tmp/bad/latin1.ipynb"
+for f in truncated old nul latin1; do cp "$tmp/bad/$f.ipynb" "$tmp/$f.before"; done
+run_in "$tmp/bad" "$bin" fix
+expect_rc "bad notebooks: the good one is fixed, exit 0" 0
+expect_err "truncated JSON: named with its position" "mpsfix: truncated.ipynb:"
+expect_err "nbformat 3: named" "mpsfix: old.ipynb: skipped: nbformat 3 notebook"
+expect_err "a NUL in a cell: named" "mpsfix: nul.ipynb: cell 1: skipped: the code holds a NUL character"
+expect_err "not UTF-8: named" "latin1.ipynb:1:63: skipped: invalid UTF-8"
+same_files "bad notebooks: the good one is fixed" "$fixed" "$tmp/bad/good.ipynb"
+for f in truncated old nul latin1; do
+	same_files "bad notebooks: $f.ipynb left as it was" "$tmp/$f.before" "$tmp/bad/$f.ipynb"
+done
+
+# a cell whose JSON mpsfix would not write back the same: reported, not written
+printf '{"nbformat": 4, "metadata": {}, "cells": [{"cell_type": "code", "metadata": {}, "outputs": [], "source": ["import torch\\n", "s = torch.std_mean(x)"]}]}\n' >"$tmp/compact.ipynb"
+cp "$tmp/compact.ipynb" "$tmp/compact.before"
+run "$bin" fix "$tmp/compact.ipynb"
+expect_rc "a layout not reproduced: the finding stays (exit 1)" 1
+expect_err "a layout not reproduced: why" "cell 1: not fixed: its source is not written the way nbformat writes JSON"
+expect_out "a layout not reproduced: the finding is reported" "compact.ipynb:cell 1:2:5: MPS001"
+same_files "a layout not reproduced: the file is left alone" "$tmp/compact.before" "$tmp/compact.ipynb"
+
+# --- commit and patch: notebooks left alone, with a note ---------------------------------------
+mkrepo "$tmp/r"
+cp "$nb" "$tmp/r/train.ipynb"
+(cd "$tmp/r" && git add train.ipynb && git commit -qm nb)
+run_in "$tmp/r" "$bin" patch -o "$tmp/patches"
+expect_err "patch: the notebook is named as left out" "train.ipynb: skipped: commit, patch and review do not take notebooks yet"
+if grep -l 'ipynb' "$tmp/patches"/*.patch >/dev/null 2>&1; then
+	fail "patch: no notebook in the patches"
+else
+	ok "patch: no notebook in the patches"
+fi
+
+test_done
