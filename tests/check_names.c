@@ -176,7 +176,7 @@ static char *added(const char *code, const char *marker, const char *modules)
 	for (char *t = strtok_r(list, ",", &save); t && nm < 8; t = strtok_r(NULL, ",", &save))
 		mods[nm++] = t;
 	ne = mpsfix_fix_import_edits(f.n, m ? (uint32_t)(m - code) : (uint32_t)strlen(code), mods, nm,
-				     strstr(code, "\r\n") ? "\r\n" : "\n", ie);
+				     strstr(code, "\r\n") ? "\r\n" : "\n", strchr(code, '\x1f') != NULL, ie);
 	ck_assert_uint_ge(ne, 1);
 	ck_assert_uint_le(ne, nm);
 	mpsfix_buf_adds(&out, "");
@@ -583,6 +583,38 @@ START_TEST(test_names_import_point_order)
 }
 END_TEST
 
+/* a notebook's text (notebook.h): each cell is sorted by itself */
+START_TEST(test_names_import_point_cells)
+{
+	/* into the group of the cell that imports from torch, not across the cell line */
+	ADDED("import os\n#\x1f" "2\nfrom torch.utils.data import DataLoader\n#\x1f" "3\nDataLoader(d)\n",
+	      "DataLoader(d)", "torch",
+	      "import os\n#\x1f" "2\nimport torch\nfrom torch.utils.data import DataLoader\n#\x1f" "3\n"
+	      "DataLoader(d)\n");
+	/* a cell's own comments stay below its cell line */
+	ADDED("x = 1\n\n#\x1f" "2\n# data\nfrom torch.utils.data import DataLoader\n#\x1f" "3\nDataLoader(d)\n",
+	      "DataLoader(d)", "torch",
+	      "x = 1\n\n#\x1f" "2\n# data\nimport torch\nfrom torch.utils.data import DataLoader\n#\x1f" "3\n"
+	      "DataLoader(d)\n");
+	/* no cell imports a standard-library module: the first cell's import block */
+	ADDED("import numpy\n#\x1f" "2\nimport torch\n#\x1f" "3\nz\n", "z", "contextlib",
+	      "import contextlib\n\nimport numpy\n#\x1f" "2\nimport torch\n#\x1f" "3\nz\n");
+	/* no import block: a new line at the top of the first code cell */
+	ADDED("pass  #\x1fm0\n#\x1f" "2\nz\n", "z", "torch", "import torch\n\npass  #\x1fm0\n#\x1f" "2\nz\n");
+	/* the same text outside a notebook is one group */
+	{
+		fixture f = open_code("import os\n#\x1f" "2\nfrom torch import nn\nz\n");
+		const char *mods[] = {"torch"};
+		mpsfix_import_edit ie;
+
+		ck_assert_uint_eq(mpsfix_fix_import_edits(f.n, 40, mods, 1, "\n", false, &ie), 1);
+		ck_assert_uint_lt(ie.start, 10);
+		free(ie.text);
+		close_code(&f);
+	}
+}
+END_TEST
+
 START_TEST(test_names_import_point_edges)
 {
 	fixture f;
@@ -614,22 +646,22 @@ START_TEST(test_names_import_point_edges)
 	/* the edit takes the line ending before its lines, else the first character after
 	 * them, so that two fixes that add different imports at one place overlap */
 	f = open_code("import os\nimport sys\n\nx\n");
-	ck_assert_uint_eq(mpsfix_fix_import_edits(f.n, 22, mods, 1, "\n", &ie), 1);
+	ck_assert_uint_eq(mpsfix_fix_import_edits(f.n, 22, mods, 1, "\n", false, &ie), 1);
 	ck_assert_uint_eq(ie.start, 0);
 	ck_assert_uint_eq(ie.end, 1);
 	ck_assert_str_eq(ie.text, "import contextlib\ni");
 	free(ie.text);
 	mods[0] = "torch";
-	ck_assert_uint_eq(mpsfix_fix_import_edits(f.n, 22, mods, 1, "\n", &ie), 1);
+	ck_assert_uint_eq(mpsfix_fix_import_edits(f.n, 22, mods, 1, "\n", false, &ie), 1);
 	ck_assert_uint_eq(ie.start, 20);
 	ck_assert_uint_eq(ie.end, 21);
 	ck_assert_str_eq(ie.text, "\n\nimport torch\n");
 	free(ie.text);
-	ck_assert_uint_eq(mpsfix_fix_import_edits(f.n, 22, mods, 0, "\n", &ie), 0);
+	ck_assert_uint_eq(mpsfix_fix_import_edits(f.n, 22, mods, 0, "\n", false, &ie), 0);
 	close_code(&f);
 	/* but never the first character of other code (which a fix may edit) */
 	f = open_code("x = 1\ny = 2\n");
-	ck_assert_uint_eq(mpsfix_fix_import_edits(f.n, 6, mods, 1, "\n", &ie), 1);
+	ck_assert_uint_eq(mpsfix_fix_import_edits(f.n, 6, mods, 1, "\n", false, &ie), 1);
 	ck_assert_uint_eq(ie.start, 0);
 	ck_assert_uint_eq(ie.end, 0);
 	ck_assert_str_eq(ie.text, "import torch\n\n");
@@ -723,6 +755,7 @@ Suite *mpsfix_suite_names(void)
 	tcase_add_test(tc, test_names_import_point_basic);
 	tcase_add_test(tc, test_names_import_point_order);
 	tcase_add_test(tc, test_names_import_point_edges);
+	tcase_add_test(tc, test_names_import_point_cells);
 	tcase_add_test(tc, test_names_many_functions);
 	tcase_add_test(tc, test_names_lazy_and_null);
 	suite_add_tcase(s, tc);

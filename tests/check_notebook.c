@@ -27,7 +27,7 @@ START_TEST(test_notebook_text_and_map)
 	mpsfix_source src = MPSFIX_SOURCE_INIT;
 	uint32_t cell, cell_line, file_line;
 
-	ck_assert_int_eq(mpsfix_notebook_read(&nb, "a.ipynb", notebook, strlen(notebook)), 0);
+	ck_assert_int_eq(mpsfix_notebook_source(&src, &nb, "a.ipynb", notebook, strlen(notebook)), 0);
 	ck_assert_uint_eq(nb.ncells, 4);
 	ck_assert(!nb.cells[0].python && nb.cells[1].python && !nb.cells[2].python && nb.cells[3].python);
 	ck_assert_str_eq(nb.text,
@@ -36,8 +36,7 @@ START_TEST(test_notebook_text_and_map)
 	ck_assert_str_eq(nb.masks[0], "!pip install torch");
 	ck_assert_str_eq(nb.masks[4], "files = !ls");
 	ck_assert_str_eq(nb.masks[6], "x?");
-	ck_assert_int_eq(mpsfix_source_from_buffer(&src, "a.ipynb", nb.text, nb.text_len), 0);
-	mpsfix_notebook_attach(&src, &nb);
+	ck_assert_str_eq(src.data, nb.text);
 	ck_assert(mpsfix_source_cell_of(&src, 6, &cell, &cell_line, &file_line));
 	ck_assert_uint_eq(cell, 4);
 	ck_assert_uint_eq(cell_line, 2);
@@ -65,7 +64,8 @@ static int render(const char *data, const char *(*edit)(const char *), mpsfix_bu
 	{
 		const char *fixed = edit(nb.text);
 
-		error = mpsfix_notebook_render(out, &nb, "a.ipynb", data, strlen(data), fixed, strlen(fixed));
+		error = mpsfix_notebook_render(out, NULL, &nb, "a.ipynb", data, strlen(data), fixed,
+					       strlen(fixed));
 		free((void *)fixed);
 	}
 	mpsfix_notebook_release(&nb);

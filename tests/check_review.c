@@ -34,10 +34,12 @@ static void outcome_release(outcome *o)
 }
 
 /*
- * Review `code` (one file, a.py) with rules MPS901 then MPS902, answering
- * with the bytes of `keys`; `stop` sets the interrupt flag first.
+ * Review `code` (one file, `path`, in the repository `name`) with rules
+ * MPS901 then MPS902, answering with the bytes of `keys`; `stop` sets the
+ * interrupt flag first.
  */
-static outcome review(const char *code, const char *keys, bool color, bool stop)
+static outcome review_file(const char *path, const char *name, const char *code, const char *keys,
+			   bool color, bool stop)
 {
 	mpsfix_rule *rules[] = {tu_yaml_rule(one_to_two), tu_yaml_rule(two_to_three)};
 	mpsfix_series s = MPSFIX_SERIES_INIT;
@@ -57,7 +59,7 @@ static outcome review(const char *code, const char *keys, bool color, bool stop)
 	ro.in = fds[0];
 	ro.out = open_memstream(&o.out, &out_len);
 	ck_assert_ptr_nonnull(ro.out);
-	mpsfix_series_add_file(&s, "src/a.py", "a.py", code, strlen(code), false, 0);
+	mpsfix_series_add_file(&s, path, name, code, strlen(code), false, 0);
 	ck_assert_msg(mpsfix_review_run(&o.res, &s, &ctx, rules, 2, &eo, &ro, NULL, NULL) == 0, "%s",
 		      mpsfix_error_last()->message);
 	fclose(ro.out);
@@ -70,6 +72,11 @@ static outcome review(const char *code, const char *keys, bool color, bool stop)
 	mpsfix_ctx_release(&ctx);
 	mpsfix_git_shutdown();
 	return o;
+}
+
+static outcome review(const char *code, const char *keys, bool color, bool stop)
+{
+	return review_file("src/a.py", "a.py", code, keys, color, stop);
 }
 
 static size_t count(const char *hay, const char *needle)
@@ -199,6 +206,48 @@ START_TEST(test_review_nested_fixes)
 }
 END_TEST
 
+#define NB_CELL(type, source) \
+	"  {\n   \"cell_type\": \"" type "\",\n   \"metadata\": {},\n   \"source\": " source "\n  }"
+#define NB(cells) \
+	"{\n \"cells\": [\n" cells "\n ],\n \"metadata\": {},\n \"nbformat\": 4,\n" \
+	" \"nbformat_minor\": 5\n}\n"
+
+START_TEST(test_review_notebook)
+{
+	/* the hunks are the cells' sources (IPython lines as written), not the JSON */
+	static const char nb[] = NB(
+		NB_CELL("markdown", "[\n    \"# one\"\n   ]") ",\n"
+		NB_CELL("code", "[\n    \"import torch\\n\",\n    \"x = one(1)\\n\",\n"
+				"    \"y = one(2)\"\n   ]") ",\n"
+		NB_CELL("code", "[\n    \"!ls\\n\",\n    \"z = one(3)\\n\"\n   ]"));
+	static const char want[] = NB(
+		NB_CELL("markdown", "[\n    \"# one\"\n   ]") ",\n"
+		NB_CELL("code", "[\n    \"import torch\\n\",\n    \"x = three(1)\\n\",\n"
+				"    \"y = one(2)\"\n   ]") ",\n"
+		NB_CELL("code", "[\n    \"!ls\\n\",\n    \"z = two(3)\\n\"\n   ]"));
+	outcome o = review_file("nb/a.ipynb", "a.ipynb", nb, "yny" "yn", false, false);
+
+	ck_assert_str_eq(o.text, want);
+	ck_assert_uint_eq(o.res.accepted, 3);
+	ck_assert_uint_eq(o.res.declined, 2);
+	ck_assert_ptr_nonnull(strstr(o.out, "\nnb/a.ipynb:cell 2:2:5: MPS901 one-to-two: one() becomes two()\n"
+					    "@@ -1,3 +1,3 @@\n"
+					    " import torch\n"
+					    "-x = one(1)\n"
+					    "+x = two(1)\n"
+					    " y = one(2)\n"));
+	ck_assert_ptr_nonnull(strstr(o.out, "\nnb/a.ipynb:cell 3:2:5: MPS901 one-to-two: one() becomes two()\n"
+					    "@@ -1,2 +1,2 @@\n"
+					    " !ls\n"
+					    "-z = one(3)\n"
+					    "+z = two(3)\n"
+					    "(3/3) MPS901"));
+	ck_assert_ptr_null(strstr(o.out, "\"source\""));
+	ck_assert_ptr_null(strstr(o.out, "\x1f"));
+	outcome_release(&o);
+}
+END_TEST
+
 START_TEST(test_review_colors)
 {
 	outcome o = review("one(1)\n", "n", true, false);
@@ -224,6 +273,7 @@ Suite *mpsfix_suite_review(void)
 	tcase_add_test(tc, test_review_answers_carry_over);
 	tcase_add_test(tc, test_review_nested_fixes);
 	tcase_add_test(tc, test_review_colors);
+	tcase_add_test(tc, test_review_notebook);
 	suite_add_tcase(s, tc);
 	return s;
 }

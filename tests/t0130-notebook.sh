@@ -3,7 +3,8 @@
 # a diff that git apply takes, fix writing only the changed cells' sources
 # (outputs, metadata, layout byte for byte), a second fix changing nothing,
 # standard input, positions in the JSON formats, bad notebooks skipped with a
-# message while the run goes on, commit and patch leaving notebooks alone.
+# message while the run goes on, commit and patch recording notebooks in the
+# same per-rule commits as scripts (review: tests/check_review.c).
 # usage: sh tests/t0130-notebook.sh [path/to/mpsfix]
 . "$(dirname "$0")/test-lib.sh"
 
@@ -57,6 +58,15 @@ run_in "$tmp/p" "$bin" fix
 expect_err "fix again: nothing left" "0 fixed, 0 findings left"
 same_files "fix again: the file stays" "$fixed" "$tmp/p/train.ipynb"
 
+# --- an import a fix needs: into the cell that imports from torch ----------------------------
+cp fixtures/notebook/imports.ipynb "$tmp/imports.ipynb"
+run "$bin" fix "$tmp/imports.ipynb"
+expect_rc "fix: an added import, exit 0" 0
+same_files "fix: import torch where isort sorts it, in the cell that imports from torch" \
+	fixtures/notebook/imports.fixed.ipynb "$tmp/imports.ipynb"
+run "$bin" check --statistics fixtures/notebook/imports.ipynb fixtures/notebook/train.ipynb
+expect_out "check --statistics: the notebooks' findings counted" "2 MPS101 [*] dataloader-pin-memory"
+
 # --- standard input ------------------------------------------------------------------------
 "$bin" fix - --stdin-filename train.ipynb <"$nb" >"$tmp/stdin.out" 2>"$tmp/stdin.err"
 same_files "fix -: the fixed notebook on standard output" "$fixed" "$tmp/stdin.out"
@@ -91,16 +101,34 @@ expect_err "a layout not reproduced: why" "cell 1: not fixed: its source is not 
 expect_out "a layout not reproduced: the finding is reported" "compact.ipynb:cell 1:2:5: MPS001"
 same_files "a layout not reproduced: the file is left alone" "$tmp/compact.before" "$tmp/compact.ipynb"
 
-# --- commit and patch: notebooks left alone, with a note ---------------------------------------
+# --- commit and patch: notebooks in the same per-rule commits as scripts ------------------------
 mkrepo "$tmp/r"
 cp "$nb" "$tmp/r/train.ipynb"
 (cd "$tmp/r" && git add train.ipynb && git commit -qm nb)
-run_in "$tmp/r" "$bin" patch -o "$tmp/patches"
-expect_err "patch: the notebook is named as left out" "train.ipynb: skipped: commit, patch and review do not take notebooks yet"
-if grep -l 'ipynb' "$tmp/patches"/*.patch >/dev/null 2>&1; then
-	fail "patch: no notebook in the patches"
+cp -R "$tmp/r" "$tmp/r2"
+run_in "$tmp/r" "$bin" commit
+expect_rc "commit: exit 1 (the demo's unsafe fix is left)" 1
+got=$(cd "$tmp/r" && git log --format=%s -1 && git show --name-only --format= HEAD | sort | tr '\n' ' ')
+expect_eq "commit: the notebook's MPS101 fix in the MPS101 commit with the script's" "$got" \
+"mpsfix: MPS101 dataloader-pin-memory: pin_memory does nothing on MPS: turn it off where MPS is available (2 sites)
+data.py train.ipynb "
+got=$(cd "$tmp/r" && git show HEAD:train.ipynb | cmp - "$tmp/r/train.ipynb" && git status --porcelain)
+expect_eq "commit: the work tree holds the committed notebook, nothing else changed" "$got" ""
+run_in "$tmp/r2" "$bin" patch -o "$tmp/patches"
+expect_rc "patch: exit 1 (the same finding left)" 1
+if grep -q '^+++ b/train.ipynb' "$tmp/patches"/0002-*.patch; then
+	ok "patch: the notebook in the MPS101 patch"
 else
-	ok "patch: no notebook in the patches"
+	fail "patch: the notebook in the MPS101 patch" "$(ls "$tmp/patches")"
 fi
+(cd "$tmp/r2" && git am -q "$tmp/patches"/*.patch) && ok "patch: git am takes the patches" ||
+	fail "patch: git am takes the patches"
+got=$(cd "$tmp/r" && git show HEAD:train.ipynb | cmp - "$tmp/r2/train.ipynb" && echo same)
+expect_eq "patch: git am gives the notebook commit wrote" "$got" "same"
+(cd "$tmp/r2" && git reset -q --hard HEAD~2)
+run_in "$tmp/r2" "$bin" commit --allow-dirty train.ipynb
+got=$(cd "$tmp/r2" && git log --format=%s -1)
+expect_eq "commit NOTEBOOK: the notebook alone" "$got" \
+"mpsfix: MPS101 dataloader-pin-memory: pin_memory does nothing on MPS: turn it off where MPS is available (1 site)"
 
 test_done

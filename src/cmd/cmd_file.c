@@ -130,37 +130,6 @@ static void note_error(mpsfix_file_record *rec)
 	mpsfix_strvec_push(&rec->messages, mpsfix_error_last()->message);
 }
 
-/* A notebook's file (`raw`) as the Python text of its cells (`src`, cells attached). */
-static int read_notebook(mpsfix_source *src, mpsfix_notebook *nb, const mpsfix_source *raw,
-			 const char *display)
-{
-	int error;
-
-	if ((error = mpsfix_notebook_read(nb, display, raw->data, raw->len)) < 0)
-		return error;
-	if ((error = mpsfix_source_from_buffer(src, display, nb->text, nb->text_len)) < 0)
-		return error;
-	return mpsfix_notebook_attach(src, nb);
-}
-
-/*
- * The notebook `raw` with the cells of the fixed text `text` (into `out`),
- * read back (`back`) to make sure that it gives that very text.
- */
-static int render_notebook(mpsfix_buf *out, mpsfix_notebook *back, const mpsfix_notebook *nb,
-			   const mpsfix_source *raw, const char *display, const char *text, size_t len)
-{
-	int error;
-
-	if ((error = mpsfix_notebook_render(out, nb, display, raw->data, raw->len, text, len)) < 0)
-		return error;
-	if (mpsfix_notebook_read(back, display, out->data, out->len) < 0 || back->text_len != len ||
-	    memcmp(back->text, text, len))
-		return mpsfix_error_set(MPSFIX_ESKIP, "%s: not fixed: the notebook written would not "
-					"read back as fixed", display);
-	return 0;
-}
-
 void mpsfix_cmd_file(const mpsfix_cmd *cmd, const mpsfix_index *index, mpsfix_ctx *ctx,
 		     mpsfix_file_record *rec, const char *path, const char *root,
 		     const mpsfix_torch_range *target, uint32_t line_length)
@@ -201,7 +170,8 @@ void mpsfix_cmd_file(const mpsfix_cmd *cmd, const mpsfix_index *index, mpsfix_ct
 		display += 2;
 	rec->display = display;
 	error = load_source(opts, notebook ? &raw : src, path, display);
-	if (error == 0 && notebook && (error = read_notebook(src, &nb, &raw, display)) == MPSFIX_ESKIP &&
+	if (error == 0 && notebook &&
+	    (error = mpsfix_notebook_source(src, &nb, display, raw.data, raw.len)) == MPSFIX_ESKIP &&
 	    is_stdin && opts->command == MPSFIX_CMD_FIX)
 		pass_through(raw.data, raw.len, false);
 	if (error == MPSFIX_ESKIP) {
@@ -266,8 +236,8 @@ void mpsfix_cmd_file(const mpsfix_cmd *cmd, const mpsfix_index *index, mpsfix_ct
 		diff_of = &fixing;
 	}
 	if (notebook && diff_of->text && diff_of->changed &&
-	    (error = render_notebook(&nb_out, &fixed_nb, &nb, &raw, display, diff_of->text,
-				     diff_of->text_len)) < 0) {
+	    (error = mpsfix_notebook_render(&nb_out, &fixed_nb, &nb, display, raw.data, raw.len,
+					    diff_of->text, diff_of->text_len)) < 0) {
 		if (error != MPSFIX_ESKIP)
 			goto fail;
 		/* not written: its findings stay, as check reports them */

@@ -6,8 +6,6 @@
  */
 #include "cmd.h"
 
-#include "notebook.h"
-
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -421,24 +419,6 @@ done:
 	return status;
 }
 
-
-/* Notebooks are checked, diffed and fixed; commit, patch and review do not take them yet. */
-static void drop_notebooks(mpsfix_strvec *files)
-{
-	size_t kept = 0;
-
-	for (size_t i = 0; i < files->len; i++) {
-		if (!mpsfix_is_notebook_path(files->items[i])) {
-			files->items[kept++] = files->items[i];
-			continue;
-		}
-		fprintf(stderr, "mpsfix: note: %s: skipped: commit, patch and review do not take "
-			"notebooks yet (mpsfix fix does)\n", files->items[i]);
-		free(files->items[i]);
-	}
-	files->len = kept;
-}
-
 int mpsfix_cmd_series(mpsfix_cmd *cmd)
 {
 	mpsfix_strvec files = MPSFIX_STRVEC_INIT;
@@ -450,7 +430,6 @@ int mpsfix_cmd_series(mpsfix_cmd *cmd)
 
 	if (mpsfix_cmd_settle(cmd) < 0 || mpsfix_cmd_files(cmd, &files) < 0)
 		goto fail;
-	drop_notebooks(&files);
 	/* each file's torch target, then the rules that run for some file */
 	target_of_file = mpsfix_cmd_targets(cmd, &files, &used);
 	line_length_of = mpsfix_cmd_line_lengths(cmd, &files);

@@ -381,7 +381,7 @@ static char *render(mpsfix_fix_ctx *fc, const mpsfix_fix_edit *fe, const mpsfix_
 		mpsfix_import_edit *ie = mpsfix_xcalloc(imports.len, sizeof(*ie));
 		size_t ne = mpsfix_fix_import_edits(fc->names, ts_node_start_byte(target),
 						    (const char *const *)imports.items, imports.len,
-						    mpsfix_source_newline(fc->src), ie);
+						    mpsfix_source_newline(fc->src), fc->src->ncells > 0, ie);
 
 		for (size_t i = 0; i < ne; i++) {
 			mpsfix_edits_add_shared(edits, ie[i].start, ie[i].end, ie[i].text, strlen(ie[i].text), group);

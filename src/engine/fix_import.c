@@ -47,6 +47,7 @@ typedef struct {
 	syms s;
 	member *m;
 	uint32_t nm;
+	bool cells;          /* a notebook's text: its cell lines part groups */
 	uint32_t limit;      /* the line start of the statement holding `before` (len if none) */
 	uint32_t empty_at;   /* where an import block starts when the file has none */
 	uint32_t empty_eat;  /* the blank lines after that place it replaces */
@@ -125,6 +126,19 @@ static bool blank_between(const mpsfix_module_imports *n, uint32_t from, uint32_
 {
 	for (uint32_t b = from; b < to && b < n->len; b = next_line(n, b))
 		if (blank_line(n, b))
+			return true;
+	return false;
+}
+
+/* In a notebook's text, is there a cell line ("#\x1fN": notebook.h) among the lines in [from, to)? */
+static bool cell_between(const layout *L, uint32_t from, uint32_t to)
+{
+	const mpsfix_module_imports *n = L->n;
+
+	if (!L->cells)
+		return false;
+	for (uint32_t b = from; b < to && b < n->len; b = next_line(n, b))
+		if (n->src[b] == '#' && b + 1 < n->len && n->src[b + 1] == '\x1f')
 			return true;
 	return false;
 }
@@ -356,6 +370,17 @@ static int member_cmp(const member *a, const member *b)
 	return c ? c : natcmp(a->name, b->name, false);
 }
 
+/* The start of the line after the last cell line in [from, to), or `from`. */
+static uint32_t cell_floor(const layout *L, uint32_t from, uint32_t to)
+{
+	uint32_t floor = from;
+
+	for (uint32_t b = from; b < to && b < L->n->len; b = next_line(L->n, b))
+		if (cell_between(L, b, b + 1))
+			floor = next_line(L->n, b);
+	return floor;
+}
+
 /* ---- the file's layout ------------------------------------------------------- */
 
 static void read_layout(layout *L, uint32_t before)
@@ -397,12 +422,14 @@ static void read_layout(layout *L, uint32_t before)
 			member *m = &L->m[L->nm++];
 			uint32_t ls = line_start(n, start);
 
-			if (new_group || !last || blank_between(n, last->next, ls))
+			if (new_group || !last || blank_between(n, last->next, ls) ||
+			    cell_between(L, last->next, ls))
 				group++;
 			new_group = false;
 			*m = (member){.stmt = start, .next = next_line(n, ts_node_end_byte(st)),
 				      .group = group, .block = block};
-			m->first = with_comments_above(n, ls, prev_end);
+			/* the comments above it, not above the cell's start */
+			m->first = with_comments_above(n, ls, L->cells ? cell_floor(L, prev_end, ls) : prev_end);
 			read_member(L, st, m);
 		}
 		prev_end = next_line(n, ts_node_end_byte(st));
@@ -627,10 +654,10 @@ static void make_edit(const layout *L, const place *p, size_t np, const char *nl
 }
 
 size_t mpsfix_fix_import_edits(mpsfix_names *names, uint32_t before, const char *const *modules, size_t n,
-			       const char *nl, mpsfix_import_edit *out)
+			       const char *nl, bool cells, mpsfix_import_edit *out)
 {
 	mpsfix_module_imports mod;
-	layout L = {.n = &mod, .s = read_syms()};
+	layout L = {.n = &mod, .s = read_syms(), .cells = cells};
 	place *p;
 	size_t nout = 0;
 

@@ -46,9 +46,15 @@ typedef struct {
  * the first one's import.  The modules of one call that go to one place
  * share one edit.  A file whose last line has no line ending gets one
  * before the import.
+ *
+ * `cells`: the text is a notebook's (notebook.h), whose cells isort sorts
+ * one by one: a cell line ends a group, and the comments at a cell's start
+ * stay below its cell line.  So the module goes into the group of a cell
+ * that imports it (or one of its submodules), else into the first cell's
+ * import block, else on a new line at the top of the first code cell.
  */
 size_t mpsfix_fix_import_edits(mpsfix_names *names, uint32_t before, const char *const *modules, size_t n,
-			       const char *nl, mpsfix_import_edit *out);
+			       const char *nl, bool cells, mpsfix_import_edit *out);
 
 /**
  * The first statement of the group of module-level imports holding `imp`:

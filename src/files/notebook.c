@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "text.h"
+
 /* Cell magics whose body is Python (the rest, %%bash, %%html, ..., are left out). */
 static const char *const python_cell_magics[] = {
 	"time", "timeit", "capture", "prun", "debug", "python", "python3",
@@ -82,7 +84,7 @@ static bool skip_value(jscan *j)
 /* At a key: true when it is `key` as written; past the key and its ':'. */
 static bool read_key(jscan *j, const char *key, bool *ok)
 {
-	size_t start = j->i + 1, n = strlen(key);
+	size_t start, n = strlen(key);
 	bool is;
 
 	skip_ws(j);
@@ -467,22 +469,6 @@ done:
 
 /* ---- writing ------------------------------------------------------------------------ */
 
-/* A code point from valid UTF-8 at `s` (n bytes left); its length in `*len`. */
-static uint32_t utf8_decode(const unsigned char *s, size_t n, size_t *len)
-{
-	if (s[0] < 0xe0 || n < 3) {
-		*len = n >= 2 && s[0] >= 0xc0 ? 2 : 1;
-		return *len == 2 ? (uint32_t)(s[0] & 0x1f) << 6 | (s[1] & 0x3f) : s[0];
-	}
-	if (s[0] < 0xf0 || n < 4) {
-		*len = 3;
-		return (uint32_t)(s[0] & 0x0f) << 12 | (uint32_t)(s[1] & 0x3f) << 6 | (s[2] & 0x3f);
-	}
-	*len = 4;
-	return (uint32_t)(s[0] & 0x07) << 18 | (uint32_t)(s[1] & 0x3f) << 12 |
-	       (uint32_t)(s[2] & 0x3f) << 6 | (s[3] & 0x3f);
-}
-
 /* A JSON string as Python's json module writes it (ensure_ascii when `ascii`). */
 static void put_string(mpsfix_buf *b, const char *s, size_t n, bool ascii)
 {
@@ -498,9 +484,11 @@ static void put_string(mpsfix_buf *b, const char *s, size_t n, bool ascii)
 		} else if (c < 0x20 || (ascii && c == 0x7f)) {
 			mpsfix_buf_printf(b, "\\u%04x", c);
 		} else if (ascii && c >= 0x80) {
-			size_t len;
-			uint32_t cp = utf8_decode((const unsigned char *)s + i, n - i, &len);
+			uint32_t cp = c;
+			size_t len = mpsfix_text_utf8_char((const unsigned char *)s + i, n - i, &cp);
 
+			if (!len) /* not UTF-8: jansson gives none such */
+				len = 1;
 			if (cp >= 0x10000)
 				mpsfix_buf_printf(b, "\\u%04x\\u%04x", 0xd800 + ((cp - 0x10000) >> 10),
 						  0xdc00 + ((cp - 0x10000) & 0x3ff));
@@ -618,8 +606,9 @@ static int cell_code(mpsfix_buf *code, const mpsfix_notebook *nb, const mpsfix_n
 	return 0;
 }
 
-int mpsfix_notebook_render(mpsfix_buf *out, const mpsfix_notebook *nb, const char *path,
-			   const char *data, size_t len, const char *fixed, size_t fixed_len)
+/* The notebook `data` with the cells of `fixed` (see mpsfix_notebook_render), not read back. */
+static int render(mpsfix_buf *out, const mpsfix_notebook *nb, const char *path, const char *data,
+		  size_t len, const char *fixed, size_t fixed_len)
 {
 	const char *p = fixed, *end = fixed + fixed_len;
 	mpsfix_buf code = MPSFIX_BUF_INIT;
@@ -670,16 +659,52 @@ done:
 	return error;
 }
 
-int mpsfix_notebook_attach(mpsfix_source *s, const mpsfix_notebook *nb)
+int mpsfix_notebook_render(mpsfix_buf *out, mpsfix_notebook *back, const mpsfix_notebook *nb,
+			   const char *path, const char *data, size_t len, const char *fixed,
+			   size_t fixed_len)
+{
+	mpsfix_notebook local = MPSFIX_NOTEBOOK_INIT, *b = back ? back : &local;
+	int error;
+
+	if (back)
+		*back = (mpsfix_notebook)MPSFIX_NOTEBOOK_INIT;
+	if ((error = render(out, nb, path, data, len, fixed, fixed_len)) < 0)
+		return error;
+	/* what is written must read back as the fixed text, byte for byte */
+	if (mpsfix_notebook_read(b, path, out->data ? out->data : "", out->len) < 0 ||
+	    b->text_len != fixed_len || memcmp(b->text, fixed, fixed_len))
+		error = mpsfix_error_set(MPSFIX_ESKIP, "%s: not fixed: the notebook written would not "
+					 "read back as fixed", path);
+	if (error < 0 || !back)
+		mpsfix_notebook_release(b);
+	return error;
+}
+
+void mpsfix_notebook_attach(mpsfix_source *s, const mpsfix_notebook *nb)
 {
 	free(s->cells);
 	s->cells = NULL;
 	s->ncells = 0;
 	if (!nb->nmap)
-		return 0;
+		return;
 	s->cells = mpsfix_xcalloc(nb->nmap, sizeof(*s->cells));
 	memcpy(s->cells, nb->map, nb->nmap * sizeof(*s->cells));
 	s->ncells = (uint32_t)nb->nmap;
+}
+
+int mpsfix_notebook_source(mpsfix_source *src, mpsfix_notebook *nb, const char *path,
+			   const char *data, size_t len)
+{
+	int error;
+
+	*src = (mpsfix_source)MPSFIX_SOURCE_INIT;
+	if ((error = mpsfix_notebook_read(nb, path, data, len)) < 0)
+		return error;
+	if ((error = mpsfix_source_from_buffer(src, path, nb->text, nb->text_len)) < 0) {
+		mpsfix_notebook_release(nb);
+		return error;
+	}
+	mpsfix_notebook_attach(src, nb);
 	return 0;
 }
 

@@ -69,14 +69,26 @@ bool mpsfix_is_notebook_path(const char *name);
 int mpsfix_notebook_read(mpsfix_notebook *nb, const char *path, const char *data, size_t len);
 
 /**
- * The notebook `data` (the bytes `nb` was read from) with its Python cells
- * replaced by those of `fixed` (a fixed Python text made from nb->text).
- * Only cells whose code changed are rewritten.  MPSFIX_ESKIP with a message
- * when `fixed` lost a cell line or a masked line, or when a changed cell's
- * JSON is not laid out in a way reproduced exactly.
+ * Read the notebook in `data` into `nb`, and make `src` of its Python text
+ * (named `path`), with the cell map attached.  On failure both are left
+ * released.
  */
-int mpsfix_notebook_render(mpsfix_buf *out, const mpsfix_notebook *nb, const char *path,
-			   const char *data, size_t len, const char *fixed, size_t fixed_len);
+int mpsfix_notebook_source(mpsfix_source *src, mpsfix_notebook *nb, const char *path,
+			   const char *data, size_t len);
+
+/**
+ * The notebook `data` (the bytes `nb` was read from) with its Python cells
+ * replaced by those of `fixed` (a fixed Python text made from nb->text),
+ * into `out`.  Only cells whose code changed are rewritten.  The result is
+ * read back, into `back` when not NULL (else dropped), and must give `fixed`
+ * exactly.  MPSFIX_ESKIP with a message when `fixed` lost a cell line or a
+ * masked line, when a changed cell's JSON is not laid out in a way
+ * reproduced exactly, or when the result would not read back as `fixed`;
+ * `back` is then left released.
+ */
+int mpsfix_notebook_render(mpsfix_buf *out, mpsfix_notebook *back, const mpsfix_notebook *nb,
+			   const char *path, const char *data, size_t len, const char *fixed,
+			   size_t fixed_len);
 
 /**
  * Give `s` (made from nb's text, or from a fixed text of it) the cell map,
@@ -84,7 +96,7 @@ int mpsfix_notebook_render(mpsfix_buf *out, const mpsfix_notebook *nb, const cha
  * `nb`: pass the notebook that text belongs to (for a fixed text, the
  * rendered notebook read again).
  */
-int mpsfix_notebook_attach(mpsfix_source *s, const mpsfix_notebook *nb);
+void mpsfix_notebook_attach(mpsfix_source *s, const mpsfix_notebook *nb);
 
 void mpsfix_notebook_release(mpsfix_notebook *nb);
 

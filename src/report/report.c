@@ -44,40 +44,6 @@ const char *mpsfix_format_name(mpsfix_format f)
 
 /* --- UTF-8 and JSON strings ----------------------------------------------------- */
 
-/* Length of the valid UTF-8 sequence at `s` (at most `n` bytes), 0 if invalid. */
-size_t mpsfix_report__utf8_len(const unsigned char *s, size_t n, uint32_t *cp)
-{
-	size_t len;
-	uint32_t c, min;
-
-	if (n == 0)
-		return 0;
-	if (s[0] < 0x80) {
-		*cp = s[0];
-		return 1;
-	}
-	if ((s[0] & 0xe0) == 0xc0) {
-		len = 2, c = s[0] & 0x1f, min = 0x80;
-	} else if ((s[0] & 0xf0) == 0xe0) {
-		len = 3, c = s[0] & 0x0f, min = 0x800;
-	} else if ((s[0] & 0xf8) == 0xf0) {
-		len = 4, c = s[0] & 0x07, min = 0x10000;
-	} else {
-		return 0;
-	}
-	if (len > n)
-		return 0;
-	for (size_t i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		c = (c << 6) | (s[i] & 0x3f);
-	}
-	if (c < min || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
-		return 0;
-	*cp = c;
-	return len;
-}
-
 /* A JSON string of `n` bytes; bytes that are not UTF-8 (a file name) become U+FFFD. */
 json_t *mpsfix_report__jstrn(const char *s, size_t n)
 {
@@ -90,7 +56,7 @@ json_t *mpsfix_report__jstrn(const char *s, size_t n)
 		return j;
 	for (size_t i = 0; i < n;) {
 		uint32_t cp;
-		size_t len = mpsfix_report__utf8_len((const unsigned char *)s + i, n - i, &cp);
+		size_t len = mpsfix_text_utf8_char((const unsigned char *)s + i, n - i, &cp);
 
 		if (len) {
 			mpsfix_buf_add(&b, s + i, len);

@@ -13,6 +13,7 @@
 #include <jansson.h>
 
 #include "report.h"
+#include "text.h"
 
 /* An unused suppression, reported like a finding (with opts->show_unused). */
 #define UNUSED_CODE "MPS000"
@@ -47,9 +48,6 @@ typedef struct {
 } mpsfix_report_item;
 
 /* ---- report.c: the shared helpers ---- */
-
-/** Length of the valid UTF-8 sequence at `s` (at most `n` bytes), 0 if invalid. */
-size_t mpsfix_report__utf8_len(const unsigned char *s, size_t n, uint32_t *cp);
 
 /**
  * A JSON string of `n` bytes; bytes that are not UTF-8 (a file name) become

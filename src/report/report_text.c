@@ -100,7 +100,7 @@ static void render_line(mpsfix_buf *out, const char *s, size_t n, uint32_t *from
 
 	while (i < n) {
 		uint32_t cp = (unsigned char)s[i];
-		size_t len = mpsfix_report__utf8_len((const unsigned char *)s + i, n - i, &cp);
+		size_t len = mpsfix_text_utf8_char((const unsigned char *)s + i, n - i, &cp);
 
 		if (ch == *from)
 			dfrom = width, got_from = true;

@@ -147,12 +147,63 @@ static void show_hunks(const session *ss, const char *diff, size_t len)
 	}
 }
 
-/* The text with only the edits of finding `f`, diffed against the text. */
-static int fix_diff(mpsfix_buf *diff, const char *name, const char *text, size_t len,
+/* A diff to show: of the whole file, or of one cell of a notebook (cell > 0). */
+typedef struct {
+	uint32_t cell;
+	mpsfix_buf diff;
+} shown_diff;
+
+typedef ARRAY(shown_diff) shown_diffs;
+
+static void shown_release(shown_diffs *l)
+{
+	for (size_t i = 0; i < l->len; i++)
+		mpsfix_buf_release(&l->items[i].diff);
+	free(l->items);
+	*l = (shown_diffs){0};
+}
+
+/* The cells of notebook `nb` that `fixed` (its text after a fix) changes, each as a diff of its source. */
+static int cell_diffs(shown_diffs *out, const mpsfix_series_file *file, const mpsfix_notebook *nb,
+		      const char *data, size_t len, const char *fixed, size_t fixed_len)
+{
+	mpsfix_notebook after = MPSFIX_NOTEBOOK_INIT;
+	mpsfix_buf rendered = MPSFIX_BUF_INIT;
+	const char *name = file->name ? file->name : file->path;
+	int error;
+
+	if ((error = mpsfix_notebook_render(&rendered, &after, nb, file->path, data, len, fixed,
+					    fixed_len)) < 0)
+		goto done;
+	for (size_t c = 0; c < nb->ncells && c < after.ncells && error == 0; c++) {
+		const mpsfix_nb_cell *a = &nb->cells[c], *b = &after.cells[c];
+		shown_diff d = {a->number, MPSFIX_BUF_INIT};
+
+		if (a->code_len == b->code_len && !memcmp(a->code, b->code, a->code_len))
+			continue;
+		if ((error = mpsfix_git_diff(&d.diff, name, a->code, a->code_len, b->code, b->code_len)) == 0)
+			ARRAY_PUSH(out, d);
+		else
+			mpsfix_buf_release(&d.diff);
+	}
+done:
+	mpsfix_notebook_release(&after);
+	mpsfix_buf_release(&rendered);
+	return error;
+}
+
+/*
+ * The text with only the edits of finding `f`, as diffs against the text
+ * (`data`, the file's bytes; `text`, what the engine read: a notebook's
+ * Python, `nb` set): one of the file, or one per notebook cell it changes.
+ */
+static int fix_diff(shown_diffs *out, const mpsfix_series_file *file, const mpsfix_notebook *nb,
+		    const char *data, size_t len, const char *text, size_t text_len,
 		    const mpsfix_finding *f)
 {
 	mpsfix_edits one = MPSFIX_EDITS_INIT;
 	mpsfix_buf fixed = MPSFIX_BUF_INIT;
+	shown_diff d = {0, MPSFIX_BUF_INIT};
 	int error;
 
 	for (size_t i = 0; i < f->nedits; i++) {
@@ -163,18 +214,31 @@ static int fix_diff(mpsfix_buf *diff, const char *name, const char *text, size_t
 		else
 			mpsfix_edits_add(&one, e->start, e->end, e->text, e->len, 0);
 	}
-	if ((error = mpsfix_edits_apply(&fixed, &one, text, len, NULL, NULL)) == 0)
-		error = mpsfix_git_diff(diff, name, text, len, fixed.data ? fixed.data : "", fixed.len);
+	if ((error = mpsfix_edits_apply(&fixed, &one, text, text_len, NULL, NULL)) < 0)
+		goto done;
+	if (nb->text) {
+		error = cell_diffs(out, file, nb, data, len, fixed.data ? fixed.data : "", fixed.len);
+	} else if ((error = mpsfix_git_diff(&d.diff, file->name ? file->name : file->path, text, text_len,
+					    fixed.data ? fixed.data : "", fixed.len)) == 0) {
+		ARRAY_PUSH(out, d);
+		d.diff = (mpsfix_buf)MPSFIX_BUF_INIT;
+	}
+done:
+	mpsfix_buf_release(&d.diff);
 	mpsfix_buf_release(&fixed);
 	mpsfix_edits_release(&one);
 	return error;
 }
 
-static void show(const session *ss, const mpsfix_series_file *file, const mpsfix_finding *f,
-		 const char *diff, size_t diff_len)
+/* The fix: where (a notebook's cell and line), its rule, and its diffs. */
+static void show(const session *ss, const mpsfix_series_file *file, const mpsfix_source *src,
+		 const mpsfix_finding *f, const shown_diffs *diffs)
 {
 	FILE *o = ss->ro->out;
-	char *head = mpsfix_xasprintf("%s:%u:%u:", file->path, f->line, f->col);
+	uint32_t cell, cell_line, file_line;
+	char *head = mpsfix_source_cell_of(src, f->line, &cell, &cell_line, &file_line)
+		? mpsfix_xasprintf("%s:cell %u:%u:%u:", file->path, cell, cell_line, f->col)
+		: mpsfix_xasprintf("%s:%u:%u:", file->path, f->line, f->col);
 	char *rule = mpsfix_xasprintf("%s %s", f->rule->code, f->rule->id);
 
 	fputc('\n', o);
@@ -182,7 +246,18 @@ static void show(const session *ss, const mpsfix_series_file *file, const mpsfix
 	fputc(' ', o);
 	colored(ss, C_BLUE, rule, strlen(rule));
 	fprintf(o, ": %s\n", f->rule->message);
-	show_hunks(ss, diff, diff_len);
+	for (size_t i = 0; i < diffs->len; i++) {
+		const shown_diff *d = &diffs->items[i];
+
+		if (d->cell && diffs->len > 1) {
+			char *label = mpsfix_xasprintf("cell %u", d->cell);
+
+			colored(ss, C_BOLD, label, strlen(label));
+			fputc('\n', o);
+			free(label);
+		}
+		show_hunks(ss, d->diff.data ? d->diff.data : "", d->diff.len);
+	}
 	free(head);
 	free(rule);
 }
@@ -280,10 +355,21 @@ static int parses_as_well(bool *ok, mpsfix_ctx *ctx, const char *name, const cha
 
 /* What one file holds in one round of one rule. */
 typedef struct {
+	mpsfix_source src;      /* the current text, as the engine read it */
+	mpsfix_notebook nb;     /* a notebook's cells, when it is one */
 	mpsfix_result res;      /* its findings in the current text */
 	answer_list answers;    /* answers given so far, in the current text */
 	bool ran;
 } file_round;
+
+/* What a round read of the file (its answers stay). */
+static void round_release(file_round *fr)
+{
+	mpsfix_result_release(&fr->res);
+	mpsfix_source_release(&fr->src);
+	mpsfix_notebook_release(&fr->nb);
+	fr->ran = false;
+}
 
 static bool is_candidate(const mpsfix_finding *f)
 {
@@ -310,8 +396,8 @@ static int apply_file(mpsfix_series *s, size_t i, mpsfix_ctx *ctx, const mpsfix_
 	mpsfix_edits edits = MPSFIX_EDITS_INIT;
 	mpsfix_buf out = MPSFIX_BUF_INIT;
 	answer_list kept = {0};
-	size_t len, groups = 0;
-	const char *text = mpsfix_series_text(s, i, &len);
+	size_t len = fr->src.len, groups = 0;
+	const char *text = fr->src.data;
 	bool ok;
 	int error = 0;
 
@@ -345,6 +431,13 @@ static int apply_file(mpsfix_series *s, size_t i, mpsfix_ctx *ctx, const mpsfix_
 		free(w);
 		goto done;
 	}
+	error = mpsfix_series_record_fixed(s, rule, i, &fr->nb, out.data ? out.data : "", out.len, groups);
+	if (error == MPSFIX_ESKIP) {
+		/* a notebook that cannot take them: the fixes are not made */
+		mpsfix_series_warn(s, mpsfix_error_last()->message);
+		error = 0;
+		goto done;
+	}
 	/* answers about code the fixes did not touch stay attached to it */
 	for (size_t a = 0; a < fr->answers.len; a++) {
 		answer an = fr->answers.items[a];
@@ -355,7 +448,6 @@ static int apply_file(mpsfix_series *s, size_t i, mpsfix_ctx *ctx, const mpsfix_
 	free(fr->answers.items);
 	fr->answers = (answer_list){kept.items, kept.len, kept.cap};
 	kept.items = NULL;
-	mpsfix_series_record(s, rule, i, out.data ? out.data : "", out.len, groups);
 	*applied = groups;
 done:
 	free(kept.items);
@@ -378,21 +470,15 @@ static int review_rule(session *ss, mpsfix_series *s, mpsfix_ctx *ctx, mpsfix_ru
 
 		/* the fixes of every file, and how many will be asked */
 		for (size_t i = 0; i < s->nfiles; i++) {
-			mpsfix_source src = MPSFIX_SOURCE_INIT;
 			mpsfix_engine_opts fo = *eo;
-			size_t len;
-			const char *text;
 
-			mpsfix_result_release(&fr[i].res);
-			fr[i].ran = false;
+			round_release(&fr[i]);
 			if (s->files[i].skipped)
 				continue;
-			text = mpsfix_series_text(s, i, &len);
 			if (on_file)
 				on_file(payload, &s->files[i], &fo);
-			if ((error = mpsfix_source_from_buffer(&src, s->files[i].path, text, len)) == 0)
-				error = mpsfix_engine_run(&fr[i].res, ctx, ix, &src, &fo);
-			mpsfix_source_release(&src);
+			if ((error = mpsfix_series_source(&fr[i].src, &fr[i].nb, s, i)) == 0)
+				error = mpsfix_engine_run(&fr[i].res, ctx, ix, &fr[i].src, &fo);
 			if (error == MPSFIX_ESKIP) {
 				s->files[i].skipped = true;
 				mpsfix_series_warn(s, mpsfix_error_last()->message);
@@ -421,7 +507,7 @@ static int review_rule(session *ss, mpsfix_series *s, mpsfix_ctx *ctx, mpsfix_ru
 			for (size_t k = 0; k < fr[i].res.len; k++) {
 				const mpsfix_finding *f = &fr[i].res.items[k];
 				const answer *before = earlier(&fr[i].answers, f);
-				mpsfix_buf diff = MPSFIX_BUF_INIT;
+				shown_diffs diffs = {0};
 
 				if (!is_candidate(f))
 					continue;
@@ -433,14 +519,23 @@ static int review_rule(session *ss, mpsfix_series *s, mpsfix_ctx *ctx, mpsfix_ru
 					break;
 				nr++;
 				if (mode == ASK) {
-					const char *name = s->files[i].name ? s->files[i].name : s->files[i].path;
-
-					if ((error = fix_diff(&diff, name, text, len, f)) < 0) {
+					error = fix_diff(&diffs, &s->files[i], &fr[i].nb, text, len, fr[i].src.data,
+							 fr[i].src.len, f);
+					if (error == MPSFIX_ESKIP) {
+						/* a notebook that cannot take this fix: not asked, not made */
+						mpsfix_series_warn(s, mpsfix_error_last()->message);
+						shown_release(&diffs);
+						ARRAY_PUSH(&fr[i].answers, ((answer){f->start, f->end, false}));
+						error = 0;
+						continue;
+					}
+					if (error < 0) {
+						shown_release(&diffs);
 						free(accept);
 						goto done;
 					}
-					show(ss, &s->files[i], f, diff.data ? diff.data : "", diff.len);
-					mpsfix_buf_release(&diff);
+					show(ss, &s->files[i], &fr[i].src, f, &diffs);
+					shown_release(&diffs);
 					if ((error = ask(ss, &mode, nr, total, rule, &accept[k])) < 0) {
 						free(accept);
 						goto done;
@@ -468,7 +563,7 @@ static int review_rule(session *ss, mpsfix_series *s, mpsfix_ctx *ctx, mpsfix_ru
 	}
 done:
 	for (size_t i = 0; i < s->nfiles; i++) {
-		mpsfix_result_release(&fr[i].res);
+		round_release(&fr[i]);
 		free(fr[i].answers.items);
 	}
 	free(fr);

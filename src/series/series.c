@@ -115,20 +115,49 @@ void mpsfix_series_order(mpsfix_rule **rules, size_t n)
 		qsort(rules, n, sizeof(*rules), by_code);
 }
 
-/* Run the engine over file `i`'s latest text; MPSFIX_ESKIP marks it skipped. */
-static int run_file(mpsfix_result *res, mpsfix_series *s, size_t i, mpsfix_ctx *ctx,
+int mpsfix_series_source(mpsfix_source *src, mpsfix_notebook *nb, const mpsfix_series *s, size_t i)
+{
+	size_t len;
+	const char *text = mpsfix_series_text(s, i, &len);
+
+	*nb = (mpsfix_notebook)MPSFIX_NOTEBOOK_INIT;
+	if (mpsfix_is_notebook_path(s->files[i].path))
+		return mpsfix_notebook_source(src, nb, s->files[i].path, text, len);
+	return mpsfix_source_from_buffer(src, s->files[i].path, text, len);
+}
+
+int mpsfix_series_record_fixed(mpsfix_series *s, const mpsfix_rule *rule, size_t i,
+			       const mpsfix_notebook *nb, const char *fixed, size_t len, size_t sites)
+{
+	mpsfix_buf out = MPSFIX_BUF_INIT;
+	size_t cur_len;
+	const char *cur;
+	int error;
+
+	if (!nb->text) {
+		mpsfix_series_record(s, rule, i, fixed, len, sites);
+		return 0;
+	}
+	cur = mpsfix_series_text(s, i, &cur_len);
+	if ((error = mpsfix_notebook_render(&out, NULL, nb, s->files[i].path, cur, cur_len, fixed,
+					    len)) == 0)
+		mpsfix_series_record(s, rule, i, out.data ? out.data : "", out.len, sites);
+	mpsfix_buf_release(&out);
+	return error;
+}
+
+/* Run the engine over file `i`'s latest text (a notebook's into `nb`); MPSFIX_ESKIP marks it skipped. */
+static int run_file(mpsfix_result *res, mpsfix_notebook *nb, mpsfix_series *s, size_t i, mpsfix_ctx *ctx,
 		    const mpsfix_index *ix, const mpsfix_engine_opts *eo,
 		    mpsfix_series_file_cb on_file, void *payload)
 {
 	mpsfix_source src = MPSFIX_SOURCE_INIT;
 	mpsfix_engine_opts fo = *eo;
-	size_t len;
-	const char *text = mpsfix_series_text(s, i, &len);
 	int error;
 
 	if (on_file)
 		on_file(payload, &s->files[i], &fo);
-	if ((error = mpsfix_source_from_buffer(&src, s->files[i].path, text, len)) == 0)
+	if ((error = mpsfix_series_source(&src, nb, s, i)) == 0)
 		error = mpsfix_engine_run(res, ctx, ix, &src, &fo);
 	mpsfix_source_release(&src);
 	if (error == MPSFIX_ESKIP) {
@@ -156,15 +185,21 @@ int mpsfix_series_fix(mpsfix_series *s, mpsfix_ctx *ctx, mpsfix_rule *const *rul
 
 		for (size_t i = 0; i < s->nfiles && error == 0; i++) {
 			mpsfix_result res = MPSFIX_RESULT_INIT;
+			mpsfix_notebook nb = MPSFIX_NOTEBOOK_INIT;
 
 			if (s->files[i].skipped)
 				continue;
-			error = run_file(&res, s, i, ctx, ix, &fo, on_file, payload);
+			error = run_file(&res, &nb, s, i, ctx, ix, &fo, on_file, payload);
+			if (error == 0 && res.changed &&
+			    (error = mpsfix_series_record_fixed(s, rules[r], i, &nb, res.text, res.text_len,
+								res.fixed)) == MPSFIX_ESKIP) {
+				/* this rule's fixes are not made: its findings stay */
+				mpsfix_series_warn(s, mpsfix_error_last()->message);
+			}
 			if (error == MPSFIX_ESKIP)
 				error = 0;
-			else if (error == 0 && res.changed)
-				mpsfix_series_record(s, rules[r], i, res.text, res.text_len, res.fixed);
 			mpsfix_result_release(&res);
+			mpsfix_notebook_release(&nb);
 		}
 		mpsfix_index_free(ix);
 	}
@@ -183,10 +218,12 @@ int mpsfix_series_remaining(mpsfix_series_left *out, mpsfix_series *s, mpsfix_ct
 	*out = (mpsfix_series_left){0};
 	for (size_t i = 0; i < s->nfiles && error == 0; i++) {
 		mpsfix_result res = MPSFIX_RESULT_INIT;
+		mpsfix_notebook nb = MPSFIX_NOTEBOOK_INIT;
 
 		if (s->files[i].skipped)
 			continue;
-		error = run_file(&res, s, i, ctx, ix, &co, on_file, payload);
+		error = run_file(&res, &nb, s, i, ctx, ix, &co, on_file, payload);
+		mpsfix_notebook_release(&nb);
 		if (error == MPSFIX_ESKIP)
 			error = 0;
 		for (size_t k = 0; k < res.len; k++) {

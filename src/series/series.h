@@ -11,6 +11,7 @@
 
 #include "common.h"
 #include "engine.h"
+#include "notebook.h"
 #include "types.h"
 
 typedef struct {
@@ -65,6 +66,23 @@ const char *mpsfix_series_text(const mpsfix_series *s, size_t file, size_t *len)
 void mpsfix_series_record(mpsfix_series *s, const mpsfix_rule *rule, size_t file,
 			  const char *text, size_t len, size_t sites);
 
+/**
+ * File `i`'s latest text as the engine reads it, into `src` (named by the
+ * file's path): a notebook (*.ipynb) as the Python text of its cells, read
+ * into `nb`; `nb` is left empty for other files.  MPSFIX_ESKIP with a message
+ * for a text the engine cannot take.
+ */
+int mpsfix_series_source(mpsfix_source *src, mpsfix_notebook *nb, const mpsfix_series *s, size_t i);
+
+/**
+ * Record as mpsfix_series_record does the text `fixed` that `rule` made of
+ * file `i`'s source (mpsfix_series_source, `nb` its notebook): a notebook's
+ * cells are written into the notebook first.  MPSFIX_ESKIP with a message,
+ * and nothing recorded, when the notebook cannot be written (notebook.h).
+ */
+int mpsfix_series_record_fixed(mpsfix_series *s, const mpsfix_rule *rule, size_t i,
+			       const mpsfix_notebook *nb, const char *fixed, size_t len, size_t sites);
+
 /** Add a warning (copied) unless the same text is there already. */
 void mpsfix_series_warn(mpsfix_series *s, const char *message);
 
@@ -84,7 +102,8 @@ typedef void (*mpsfix_series_file_cb)(void *payload, const mpsfix_series_file *f
  * given), the engine runs with that rule alone, in fix mode (`eo` with fix
  * set), on each file's latest text, and what changes is recorded.  A file
  * the engine skips (MPSFIX_ESKIP) is marked skipped, its message kept as a
- * warning.  `on_file` may be NULL.
+ * warning; a notebook whose fixed cells cannot be written keeps that rule's
+ * findings, with the reason as a warning.  `on_file` may be NULL.
  */
 int mpsfix_series_fix(mpsfix_series *s, mpsfix_ctx *ctx, mpsfix_rule *const *rules, size_t n,
 		      const mpsfix_engine_opts *eo, mpsfix_series_file_cb on_file, void *payload);

@@ -37,6 +37,12 @@ bool mpsfix_text_next_word(const char *v, size_t n, size_t *at, size_t *start, s
  */
 bool mpsfix_text_spelled(const char *value, size_t n, const char *raw, size_t raw_len);
 
+/**
+ * The length of the valid UTF-8 sequence at `s` (at most `n` bytes), its
+ * code point in *cp; 0 when it is not one (overlong, a surrogate, cut short).
+ */
+size_t mpsfix_text_utf8_char(const unsigned char *s, size_t n, uint32_t *cp);
+
 /** The value of hexadecimal digit `c` (0-9, a-f, A-F), or -1. */
 int mpsfix_text_hex_digit(char c);
 

@@ -17,6 +17,11 @@ tests/ruff/compare.js, the pinned ruff's comparison:
   refusal, is counted as unchanged);
 - every rule example with an output: rules/*.yml, examples.invalid[].input
   against .output (written under OUT/examples/), at the default line length;
+- the fixed notebooks: fixtures/notebook/NAME.ipynb against NAME.fixed.ipynb
+  (tests/t0130-notebook.sh checks that mpsfix fix writes the latter), each
+  changed code cell as a file of its own, as ruff sorts a notebook's imports
+  cell by cell; IPython lines (`%magic`, `!shell`) read as `pass`, which
+  ends an import block as they do in ruff;
 - the fixed demo: a copy of fixtures/demo fixed by MPSFIX (`fix`, as
   fixtures/demo.expected.diff shows it, and `fix --unsafe-fixes`, which also
   takes the held-back device selection) against fixtures/demo.
@@ -152,6 +157,43 @@ def example_pairs(out):
     return pairs
 
 
+def cell_code(cell):
+    """A code cell's source with its IPython lines as `pass` (same lines)."""
+    src = cell["source"] if isinstance(cell["source"], str) else "".join(cell["source"])
+    lines = src.splitlines(True)
+    for i, line in enumerate(lines):
+        if line.lstrip().startswith(("%", "!")):
+            lines[i] = line[:len(line) - len(line.lstrip())] + "pass" + ("\n" if line.endswith("\n") else "")
+    return "".join(lines)
+
+
+def notebook_pairs(out):
+    folder = os.path.join(TOP, "fixtures", "notebook")
+    root = os.path.join(out, "notebooks")
+    shutil.rmtree(root, ignore_errors=True)
+    pairs = []
+    for name in sorted(os.listdir(folder)):
+        if not name.endswith(".ipynb") or name.endswith(".fixed.ipynb"):
+            continue
+        with open(os.path.join(folder, name), encoding="utf-8") as a, \
+                open(os.path.join(folder, name[:-6] + ".fixed.ipynb"), encoding="utf-8") as b:
+            before, after = json.load(a)["cells"], json.load(b)["cells"]
+        for i, (x, y) in enumerate(zip(before, after)):
+            if x["cell_type"] != "code" or x["source"] == y["source"]:
+                continue
+            d = os.path.join(root, name[:-6], str(i + 1))
+            os.makedirs(d)
+            for what, cell in (("input", x), ("fixed", y)):
+                with open(os.path.join(d, f"{what}.py"), "w", encoding="utf-8") as f:
+                    f.write(cell_code(cell))
+            pairs.append({"input": os.path.join(d, "input.py"), "fixed": os.path.join(d, "fixed.py"),
+                          "line_length": ruffcfg.DEFAULT_LINE_LENGTH,
+                          "label": f"fixtures/notebook/{name[:-6]}.fixed.ipynb:cell {i + 1}"})
+    if not pairs:
+        sys.exit("lint_fixes.py: no changed cell in fixtures/notebook")
+    return pairs
+
+
 def demo_pairs(mpsfix, scratch):
     demo = os.path.join(TOP, "fixtures", "demo")
     pairs = []
@@ -193,6 +235,7 @@ def main():
     fixtures, unchanged = fixture_pairs()
     groups.append(("fixtures", fixtures, f", {unchanged} more unchanged (a refusal)"))
     groups.append(("rule examples", example_pairs(args.out), ""))
+    groups.append(("fixed notebook cells", notebook_pairs(args.out), ""))
     with tempfile.TemporaryDirectory(prefix="mpsfix-lint-demo.") as scratch:
         groups.append(("the fixed demo", demo_pairs(mpsfix, scratch), ""))
         results = compare([p for _, ps, _ in groups for p in ps], args.out, args.select, "pairs")
