@@ -100,7 +100,7 @@ CHECK_SUITES = unit-tests rule-examples t0000 t0010 t0100 t0110 t0130 t0200 t030
 	t0500 t0510 t0520 t0600 t0610 t0700 t0710 t0720 t0800 bench-test fuzz-replay semantics \
 	lint-fixes
 
-.PHONY: all check demo bench bench-smoke lint-fixes install uninstall sanitize tsan tsan-tests deps clean distclean grammar FORCE \
+.PHONY: all check demo bench bench-notebooks bench-smoke lint-fixes install uninstall sanitize tsan tsan-tests deps clean distclean grammar FORCE \
 	fuzz fuzz-targets replay-targets valgrind compat compat-api compat-posix $(CHECK_SUITES) torch-python
 .DELETE_ON_ERROR:
 
@@ -228,7 +228,7 @@ $(O)/tests/preload_change.so: tests/preload_change.c
 # Each target is linked twice: with replay.c, a main() that runs the inputs it
 # is given once (make check replays the seeds and regressions with $(CC)), and,
 # in the fuzz build (clang, FUZZING=1), with libFuzzer.
-FUZZ_TARGETS = rule pattern pipeline
+FUZZ_TARGETS = rule pattern pipeline notebook
 FUZZ_SECONDS ?= 10
 FUZZ_O ?= build-fuzz
 FUZZ_CC ?= clang
@@ -265,6 +265,7 @@ REPLAY_rule = rules fixtures/bad-rules $(wildcard fixtures/engine/*/rule.yml) te
 REPLAY_pattern = tests/fuzz/corpus/pattern $(wildcard tests/fuzz/regressions/pattern)
 REPLAY_pipeline = fixtures/rules fixtures/engine fixtures/bad fixtures/bad-fixed fixtures/demo \
 	fixtures/cli/project fixtures/cli/amp-trainer/project tests/fuzz/corpus/pipeline $(wildcard tests/fuzz/regressions/pipeline)
+REPLAY_notebook = fixtures/notebook tests/fuzz/corpus/notebook $(wildcard tests/fuzz/regressions/notebook)
 
 -include $(wildcard $(O)/src/*/*.d $(O)/tests/*.d $(O)/fuzz/*.d)
 
@@ -490,6 +491,17 @@ bench: $(O)/mpsfix
 	/usr/bin/python3 bench/run.py --mpsfix $(O)/mpsfix --out $(O)/bench --sizes '$(BENCH_SIZES)' \
 		--rounds '$(BENCH_ROUNDS)' --warmup '$(BENCH_WARMUP)'
 
+# make bench-notebooks: mpsfix check over NOTEBOOKS_COUNT generated notebooks of
+# NOTEBOOKS_MB MB each, mostly outputs (issue 20); see bench/notebooks.py
+NOTEBOOKS_COUNT ?= 1000
+NOTEBOOKS_MB ?= 1
+bench-notebooks: $(O)/mpsfix
+	@test -x /usr/bin/time || { if [ "$$(id -u)" = 0 ]; then \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends time; \
+	else echo "make bench-notebooks: needs /usr/bin/time: sudo apt-get install time"; exit 1; fi; }
+	/usr/bin/python3 bench/notebooks.py --mpsfix $(O)/mpsfix --out $(O)/bench-notebooks \
+		--count $(NOTEBOOKS_COUNT) --size-mb $(NOTEBOOKS_MB)
+
 # the generator's own tests (no network), then the whole pipeline at 1 MB
 bench-smoke: $(O)/mpsfix
 	/usr/bin/python3 bench/test_gen.py --mpsfix $(O)/mpsfix --out $(O)/bench-smoke
@@ -526,7 +538,7 @@ uninstall:
 else
 ifeq ($(filter $(NO_SETUP_GOALS),$(MAKECMDGOALS)),)
 .DEFAULT_GOAL := all
-all check $(CHECK_SUITES) demo bench bench-smoke lint-fixes install sanitize tsan grammar fuzz valgrind compat: fresh-machine
+all check $(CHECK_SUITES) demo bench bench-notebooks bench-smoke lint-fixes install sanitize tsan grammar fuzz valgrind compat: fresh-machine
 	@:
 fresh-machine:
 ifeq ($(UNAME_S),Darwin)

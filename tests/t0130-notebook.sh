@@ -92,6 +92,33 @@ for f in truncated old nul latin1; do
 	same_files "bad notebooks: $f.ipynb left as it was" "$tmp/$f.before" "$tmp/bad/$f.ipynb"
 done
 
+# a notebook of 50 MB, mostly outputs (over the 16 MiB limit of a .py file): checked and fixed
+python3 -c 'import base64, json, os, random, sys
+rng = random.Random(1)
+cell = lambda n, src, out: {"cell_type": "code", "execution_count": n, "metadata": {},
+    "outputs": out, "source": src}
+png = lambda: [{"data": {"image/png": base64.b64encode(rng.randbytes(2600000)).decode()},
+    "metadata": {}, "output_type": "display_data"}]
+cells = [cell(1, ["import torch\n", "x = torch.randn(8, 2)"], png())]
+cells += [cell(i, ["x.sum()"], png()) for i in range(2, 20)]
+cells.append(cell(20, ["s, m = torch.std_mean(x, dim=0)"], png()))
+json.dump({"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5},
+    open(sys.argv[1], "w"), indent=1)' "$tmp/big.ipynb"
+cp "$tmp/big.ipynb" "$tmp/big.before"
+size=$(wc -c <"$tmp/big.ipynb" | tr -d ' ')
+[ "$size" -gt 50000000 ] && ok "a 50 MB notebook made ($size bytes)" || fail "a 50 MB notebook made ($size bytes)"
+run "$bin" check "$tmp/big.ipynb"
+expect_out "a 50 MB notebook: its finding, by cell" "big.ipynb:cell 20:1:8: MPS001"
+run "$bin" fix "$tmp/big.ipynb"
+expect_rc "a 50 MB notebook: fixed, exit 0" 0
+got=$(python3 -c 'import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:])
+sa = [c.pop("source") for c in a["cells"]]
+sb = [c.pop("source") for c in b["cells"]]
+print(a == b, [i + 1 for i, (x, y) in enumerate(zip(sa, sb)) if x != y])' "$tmp/big.before" "$tmp/big.ipynb")
+expect_eq "a 50 MB notebook: outputs kept, cell 20 alone changed" "$got" "True [20]"
+rm -f "$tmp/big.ipynb" "$tmp/big.before"
+
 # a cell whose JSON mpsfix would not write back the same: reported, not written
 printf '{"nbformat": 4, "metadata": {}, "cells": [{"cell_type": "code", "metadata": {}, "outputs": [], "source": ["import torch\\n", "s = torch.std_mean(x)"]}]}\n' >"$tmp/compact.ipynb"
 cp "$tmp/compact.ipynb" "$tmp/compact.before"

@@ -2,7 +2,8 @@
 # Tests of the semantic test harness (tests/semantics/run.py): it passes a
 # correct rewrite, and fails a wrong one, a fix count or a manual count other
 # than the header's, a fix that changes nothing, a script that fails, results
-# that differ in any way it compares, a fix that does not take its MPS branch
+# that differ in any way it compares, a notebook (through the script of its
+# cells; a notebook mpsfix does not fix fails), a fix that does not take its MPS branch
 # where MPS is available (on-mps), and a missing torch.  Uses the rules and
 # script of fixtures/semantics/.  Prints 'N passed, N failed'.
 # usage: sh tests/t0800-semantics.sh [path/to/mpsfix]
@@ -52,6 +53,21 @@ echo 'whole = x.sum()' >>"$tmp/std.py"
 semantic "$fx/right.yml" "$tmp/std.py"
 expect_rc "a script mpsfix does not change fails" 1
 expect_out "an unchanged script is reported" "FAIL std.py: mpsfix fix changed nothing"
+
+# --- notebooks: the script of the code cells, and the notebook fixed -----------------
+semantic "$fx/right.yml" "$fx/std.ipynb"
+expect_rc "a notebook: a correct rewrite passes" 0
+expect_out "a notebook: its counts, from its script" "ok   std.ipynb: 6 values compared, notebook, 2 fixes (MPS900=2), 1 manual"
+semantic "$fx/wrong.yml" "$fx/std.ipynb"
+expect_rc "a notebook: a wrong rewrite fails" 1
+expect_out "a notebook: the differing variable is named" "FAIL std.ipynb: row: values not bit for bit equal"
+# a layout mpsfix does not write back: the notebook is not fixed, which the harness sees
+"$py" -c 'import json, sys
+json.dump(json.load(open(sys.argv[1])), open(sys.argv[2], "w"))' "$fx/std.ipynb" "$tmp/std.ipynb"
+semantic "$fx/right.yml" "$tmp/std.ipynb"
+expect_rc "a notebook mpsfix does not fix fails" 1
+expect_out "the notebook's count is compared with its script's" \
+	"std.ipynb: mpsfix fix made 0 fixes in the notebook, 2 in its script"
 
 # --- headers -----------------------------------------------------------------------
 grep -v 'semantic: fixes' "$fx/std.py" >"$tmp/std.py"

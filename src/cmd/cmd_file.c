@@ -55,16 +55,16 @@ static char *diff_name(const char *path)
 	return mpsfix_buf_detach(&b, NULL);
 }
 
-static int read_stdin(mpsfix_buf *out)
+static int read_stdin(mpsfix_buf *out, size_t max)
 {
 	char chunk[65536];
 	size_t n;
 
 	while ((n = fread(chunk, 1, sizeof(chunk), stdin)) > 0) {
 		mpsfix_buf_add(out, chunk, n);
-		if (out->len > MPSFIX_SOURCE_MAX)
+		if (out->len > max)
 			return mpsfix_error_set(MPSFIX_ESKIP, "-: skipped: standard input too large "
-						"(more than %u bytes)", MPSFIX_SOURCE_MAX);
+						"(more than %zu bytes)", max);
 	}
 	if (ferror(stdin))
 		return mpsfix_error_set(MPSFIX_ERROR, "-: cannot read standard input: %s", strerror(errno));
@@ -86,17 +86,21 @@ static void pass_through(const char *data, size_t len, bool rest_of_stdin)
 		fwrite(chunk, 1, n, stdout);
 }
 
-/* The bytes of `path` as this run sees them: the file, standard input, or the index. */
-static int load_source(const mpsfix_opts *opts, mpsfix_source *src, const char *path, const char *display)
+/*
+ * The bytes of `path` as this run sees them: the file, standard input, or
+ * the index; at most `max` bytes.
+ */
+static int load_source(const mpsfix_opts *opts, mpsfix_source *src, const char *path, const char *display,
+		       size_t max)
 {
 	mpsfix_buf b = MPSFIX_BUF_INIT;
 	int error;
 
 	if (!strcmp(path, "-")) {
-		bool all_read = (error = read_stdin(&b)) == 0;
+		bool all_read = (error = read_stdin(&b, max)) == 0;
 
 		if (all_read)
-			error = mpsfix_source_from_buffer(src, display, b.data ? b.data : "", b.len);
+			error = mpsfix_source_from_buffer_max(src, display, b.data ? b.data : "", b.len, max);
 		if (error == MPSFIX_ESKIP && opts->command == MPSFIX_CMD_FIX)
 			pass_through(b.data ? b.data : "", b.len, !all_read);
 	} else if (opts->staged) {
@@ -104,9 +108,9 @@ static int load_source(const mpsfix_opts *opts, mpsfix_source *src, const char *
 		if (error == MPSFIX_ENOMATCH)
 			error = mpsfix_error_set(MPSFIX_ESKIP, "%s: not in the index (--staged)", path);
 		if (error == 0)
-			error = mpsfix_source_from_buffer(src, path, b.data ? b.data : "", b.len);
+			error = mpsfix_source_from_buffer_max(src, path, b.data ? b.data : "", b.len, max);
 	} else {
-		error = mpsfix_source_read(src, path);
+		error = mpsfix_source_read_max(src, path, max);
 	}
 	mpsfix_buf_release(&b);
 	return error;
@@ -169,7 +173,8 @@ void mpsfix_cmd_file(const mpsfix_cmd *cmd, const mpsfix_index *index, mpsfix_ct
 	while (!is_stdin && display[0] == '.' && display[1] == '/' && display[2])
 		display += 2;
 	rec->display = display;
-	error = load_source(opts, notebook ? &raw : src, path, display);
+	error = load_source(opts, notebook ? &raw : src, path, display,
+			    notebook ? MPSFIX_NOTEBOOK_MAX : MPSFIX_SOURCE_MAX);
 	if (error == 0 && notebook &&
 	    (error = mpsfix_notebook_source(src, &nb, display, raw.data, raw.len)) == MPSFIX_ESKIP &&
 	    is_stdin && opts->command == MPSFIX_CMD_FIX)

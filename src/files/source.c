@@ -246,19 +246,27 @@ static int load(mpsfix_source *out, const char *path, char *data, size_t len)
 	return 0;
 }
 
-static int too_large(const char *path, size_t len)
+static int too_large(const char *path, size_t len, size_t max)
 {
 	return mpsfix_error_set(MPSFIX_ESKIP,
-				"%s: skipped: file too large (%zu bytes; the limit is %u)",
-				path, len, MPSFIX_SOURCE_MAX);
+				"%s: skipped: file too large (%zu bytes; the limit is %zu)",
+				path, len, max);
 }
 
 int mpsfix_source_from_buffer(mpsfix_source *out, const char *path,
 			      const char *data, size_t len)
 {
+	return mpsfix_source_from_buffer_max(out, path, data, len, MPSFIX_SOURCE_MAX);
+}
+
+int mpsfix_source_from_buffer_max(mpsfix_source *out, const char *path,
+				  const char *data, size_t len, size_t max)
+{
 	*out = (mpsfix_source)MPSFIX_SOURCE_INIT;
-	if (len > MPSFIX_SOURCE_MAX)
-		return too_large(path, len);
+	if (max > UINT32_MAX)
+		max = UINT32_MAX;
+	if (len > max)
+		return too_large(path, len, max);
 	char *copy = mpsfix_xmalloc(len + 1);
 	if (len)
 		memcpy(copy, data, len);
@@ -301,12 +309,19 @@ static int open_failed(const char *path, int err)
 
 int mpsfix_source_read(mpsfix_source *out, const char *path)
 {
+	return mpsfix_source_read_max(out, path, MPSFIX_SOURCE_MAX);
+}
+
+int mpsfix_source_read_max(mpsfix_source *out, const char *path, size_t max)
+{
 	char *data = NULL;
 	size_t len = 0, cap;
 	struct stat st;
 	int fd, flags, error = 0;
 
 	*out = (mpsfix_source)MPSFIX_SOURCE_INIT;
+	if (max > UINT32_MAX)
+		max = UINT32_MAX; /* a source's offsets are 32-bit */
 	/* O_NONBLOCK: opening a FIFO for reading must not wait for a writer */
 	if ((fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) < 0)
 		return open_failed(path, errno);
@@ -323,8 +338,8 @@ int mpsfix_source_read(mpsfix_source *out, const char *path)
 		error = mpsfix_error_set(MPSFIX_ESKIP, "%s: skipped: not a regular file", path);
 		goto done;
 	}
-	if ((uintmax_t)st.st_size > MPSFIX_SOURCE_MAX) {
-		error = too_large(path, (size_t)st.st_size);
+	if ((uintmax_t)st.st_size > max) {
+		error = too_large(path, (size_t)st.st_size, max);
 		goto done;
 	}
 	if ((flags = fcntl(fd, F_GETFL)) < 0 ||
@@ -339,11 +354,11 @@ int mpsfix_source_read(mpsfix_source *out, const char *path)
 	for (;;) {
 		if (len == cap) {
 			/* the file grew while we read it */
-			if (len > MPSFIX_SOURCE_MAX) {
-				error = too_large(path, len);
+			if (len > max) {
+				error = too_large(path, len, max);
 				goto done;
 			}
-			cap = cap > MPSFIX_SOURCE_MAX / 2 ? MPSFIX_SOURCE_MAX + 1u : cap * 2;
+			cap = cap > max / 2 ? max + 1u : cap * 2;
 			data = mpsfix_xrealloc(data, cap + 1);
 		}
 		ssize_t n = read(fd, data + len, cap - len);
@@ -358,8 +373,8 @@ int mpsfix_source_read(mpsfix_source *out, const char *path)
 			break;
 		len += (size_t)n;
 	}
-	if (len > MPSFIX_SOURCE_MAX) {
-		error = too_large(path, len);
+	if (len > max) {
+		error = too_large(path, len, max);
 		goto done;
 	}
 	data[len] = '\0';

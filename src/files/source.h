@@ -27,6 +27,13 @@
  */
 #define MPSFIX_SOURCE_MAX (16u * 1024u * 1024u)
 
+/*
+ * The largest notebook file read (notebook.h): mostly outputs (images,
+ * tables), which are read as JSON and never parsed as Python; the Python of
+ * its code cells is held to MPSFIX_SOURCE_MAX.
+ */
+#define MPSFIX_NOTEBOOK_MAX (256u * 1024u * 1024u)
+
 /** Which version of a file was read: compared again before writing it back. */
 typedef struct {
 	bool known;
@@ -74,12 +81,19 @@ typedef struct {
  */
 int mpsfix_source_read(mpsfix_source *out, const char *path);
 
+/** mpsfix_source_read with another size limit than MPSFIX_SOURCE_MAX (at most 4 GiB - 1). */
+int mpsfix_source_read_max(mpsfix_source *out, const char *path, size_t max);
+
 /**
  * Make a source from bytes in memory (copied), validated as above.
  * `path` is the display name (for standard input, --stdin-filename).
  */
 int mpsfix_source_from_buffer(mpsfix_source *out, const char *path,
 			      const char *data, size_t len);
+
+/** mpsfix_source_from_buffer with another size limit than MPSFIX_SOURCE_MAX. */
+int mpsfix_source_from_buffer_max(mpsfix_source *out, const char *path,
+				  const char *data, size_t len, size_t max);
 
 void mpsfix_source_release(mpsfix_source *s);
 

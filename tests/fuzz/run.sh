@@ -47,6 +47,10 @@ for t in "$@"; do
 			fixtures/cli/project fixtures/cli/amp-trainer/project tests/fuzz/corpus/pipeline
 		dict=tests/fuzz/python.dict
 		;;
+	notebook)
+		seed "$fuzz/seeds/$t" fixtures/notebook tests/fuzz/corpus/notebook
+		dict=tests/fuzz/notebook.dict
+		;;
 	*)
 		echo "tests/fuzz/run.sh: unknown target $t" >&2
 		exit 2

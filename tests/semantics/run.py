@@ -53,6 +53,16 @@ and every other result but the on-mps-ignore ones must be the same in both.
 Where CUDA is available (a machine that is not a Mac) that second run is not
 made: CUDA would take the branches first; the summary says so.
 
+A notebook (*.ipynb) is tested through its script: the Python of its code
+cells, in order, with IPython lines (`%magic`, `!shell`) as `pass`, the line
+of a Python cell magic (`%%time`) dropped and cells of other cell magics
+(`%%bash`) left out.  The script is fixed pass by pass as above (the counts
+of the headers, which sit in the code cells); then `mpsfix fix` on the
+notebook itself must make as many fixes, keep the notebook's JSON as it was
+outside the code cells' `source`, and change nothing on a second run; the
+original notebook's script and the fixed notebook's script are what is run
+and compared.
+
 Result variables are the module globals whose names do not start with `_`,
 except modules, classes and functions.  Allowed values: tensors (with their
 `.grad` when they are leaves that require grad), None, bools, numbers,
@@ -168,12 +178,55 @@ def parse_counts(words, where):
     return counts
 
 
+def is_notebook(path):
+    return path.endswith(".ipynb")
+
+
+PYTHON_CELL_MAGICS = ("time", "timeit", "capture", "prun", "debug", "python", "python3")
+
+
+def notebook_script(path):
+    """The Python a notebook runs (see the module's docstring), as text."""
+    with open(path, encoding="utf-8") as f:
+        nb = json.load(f)
+    parts = []
+    for cell in nb["cells"]:
+        if cell.get("cell_type") != "code":
+            continue
+        src = cell["source"] if isinstance(cell["source"], str) else "".join(cell["source"])
+        lines = src.splitlines(True)
+        if lines and lines[0].startswith("%%"):
+            if lines[0][2:].split()[0] not in PYTHON_CELL_MAGICS:
+                continue
+            lines = lines[1:]
+        for i, line in enumerate(lines):
+            body = line.lstrip()
+            if body.startswith(("%", "!")):
+                lines[i] = line[:len(line) - len(body)] + "pass\n"
+        text = "".join(lines)
+        parts.append(text if text.endswith("\n") or not text else text + "\n")
+    return "".join(parts)
+
+
+def without_sources(path):
+    """A notebook's JSON without its cells' source."""
+    with open(path, encoding="utf-8") as f:
+        nb = json.load(f)
+    for cell in nb["cells"]:
+        cell.pop("source", None)
+    return nb
+
+
 def parse_headers(path):
-    """The `# semantic:` directives of a script as a dict; ValueError if malformed."""
+    """The `# semantic:` directives of a script (a notebook's: in its code
+    cells) as a dict; ValueError if malformed."""
     h = {"fixes": None, "manual": {}, "unsafe": False, "requires": None, "target": None,
          "allclose": None, "on_mps": [], "on_mps_ignore": []}
-    with open(path, encoding="utf-8") as f:
-        lines = f.read().splitlines()
+    if is_notebook(path):
+        lines = notebook_script(path).splitlines()
+    else:
+        with open(path, encoding="utf-8") as f:
+            lines = f.read().splitlines()
     for n, line in enumerate(lines, 1):
         m = HEADER.match(line)
         if not m:
@@ -734,14 +787,64 @@ def check_fixes(mpsfix, header, path):
         summary += " (%s)" % ", ".join("%s=%d" % kv for kv in sorted(counts.items()))
     if manual:
         summary += ", %d manual" % sum(manual.values())
-    return problems, summary, fixed != original
+    return problems, summary, fixed != original, total
 
 
 # --- the driver ---------------------------------------------------------------------
 
 def default_scripts():
     return sorted(os.path.join(HERE, n) for n in os.listdir(HERE)
-                  if n.endswith(".py") and n != os.path.basename(__file__))
+                  if (n.endswith(".py") or is_notebook(n)) and n != os.path.basename(__file__))
+
+
+def check_notebook_fix(mpsfix, original, path, fixes):
+    """Fix the notebook copy at path (`fixes`: what its script took); a list of problems."""
+    problems = []
+    report = mpsfix.run("fix", path)
+    if report["summary"]["skipped"]:
+        return ["mpsfix fix skipped the notebook"]
+    if report["summary"]["fixed"] != fixes:
+        problems.append("mpsfix fix made %d fixes in the notebook, %d in its script" % (
+            report["summary"]["fixed"], fixes))
+    if without_sources(path) != without_sources(original):
+        problems.append("mpsfix fix changed the notebook outside its cells' source")
+    with open(path, "rb") as f:
+        once = f.read()
+    again = mpsfix.run("fix", path)
+    with open(path, "rb") as f:
+        if again["summary"]["fixed"] or f.read() != once:
+            problems.append("a second mpsfix fix changed the notebook")
+    return problems
+
+
+def fix_and_compare_notebook(script, header, work, mpsfix_binary, rules, cuda=False):
+    """A notebook: its script fixed and counted, the notebook fixed, both scripts run."""
+    name = os.path.basename(script)[:-len(".ipynb")]
+    for d in ("original", "fixed", "script"):
+        os.makedirs(os.path.join(work, d))
+    original_nb = os.path.join(work, "original", name + ".ipynb")
+    fixed_nb = os.path.join(work, "fixed", name + ".ipynb")
+    shutil.copyfile(script, original_nb)
+    shutil.copyfile(script, fixed_nb)
+    as_script = os.path.join(work, "script", name + ".py")
+    with open(as_script, "w", encoding="utf-8") as f:
+        f.write(notebook_script(script))
+    try:
+        mpsfix = Mpsfix(mpsfix_binary, rules, header["unsafe"], header["target"],
+                        sorted(set(header["fixes"] or {}) | set(header["manual"])))
+        problems, summary, changed, total = check_fixes(mpsfix, header, as_script)
+        if changed:
+            problems += check_notebook_fix(mpsfix, original_nb, fixed_nb, total)
+    except ScriptFailure as e:
+        return "FAIL", e.lines
+    if not changed:
+        return "FAIL", problems
+    runs = []
+    for nb in (original_nb, fixed_nb):
+        runs.append(nb[:-len(".ipynb")] + ".py")
+        with open(runs[-1], "w", encoding="utf-8") as f:
+            f.write(notebook_script(nb))
+    return compare_runs(runs[0], runs[1], header, work, problems, "notebook, " + summary, cuda)
 
 
 def run_script(script, mpsfix_binary, rules, torch_version, keep=False, cuda=False):
@@ -767,6 +870,8 @@ def run_script(script, mpsfix_binary, rules, torch_version, keep=False, cuda=Fal
 
 
 def fix_and_compare(script, header, work, mpsfix_binary, rules, cuda=False):
+    if is_notebook(script):
+        return fix_and_compare_notebook(script, header, work, mpsfix_binary, rules, cuda)
     name = os.path.basename(script)
     os.makedirs(os.path.join(work, "original"))
     os.makedirs(os.path.join(work, "fixed"))
@@ -777,11 +882,16 @@ def fix_and_compare(script, header, work, mpsfix_binary, rules, cuda=False):
     try:
         mpsfix = Mpsfix(mpsfix_binary, rules, header["unsafe"], header["target"],
                         sorted(set(header["fixes"] or {}) | set(header["manual"])))
-        problems, summary, changed = check_fixes(mpsfix, header, fixed)
+        problems, summary, changed, _ = check_fixes(mpsfix, header, fixed)
     except ScriptFailure as e:
         return "FAIL", e.lines
     if not changed:
         return "FAIL", problems
+    return compare_runs(original, fixed, header, work, problems, summary, cuda)
+
+
+def compare_runs(original, fixed, header, work, problems, summary, cuda):
+    """Run the original and the fixed script (and on MPS, when the header asks) and compare."""
     try:
         ra, rb = run_pair(original, fixed, work)
         diffs, n = compare_results(ra, rb, header["allclose"])
