@@ -34,6 +34,7 @@ memcheck "fuzz target rule" "$build/fuzz/replay-rule" rules fixtures/bad-rules t
 memcheck "fuzz target pattern" "$build/fuzz/replay-pattern" tests/fuzz/corpus/pattern
 memcheck "fuzz target pipeline" "$build/fuzz/replay-pipeline" fixtures/rules fixtures/bad fixtures/demo \
 	tests/fuzz/corpus/pipeline
+memcheck "fuzz target notebook" "$build/fuzz/replay-notebook" fixtures/notebook tests/fuzz/corpus/notebook
 
 # the command line
 cp -R fixtures/demo "$tmp/demo"
