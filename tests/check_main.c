@@ -46,6 +46,7 @@ int main(void)
 		mpsfix_suite_version,
 		mpsfix_suite_pool,
 		mpsfix_suite_notebook,
+		mpsfix_suite_json_scan,
 	};
 	SRunner *sr = srunner_create(NULL);
 	int failed;

@@ -148,15 +148,31 @@ START_TEST(test_notebook_bad_input)
 	static const struct {
 		const char *data, *message;
 	} bad[] = {
-		{"{\"cells\": [", "a.ipynb:1:11: skipped: not a notebook:"},
+		{"{\"cells\": [", "a.ipynb:1:12: skipped: not a notebook: a value expected (the file ends there)"},
+		/* every byte is JSON, outputs too, though they are not decoded */
+		{"{\"nbformat\": 4, \"cells\": [], \"x\": [01]}", "a.ipynb:1:37: skipped: not a notebook: ',' or ']' expected"},
+		{"{\"nbformat\": 4, \"cells\": [], \"x\": [1.]}", "1:38: skipped: not a notebook: a digit expected"},
+		{"{\"nbformat\": 4, \"cells\": [], \"x\": \"a\tb\"}", "1:37: skipped: not a notebook: an escaped control character"},
+		{"{\"nbformat\": 4, \"cells\": [], \"x\": \"\\x\"}", "1:37: skipped: not a notebook: an escape"},
+		{"{\"nbformat\": 4, \"cells\": [], \"x\": \"\\u12g4\"}", "four hexadecimal digits"},
+		{"{\"nbformat\": 4, \"cells\": [], \"x\": \"\xff\"}", "1:36: skipped: not a notebook: UTF-8 expected"},
+		{"{\"nbformat\": 4, \"cells\": [1,]}", "not a notebook: a value expected"},
+		{"{\"nbformat\": 4, \"cells\": []} x", "the end of the text after the value expected"},
+		{"{\"nbformat\": 4, \"cells\": [], \"x\": tru}", "not a notebook: a value expected"},
+		{"{\"nbformat\": 4\n \"cells\": []}", "a.ipynb:2:2: skipped: not a notebook: ',' or '}' expected"},
 		{"[1, 2]", "a.ipynb: skipped: not a notebook (no nbformat)"},
 		{"{\"nbformat\": 3, \"worksheets\": []}", "a.ipynb: skipped: nbformat 3 notebook"},
 		{"{\"nbformat\": 4, \"cells\": {}}", "a.ipynb: skipped: not a notebook (no cells)"},
 		{"{\"nbformat\": 4, \"cells\": [{\"cell_type\": \"code\", \"source\": 7}]}", "a.ipynb: cell 1: skipped: not a notebook cell"},
 		{"{\"nbformat\": 4, \"cells\": [{\"cell_type\": \"code\", \"source\": \"a\\u0000b\"}]}", "cell 1: skipped: the code holds a NUL"},
 		{"{\"nbformat\": 4, \"cells\": [{\"cell_type\": \"code\", \"source\": \"a\\u001fb\"}]}", "holds a U+001F"},
-		{"{\"nbformat\": 4, \"nbformat\": 4, \"cells\": []}", "skipped: not a notebook: duplicate object key"},
-		{"{\"nbformat\": 4, \"c\\u0065lls\": [{\"cell_type\": \"code\", \"source\": \"\"}]}", "cannot find each cell's source"},
+		{"{\"nbformat\": 4, \"cells\": [], \"cells\": []}", "a.ipynb:1:31: skipped: a key given twice"},
+		{"{\"nbformat\": 4, \"c\\u0065lls\": [{\"cell_type\": \"code\", \"source\": \"\"}]}",
+		 "a.ipynb:1:18: skipped: a key written with an escape"},
+		{"{\"nbformat\": 4, \"cells\": [{}, {\"cell_type\": \"code\", \"source\": \"\", \"source\": \"x\"}]}",
+		 "a.ipynb:1:68: cell 2: skipped: a key given twice"},
+		{"{\"nbformat\": 4, \"cells\": [{\"cell_type\": \"code\", \"source\": [\"\\ud800\"]}]}",
+		 "a.ipynb: cell 1: skipped: not a notebook cell"},
 	};
 
 	for (size_t i = 0; i < MPSFIX_ARRAY_SIZE(bad); i++) {

@@ -37,6 +37,7 @@ Suite *mpsfix_suite_prefilter(void);
 Suite *mpsfix_suite_version(void);
 Suite *mpsfix_suite_pool(void);
 Suite *mpsfix_suite_notebook(void);
+Suite *mpsfix_suite_json_scan(void);
 
 /** The repository's top folder (MPSFIX_TOP, default "."). */
 const char *mpsfix_test_top(void);

@@ -1,7 +1,8 @@
 /*
- * notebook.c: a Jupyter notebook read as one Python text (jansson for the
- * JSON's meaning, a scan of its bytes for where each cell's `source` is),
- * and written back by replacing the `source` values of changed cells only.
+ * notebook.c: a Jupyter notebook read as one Python text (the whole file
+ * validated as JSON and walked as bytes by json_scan.c; jansson decodes only
+ * nbformat and each cell's cell_type and source, never the outputs), and
+ * written back by replacing the `source` values of changed cells only.
  */
 #include "notebook.h"
 
@@ -9,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json_scan.h"
 #include "text.h"
 
 /* Cell magics whose body is Python (the rest, %%bash, %%html, ..., are left out). */
@@ -25,153 +27,121 @@ bool mpsfix_is_notebook_path(const char *name)
 
 /* ---- where the cells' sources are in the bytes -------------------------------- */
 
+/*
+ * The notebook's structure, as bytes: the spans of the values mpsfix reads
+ * (nbformat, and each cell's cell_type and source); start == end: absent.
+ * Only these are decoded (jansson); outputs and metadata are validated as
+ * JSON by mpsfix_json_valid and copied, never decoded.
+ */
 typedef struct {
-	const char *s;
-	size_t len, i;
-} jscan;
+	size_t start, end;
+} nb_span;
 
-static void skip_ws(jscan *j)
+typedef struct {
+	nb_span type, source;
+} nb_cell_spans;
+
+typedef struct {
+	nb_span nbformat;
+	bool has_cells;         /* a "cells" member whose value is an array */
+	ARRAY(nb_cell_spans) cells;
+	const char *problem;    /* why the keys cannot be read: a duplicate, an escape */
+	size_t problem_at;
+	uint32_t problem_cell;  /* the cell whose keys it is, 0 for the notebook's */
+} nb_spans;
+
+static bool key_is(const char *data, size_t start, size_t end, const char *key)
 {
-	while (j->i < j->len && (j->s[j->i] == ' ' || j->s[j->i] == '\t' || j->s[j->i] == '\n' ||
-				 j->s[j->i] == '\r'))
-		j->i++;
+	return end - start == strlen(key) && !memcmp(data + start, key, end - start);
 }
 
-/* At '"': past the closing quote. */
-static bool skip_string(jscan *j)
+/*
+ * The members of the object the walk is in (after its '{'): calls `on` for
+ * each with its key and value spans.  A key written with an escape, or a key
+ * given twice, is a problem (set once): what the key means would take
+ * decoding.
+ */
+static void walk_members(mpsfix_json_walk *w, nb_spans *sp, uint32_t cell,
+			 void (*on)(nb_spans *, const char *, nb_span, nb_span, void *), void *payload)
 {
-	for (j->i++; j->i < j->len; j->i++) {
-		if (j->s[j->i] == '\\')
-			j->i++;
-		else if (j->s[j->i] == '"')
-			return j->i++, true;
-	}
-	return false;
-}
+	ARRAY(nb_span) keys = {0};
 
-/* Past one value; nesting is counted, not recursed into. */
-static bool skip_value(jscan *j)
-{
-	size_t depth = 0;
-
-	skip_ws(j);
-	if (j->i >= j->len)
-		return false;
-	if (j->s[j->i] == '"')
-		return skip_string(j);
-	if (j->s[j->i] != '{' && j->s[j->i] != '[') {
-		while (j->i < j->len && !strchr(",]} \t\r\n", j->s[j->i]))
-			j->i++;
-		return true;
-	}
+	if (mpsfix_json_take(w, '}'))
+		return;
 	do {
-		char c = j->s[j->i];
+		nb_span key, value;
 
-		if (c == '"') {
-			if (!skip_string(j))
-				return false;
-			continue;
-		}
-		if (c == '{' || c == '[')
-			depth++;
-		else if (c == '}' || c == ']')
-			depth--;
-		j->i++;
-	} while (depth > 0 && j->i < j->len);
-	return depth == 0;
+		mpsfix_json_key(w, &key.start, &key.end);
+		if (!sp->problem && memchr(w->s + key.start, '\\', key.end - key.start))
+			sp->problem = "a key written with an escape", sp->problem_at = key.start,
+			sp->problem_cell = cell;
+		for (size_t k = 0; k < keys.len && !sp->problem; k++)
+			if (keys.items[k].end - keys.items[k].start == key.end - key.start &&
+			    !memcmp(w->s + keys.items[k].start, w->s + key.start, key.end - key.start))
+				sp->problem = "a key given twice", sp->problem_at = key.start,
+				sp->problem_cell = cell;
+		ARRAY_PUSH(&keys, key);
+		mpsfix_json_skip(w, &value.start);
+		value.end = w->i;
+		on(sp, w->s, key, value, payload);
+	} while (mpsfix_json_take(w, ','));
+	mpsfix_json_take(w, '}');
+	free(keys.items);
 }
 
-/* At a key: true when it is `key` as written; past the key and its ':'. */
-static bool read_key(jscan *j, const char *key, bool *ok)
+static void on_cell_member(nb_spans *sp, const char *data, nb_span key, nb_span value, void *payload)
 {
-	size_t start, n = strlen(key);
-	bool is;
+	nb_cell_spans *c = payload;
 
-	skip_ws(j);
-	start = j->i + 1;
-	if (j->i >= j->len || j->s[j->i] != '"' || !skip_string(j))
-		return *ok = false;
-	is = j->i - start - 1 == n && !memcmp(j->s + start, key, n);
-	skip_ws(j);
-	if (j->i >= j->len || j->s[j->i] != ':')
-		return *ok = false;
-	j->i++;
-	skip_ws(j);
-	return is;
+	if (key_is(data, key.start, key.end, "cell_type"))
+		c->type = value;
+	else if (key_is(data, key.start, key.end, "source"))
+		c->source = value;
 }
 
-/* After a member or an element: past ',' (true) or the closing `close` (false). */
-static bool next_member(jscan *j, char close, bool *ok)
+static void on_member(nb_spans *sp, const char *data, nb_span key, nb_span value, void *payload)
 {
-	skip_ws(j);
-	if (j->i < j->len && j->s[j->i] == ',')
-		return j->i++, true;
-	if (j->i >= j->len || j->s[j->i] != close)
-		*ok = false;
-	else
-		j->i++;
-	return false;
-}
+	mpsfix_json_walk w = {data, value.end, value.start};
 
-static bool opens(jscan *j, char c)
-{
-	skip_ws(j);
-	if (j->i >= j->len || j->s[j->i] != c)
-		return false;
-	j->i++;
-	skip_ws(j);
-	return true;
-}
-
-/* The spans of the cells' `source` values, in order: the number found, or -1. */
-static long find_sources(mpsfix_nb_cell *cells, size_t ncells, const char *data, size_t len)
-{
-	jscan j = {data, len, 0};
-	bool ok = true;
-	size_t n = 0;
-
-	if (!opens(&j, '{'))
-		return -1;
-	if (j.i < len && data[j.i] == '}')
-		return 0;
+	(void)payload;
+	if (key_is(data, key.start, key.end, "nbformat")) {
+		sp->nbformat = value;
+		return;
+	}
+	if (!key_is(data, key.start, key.end, "cells") || !mpsfix_json_take(&w, '['))
+		return;
+	sp->has_cells = true;
+	sp->cells.len = 0;
+	if (mpsfix_json_take(&w, ']'))
+		return;
 	do {
-		if (!read_key(&j, "cells", &ok)) {
-			if (!ok || !skip_value(&j))
-				return -1;
-			continue;
-		}
-		if (!opens(&j, '['))
-			return -1;
-		if (j.i < len && data[j.i] == ']') {
-			j.i++;
-			continue;
-		}
-		do {
-			if (!opens(&j, '{'))
-				return -1;
-			if (j.i < len && data[j.i] == '}') {
-				j.i++;
-				continue;
-			}
-			do {
-				bool source = read_key(&j, "source", &ok);
-				size_t start = j.i;
+		nb_cell_spans c = {{0, 0}, {0, 0}};
 
-				if (!ok || !skip_value(&j))
-					return -1;
-				if (source && n < ncells) {
-					cells[n].start = (uint32_t)start;
-					cells[n].end = (uint32_t)j.i;
-				}
-				n += source;
-			} while (next_member(&j, '}', &ok));
-			if (!ok)
-				return -1;
-		} while (next_member(&j, ']', &ok));
-		if (!ok)
-			return -1;
-	} while (next_member(&j, '}', &ok));
-	return ok ? (long)n : -1;
+		if (mpsfix_json_take(&w, '{')) {
+			walk_members(&w, sp, (uint32_t)sp->cells.len + 1, on_cell_member, &c);
+		} else {
+			size_t start;
+
+			mpsfix_json_skip(&w, &start);
+		}
+		ARRAY_PUSH(&sp->cells, c);
+	} while (mpsfix_json_take(&w, ','));
+}
+
+/* The spans of a valid JSON text's notebook values. */
+static void find_spans(nb_spans *sp, const char *data, size_t len)
+{
+	mpsfix_json_walk w = {data, len, 0};
+
+	if (mpsfix_json_take(&w, '{'))
+		walk_members(&w, sp, 0, on_member, NULL);
+}
+
+/* The value at `sp` decoded (a new reference), or NULL when absent. */
+static json_t *decode(const char *data, nb_span sp)
+{
+	return sp.end > sp.start ? json_loadb(data + sp.start, sp.end - sp.start,
+					      JSON_DECODE_ANY | JSON_ALLOW_NUL, NULL) : NULL;
 }
 
 /* ---- IPython lines -------------------------------------------------------------- */
@@ -362,23 +332,41 @@ static uint32_t count_lines(const char *s, size_t from, size_t to)
 	return n;
 }
 
+/* The 1-based line and column (in characters) of byte `at` of `data`. */
+static void position(const char *data, size_t at, uint32_t *line, uint32_t *col)
+{
+	*line = 1;
+	*col = 1;
+	for (size_t i = 0; i < at; i++) {
+		if (data[i] == '\n')
+			*line += 1, *col = 1;
+		else if (((unsigned char)data[i] & 0xc0) != 0x80)
+			*col += 1;
+	}
+}
+
 int mpsfix_notebook_read(mpsfix_notebook *nb, const char *path, const char *data, size_t len)
 {
-	json_error_t jerr;
-	json_t *root = json_loadb(data, len, JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL, &jerr), *cells, *format;
+	nb_spans sp = {{0, 0}, false, {0}, NULL, 0, 0};
+	json_t *format = NULL, *source = NULL, *type = NULL;
 	mpsfix_buf text = MPSFIX_BUF_INIT;
 	nb_masks masks = {0};
 	ARRAY(mpsfix_source_cell) map = {0};
-	uint32_t line = 1, file_line = 1;
-	size_t scanned = 0;
+	uint32_t line = 1, file_line = 1, col;
+	size_t scanned = 0, at;
+	const char *why;
 	int error = 0;
 
 	*nb = (mpsfix_notebook)MPSFIX_NOTEBOOK_INIT;
-	if (!root)
-		return mpsfix_error_set(MPSFIX_ESKIP, "%s:%d:%d: skipped: not a notebook: %s", path,
-					jerr.line, jerr.column, jerr.text);
-	format = json_object_get(root, "nbformat");
-	if (!json_is_object(root) || !json_is_integer(format)) {
+	/* the whole file is JSON; only the values read below are decoded */
+	if (!mpsfix_json_valid(data, len, &at, &why)) {
+		position(data, at, &line, &col);
+		return mpsfix_error_set(MPSFIX_ESKIP, "%s:%u:%u: skipped: not a notebook: %s expected%s",
+					path, line, col, why, at == len ? " (the file ends there)" : "");
+	}
+	find_spans(&sp, data, len);
+	format = decode(data, sp.nbformat);
+	if (!json_is_integer(format)) {
 		error = mpsfix_error_set(MPSFIX_ESKIP, "%s: skipped: not a notebook (no nbformat)", path);
 		goto done;
 	}
@@ -388,24 +376,34 @@ int mpsfix_notebook_read(mpsfix_notebook *nb, const char *path, const char *data
 					 path, (long long)json_integer_value(format));
 		goto done;
 	}
-	cells = json_object_get(root, "cells");
-	if (!json_is_array(cells)) {
+	if (sp.problem) {
+		position(data, sp.problem_at, &line, &col);
+		if (sp.problem_cell)
+			error = mpsfix_error_set(MPSFIX_ESKIP, "%s:%u:%u: cell %u: skipped: %s", path, line, col,
+						 sp.problem_cell, sp.problem);
+		else
+			error = mpsfix_error_set(MPSFIX_ESKIP, "%s:%u:%u: skipped: %s", path, line, col,
+						 sp.problem);
+		goto done;
+	}
+	if (!sp.has_cells) {
 		error = mpsfix_error_set(MPSFIX_ESKIP, "%s: skipped: not a notebook (no cells)", path);
 		goto done;
 	}
-	nb->ncells = json_array_size(cells);
+	nb->ncells = sp.cells.len;
 	nb->cells = mpsfix_xcalloc(nb->ncells ? nb->ncells : 1, sizeof(*nb->cells));
-	if (find_sources(nb->cells, nb->ncells, data, len) != (long)nb->ncells) {
-		error = mpsfix_error_set(MPSFIX_ESKIP, "%s: skipped: cannot find each cell's source in "
-					 "the file (keys written with escapes?)", path);
-		goto done;
-	}
+	line = 1;
 	for (size_t i = 0; i < nb->ncells; i++) {
 		mpsfix_nb_cell *c = &nb->cells[i];
-		json_t *cell = json_array_get(cells, i), *type = json_object_get(cell, "cell_type");
 
+		json_decref(type);
+		json_decref(source);
+		type = decode(data, sp.cells.items[i].type);
+		source = decode(data, sp.cells.items[i].source);
 		c->number = (uint32_t)i + 1;
-		if (!json_is_string(type) || !decode_source(c, json_object_get(cell, "source"))) {
+		c->start = (uint32_t)sp.cells.items[i].source.start;
+		c->end = (uint32_t)sp.cells.items[i].source.end;
+		if (!json_is_string(type) || !decode_source(c, source)) {
 			error = mpsfix_error_set(MPSFIX_ESKIP, "%s: cell %u: skipped: not a notebook cell "
 						 "(no cell_type or source)", path, c->number);
 			goto done;
@@ -428,7 +426,7 @@ int mpsfix_notebook_read(mpsfix_notebook *nb, const char *path, const char *data
 		}
 		{
 			/* a list laid out one line per element, as nbformat writes it */
-			size_t elements = c->listed ? json_array_size(json_object_get(cell, "source")) : 0;
+			size_t elements = c->listed ? json_array_size(source) : 0;
 			bool step = elements && count_lines(data, c->start, c->end) == elements + 1;
 			mpsfix_source_cell sc = {line, c->number, c->file_line + step, step};
 
@@ -461,7 +459,10 @@ done:
 	free(masks.items);
 	mpsfix_buf_release(&text);
 	free(map.items);
-	json_decref(root);
+	free(sp.cells.items);
+	json_decref(format);
+	json_decref(type);
+	json_decref(source);
 	if (error < 0)
 		mpsfix_notebook_release(nb);
 	return error;

@@ -62,9 +62,12 @@ bool mpsfix_is_notebook_path(const char *name);
 
 /**
  * Read the notebook in `data` (`len` bytes; `path` names it in messages).
- * A file that is not nbformat 4 JSON, or whose code holds a NUL or the mark
- * byte, is refused with MPSFIX_ESKIP and a message naming the file.  On
- * failure `nb` is left released.
+ * Every byte must be JSON, but only nbformat and the cells' cell_type and
+ * source are decoded: outputs and metadata are checked, not decoded.  A file
+ * that is not nbformat 4 JSON, whose notebook or cell keys are written with
+ * escapes or given twice, or whose code holds a NUL or the mark byte, is
+ * refused with MPSFIX_ESKIP and a message naming the file (and line:col
+ * where there is one).  On failure `nb` is left released.
  */
 int mpsfix_notebook_read(mpsfix_notebook *nb, const char *path, const char *data, size_t len);
 

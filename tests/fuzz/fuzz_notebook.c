@@ -11,6 +11,10 @@
  *   or refused with MPSFIX_ESKIP; when written, it reads back as that text,
  *   is the same JSON but for the changed cells' `source`, and the bytes
  *   before the first changed cell and after the last one are unchanged.
+ * - json_scan.c's verdict (is it JSON?) is jansson's, where jansson's
+ *   own limits do not decide (nesting depth, integer and real range,
+ *   \uD800 escapes without their pair, which Python's json reads) and
+ *   where the text has no NUL byte (jansson takes one after a number);
  * The rules come from $MPSFIX_RULES_DIR, else the source tree's rules/.
  */
 #include <jansson.h>
@@ -20,6 +24,7 @@
 
 #include "engine.h"
 #include "fuzz.h"
+#include "json_scan.h"
 #include "notebook.h"
 #include "rule.h"
 #include "source.h"
@@ -159,6 +164,26 @@ static void check_render(const mpsfix_notebook *nb, const char *data, size_t len
 	mpsfix_buf_release(&out);
 }
 
+/* json_scan.c and jansson agree on what is JSON. */
+static void check_valid(const char *data, size_t size)
+{
+	json_error_t jerr;
+	json_t *j = json_loadb(data, size, JSON_DECODE_ANY | JSON_ALLOW_NUL, &jerr);
+	size_t at;
+	const char *why;
+	bool ours = mpsfix_json_valid(data, size, &at, &why);
+
+	if (j) {
+		json_decref(j);
+		if (!ours && !memchr(data, '\0', size))
+			fuzz_fail("jansson reads JSON that json_scan refuses at %zu: %s expected", at, why);
+	} else if (ours && !strstr(jerr.text, "depth") && !strstr(jerr.text, "too big") &&
+		   !strstr(jerr.text, "overflow") && !strstr(jerr.text, "nicode") &&
+		   !strstr(jerr.text, "surrogate")) {
+		fuzz_fail("json_scan accepts what jansson refuses: %s", jerr.text);
+	}
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *bytes, size_t size)
 {
 	const char *data = (const char *)bytes;
@@ -169,8 +194,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *bytes, size_t size)
 	mpsfix_engine_opts opts = {.fix = true, .unsafe_fixes = true, .suppress = true};
 	char *changed;
 	size_t changed_len;
-	int error = mpsfix_notebook_source(&src, &nb, PATH, data, size);
+	int error;
 
+	check_valid(data, size);
+	error = mpsfix_notebook_source(&src, &nb, PATH, data, size);
 	if (error == MPSFIX_ESKIP) {
 		if (!strstr(mpsfix_error_last()->message, PATH))
 			fuzz_fail("a refusal that does not name the file: %s", mpsfix_error_last()->message);
