@@ -3,7 +3,7 @@
 
 Each line of repos.txt is `owner/name commit`.  The snapshot of owner/name is
 the bare repository /work/.mirror/owner+name/repo (or $MPSFIX_MIRROR/...);
-from the recorded commit this writes every *.py file, every pin file
+from the recorded commit this writes every *.py and *.ipynb file, every pin file
 (requirements*.txt, requirements/*.txt, pyproject.toml, setup.cfg, setup.py,
 environment.yml) and every file that sets the project's line length or import
 order (ruff.toml, .ruff.toml, .flake8, tox.ini; read by lint) under
@@ -24,7 +24,7 @@ LINT_NAMES = {"ruff.toml", ".ruff.toml", ".flake8", "tox.ini"}
 
 def wanted(path):
     base = os.path.basename(path)
-    if path.endswith(".py") or base in PIN_NAMES or base in LINT_NAMES:
+    if path.endswith((".py", ".ipynb")) or base in PIN_NAMES or base in LINT_NAMES:
         return True
     if base.startswith("requirements") and base.endswith(".txt"):
         return True
