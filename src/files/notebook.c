@@ -327,8 +327,9 @@ static uint32_t count_lines(const char *s, size_t from, size_t to)
 {
 	uint32_t n = 0;
 
-	for (size_t i = from; i < to; i++)
-		n += s[i] == '\n';
+	for (const char *p = s + from, *end = s + to; p < end && (p = memchr(p, '\n', (size_t)(end - p)));
+	     p++)
+		n++;
 	return n;
 }
 
