@@ -30,6 +30,12 @@ got=$(printf '%s\n' "$out" | python3 -c 'import json, sys
 f = json.load(sys.stdin)["findings"][0]
 print(f["start"]["line"], f["start"]["column"], f["cell"]["number"], f["cell"]["line"])')
 expect_eq "check --format json: line in the file, cell number and line" "$got" "$std_line 13 3 2"
+got=$("$bin" check --format json fixtures/notebook/imports.ipynb | python3 -c 'import json, sys
+f = json.load(sys.stdin)["findings"][0]
+e = f["fix"]["edits"][0]
+print(f["start"]["byte"], e["start"]["byte"], e["start"]["cell"], e["start"]["column"], repr(e["content"]))')
+expect_eq "check --format json: a notebook's edits by cell and line, no byte offsets" "$got" \
+	"None None {'number': 3, 'line': 2} 19 '\\nimport torch\\n'"
 run_in "$tmp/p" "$bin" check --format github train.ipynb
 expect_out "check --format github: the annotation lands on the notebook's line" "file=train.ipynb,line=$std_line,"
 run_in "$tmp/p" "$bin" check --format sarif train.ipynb

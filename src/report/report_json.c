@@ -4,23 +4,37 @@
  */
 #include "report_internal.h"
 
-static json_t *json_position(uint32_t line, uint32_t col, uint32_t byte)
+/*
+ * A position: its line, column and byte offset; in a notebook (`in_cell`)
+ * the byte offset is null, as it would point into the notebook's JSON, and
+ * cell (when not 0) says which cell and which line of it.
+ */
+static json_t *json_position(uint32_t line, uint32_t col, uint32_t byte, bool in_cell, uint32_t cell,
+			     uint32_t cell_line)
 {
 	json_t *o = json_object();
 
 	json_object_set_new(o, "line", json_integer(line));
 	json_object_set_new(o, "column", json_integer(col));
-	json_object_set_new(o, "byte", json_integer(byte));
+	json_object_set_new(o, "byte", in_cell ? json_null() : json_integer(byte));
+	if (cell) {
+		json_t *c = json_object();
+
+		json_object_set_new(c, "number", json_integer(cell));
+		json_object_set_new(c, "line", json_integer(cell_line));
+		json_object_set_new(o, "cell", c);
+	}
 	return o;
 }
 
 static json_t *json_edit_position(const mpsfix_source *src, uint32_t byte)
 {
-	uint32_t line, col, cell, cell_line;
+	uint32_t line, col, cell = 0, cell_line = 0;
 
 	mpsfix_source_position(src, byte, &line, &col);
-	mpsfix_source_cell_of(src, line, &cell, &cell_line, &line); /* a notebook: the JSON's line */
-	return json_position(line, col, byte);
+	/* a notebook: the JSON's line, and the cell's */
+	mpsfix_source_cell_of(src, line, &cell, &cell_line, &line);
+	return json_position(line, col, byte, src->ncells > 0, cell, cell_line);
 }
 
 static const char *applicability(mpsfix_fix_status s)
@@ -48,8 +62,8 @@ json_t *mpsfix_report__json_finding(const char *path, const mpsfix_source *src,
 	json_object_set_new(o, "severity", mpsfix_report__jstr(mpsfix_severity_name(it->severity)));
 	json_object_set_new(o, "message", mpsfix_report__jstr(it->message));
 	json_object_set_new(o, "path", mpsfix_report__jstr(path));
-	json_object_set_new(o, "start", json_position(it->file_line, it->col, it->start));
-	json_object_set_new(o, "end", json_position(it->file_end_line, it->end_col, it->end));
+	json_object_set_new(o, "start", json_position(it->file_line, it->col, it->start, it->cell != 0, 0, 0));
+	json_object_set_new(o, "end", json_position(it->file_end_line, it->end_col, it->end, it->cell != 0, 0, 0));
 	if (it->cell) {
 		json_t *cell = json_object();
 
