@@ -4,7 +4,8 @@
 # and `capture-pane` reads the screen.  Every wait polls the screen with a
 # time limit instead of sleeping a fixed time.  Covers answers y/n/a/s/q/?,
 # colored hunks, review --commit, and ^C (exit 130, nothing written, the
-# terminal mode restored).  Skipped, with the reason, when tmux is missing.
+# terminal mode restored), and a notebook (hunks of its cells' sources).
+# Skipped, with the reason, when tmux is missing.
 # Prints 'N passed, N failed'.
 # usage: sh tests/t0310-review-tmux.sh [path/to/mpsfix]
 . "$(dirname "$0")/test-lib.sh"
@@ -144,6 +145,27 @@ step "interrupt: exit 130" "EXIT=130"
 expect_eq "interrupt: nothing written, not even the accepted fix" "$(cd "$tmp/r5" && git status --porcelain)" ""
 key "stty -a | tr ' ' '\\n' | grep -x -e icanon -e echo -e -icanon -e -echo | tr '\\n' ' '; echo :MODE" Enter
 step "interrupt: the terminal is back in canonical mode with echo" "icanon echo :MODE"
+
+# --- 6. a notebook: each fix as the cell's source, then written into the notebook --------------
+mkdir -p "$tmp/r6"
+cp fixtures/notebook/train.ipynb "$tmp/r6/"
+start "cd '$tmp/r6' && '$bin' review --select MPS001,MPS101 train.ipynb; echo EXIT=\$?"
+step "notebook: the first question" "(1/1) MPS001: apply this fix?"
+if grep -qF 'train.ipynb:cell 3:2:13: MPS001 std-mean:' "$tmp/screen" &&
+	grep -qF -- '-std, mean = torch.std_mean(x, dim=0)' "$tmp/screen" &&
+	grep -qF -- '+std, mean = torch.std(x, dim=0), torch.mean(x, dim=0)' "$tmp/screen" &&
+	! grep -qF '"source"' "$tmp/screen"; then ok "notebook: the cell and the hunk of its source, no JSON"
+else fail "notebook: the cell and the hunk of its source, no JSON" "$(cat "$tmp/screen")"; fi
+key y
+step "notebook: the next rule" "(1/1) MPS101: apply this fix?"
+key y
+step "notebook: the summary" "1 file scanned, 2 fixes accepted, 0 declined, 1 file written (2 fixes)"
+got=$(python3 -c 'import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:])
+sa = [c.pop("source") for c in a["cells"]]
+sb = [c.pop("source") for c in b["cells"]]
+print(a == b, [i + 1 for i, (x, y) in enumerate(zip(sa, sb)) if x != y])' fixtures/notebook/train.ipynb "$tmp/r6/train.ipynb")
+expect_eq "notebook: cells 3 and 5 written, the rest as it was" "$got" "True [3, 5]"
 
 stop_all
 test_done
