@@ -52,11 +52,7 @@ printf '%s\n' "$out" >"$tmp/nb.diff"
 run_in "$tmp/p" "$bin" fix
 expect_rc "fix: exit 0" 0
 same_files "fix: only the changed cells' sources change (byte for byte)" "$fixed" "$tmp/p/train.ipynb"
-got=$(python3 -c 'import json, sys
-a, b = (json.load(open(p)) for p in sys.argv[1:])
-sa = [c.pop("source") for c in a["cells"]]
-sb = [c.pop("source") for c in b["cells"]]
-print(a == b, [i + 1 for i, (x, y) in enumerate(zip(sa, sb)) if x != y])' "$nb" "$tmp/p/train.ipynb")
+got=$(changed_cells "$nb" "$tmp/p/train.ipynb")
 expect_eq "fix: outputs and metadata the same; cells 3 and 5 changed" "$got" "True [3, 5]"
 (cd "$tmp/p" && git diff) >"$tmp/git.diff"
 same_files "fix: writes what diff showed" "$tmp/nb.diff" "$tmp/git.diff"
@@ -117,11 +113,7 @@ run "$bin" check "$tmp/big.ipynb"
 expect_out "a 50 MB notebook: its finding, by cell" "big.ipynb:cell 20:1:8: MPS001"
 run "$bin" fix "$tmp/big.ipynb"
 expect_rc "a 50 MB notebook: fixed, exit 0" 0
-got=$(python3 -c 'import json, sys
-a, b = (json.load(open(p)) for p in sys.argv[1:])
-sa = [c.pop("source") for c in a["cells"]]
-sb = [c.pop("source") for c in b["cells"]]
-print(a == b, [i + 1 for i, (x, y) in enumerate(zip(sa, sb)) if x != y])' "$tmp/big.before" "$tmp/big.ipynb")
+got=$(changed_cells "$tmp/big.before" "$tmp/big.ipynb")
 expect_eq "a 50 MB notebook: outputs kept, cell 20 alone changed" "$got" "True [20]"
 rm -f "$tmp/big.ipynb" "$tmp/big.before"
 

@@ -160,11 +160,7 @@ key y
 step "notebook: the next rule" "(1/1) MPS101: apply this fix?"
 key y
 step "notebook: the summary" "1 file scanned, 2 fixes accepted, 0 declined, 1 file written (2 fixes)"
-got=$(python3 -c 'import json, sys
-a, b = (json.load(open(p)) for p in sys.argv[1:])
-sa = [c.pop("source") for c in a["cells"]]
-sb = [c.pop("source") for c in b["cells"]]
-print(a == b, [i + 1 for i, (x, y) in enumerate(zip(sa, sb)) if x != y])' fixtures/notebook/train.ipynb "$tmp/r6/train.ipynb")
+got=$(changed_cells fixtures/notebook/train.ipynb "$tmp/r6/train.ipynb")
 expect_eq "notebook: cells 3 and 5 written, the rest as it was" "$got" "True [3, 5]"
 
 stop_all

@@ -108,6 +108,17 @@ same_files() { # name a b: the two files are byte for byte the same
 	if _diff=$(test_cmp "$2" "$3"); then ok "$1"; else fail "$1" "$2 and $3 differ" "$(printf '%s\n' "$_diff" | head -20)"; fi
 }
 
+# changed_cells A B: of two notebooks, whether they are the same JSON outside
+# their cells' source ("True"/"False"), and the numbers of the cells whose
+# source differs: "True [3, 5]"
+changed_cells() {
+	python3 -c 'import json, sys
+a, b = (json.load(open(p, encoding="utf-8")) for p in sys.argv[1:])
+sa = [c.pop("source") for c in a["cells"]]
+sb = [c.pop("source") for c in b["cells"]]
+print(a == b, [i + 1 for i, (x, y) in enumerate(zip(sa, sb)) if x != y])' "$1" "$2"
+}
+
 # mkrepo DIR: the demo project committed on main (the suite sets
 # init.defaultBranch), with an identity.  Its .mpsfix.yml selects three rules,
 # so that the tests of the git side and of review do not change whenever the

@@ -10,10 +10,20 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "engine.h"
+#include "rule.h"
+
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /** Report a broken property of input `data` and abort (the fuzzer keeps the input). */
 void fuzz_fail(const char *what, ...) __attribute__((format(printf, 1, 2), noreturn));
+
+/**
+ * Start `ctx` and load every rule of $MPSFIX_RULES_DIR, else of the source
+ * tree's rules/, into `rules`; their index.  Fails the run (fuzz_fail) when
+ * that cannot be done or there is no rule.
+ */
+mpsfix_index *fuzz_load_rules(mpsfix_ctx *ctx, mpsfix_ruleset *rules);
 
 #endif

@@ -30,10 +30,6 @@
 #include "rule.h"
 #include "source.h"
 
-#ifndef MPSFIX_FUZZ_RULES
-#define MPSFIX_FUZZ_RULES "rules"
-#endif
-
 #define PATH "fuzz.ipynb"
 
 static mpsfix_ctx ctx;
@@ -42,15 +38,9 @@ static mpsfix_index *ix;
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
-	const char *dir = getenv("MPSFIX_RULES_DIR");
-
 	(void)argc;
 	(void)argv;
-	if (!dir || !*dir)
-		dir = MPSFIX_FUZZ_RULES;
-	if (mpsfix_ctx_init(&ctx) < 0 || mpsfix_ruleset_load(&rules, ctx.parser, dir) < 0)
-		fuzz_fail("cannot start: %s", mpsfix_error_last()->message);
-	ix = mpsfix_index_new(rules.items, rules.len);
+	ix = fuzz_load_rules(&ctx, &rules);
 	return 0;
 }
 

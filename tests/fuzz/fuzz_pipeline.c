@@ -20,27 +20,15 @@
 #include "rule.h"
 #include "source.h"
 
-#ifndef MPSFIX_FUZZ_RULES
-#define MPSFIX_FUZZ_RULES "rules"
-#endif
-
 static mpsfix_ctx ctx;
 static mpsfix_ruleset rules;
 static mpsfix_index *ix;
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
-	const char *dir = getenv("MPSFIX_RULES_DIR");
-
 	(void)argc;
 	(void)argv;
-	if (!dir || !*dir)
-		dir = MPSFIX_FUZZ_RULES;
-	if (mpsfix_ctx_init(&ctx) < 0 || mpsfix_ruleset_load(&rules, ctx.parser, dir) < 0)
-		fuzz_fail("cannot start: %s", mpsfix_error_last()->message);
-	if (rules.len == 0)
-		fuzz_fail("no rules in %s", dir);
-	ix = mpsfix_index_new(rules.items, rules.len);
+	ix = fuzz_load_rules(&ctx, &rules);
 	return 0;
 }
 
