@@ -173,8 +173,7 @@ void mpsfix_cmd_file(const mpsfix_cmd *cmd, const mpsfix_index *index, mpsfix_ct
 	while (!is_stdin && display[0] == '.' && display[1] == '/' && display[2])
 		display += 2;
 	rec->display = display;
-	error = load_source(opts, notebook ? &raw : src, path, display,
-			    notebook ? MPSFIX_NOTEBOOK_MAX : MPSFIX_SOURCE_MAX);
+	error = load_source(opts, notebook ? &raw : src, path, display, mpsfix_notebook_size_limit(display));
 	if (error == 0 && notebook &&
 	    (error = mpsfix_notebook_source(src, &nb, display, raw.data, raw.len)) == MPSFIX_ESKIP &&
 	    is_stdin && opts->command == MPSFIX_CMD_FIX)

@@ -193,8 +193,7 @@ static void series_files(mpsfix_cmd *st, mpsfix_series *s, mpsfix_recorder *rec,
 			path += 2;
 		if (rec) {
 			error = mpsfix_recorder_add(rec, s, path);
-		} else if ((error = mpsfix_source_read_max(&src, path, mpsfix_is_notebook_path(path) ?
-							   MPSFIX_NOTEBOOK_MAX : MPSFIX_SOURCE_MAX)) == 0) {
+		} else if ((error = mpsfix_source_read_max(&src, path, mpsfix_notebook_size_limit(path))) == 0) {
 			mpsfix_series_add_file(s, path, NULL, src.data, src.len, src.have_mode, src.mode);
 			mpsfix_source_release(&src);
 		}

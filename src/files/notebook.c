@@ -25,6 +25,11 @@ bool mpsfix_is_notebook_path(const char *name)
 	return n > 6 && !strcmp(name + n - 6, ".ipynb");
 }
 
+size_t mpsfix_notebook_size_limit(const char *name)
+{
+	return mpsfix_is_notebook_path(name) ? MPSFIX_NOTEBOOK_MAX : MPSFIX_SOURCE_MAX;
+}
+
 /* ---- where the cells' sources are in the bytes -------------------------------- */
 
 /*
@@ -55,21 +60,31 @@ static bool key_is(const char *data, size_t start, size_t end, const char *key)
 	return end - start == strlen(key) && !memcmp(data + start, key, end - start);
 }
 
+/* Past the value the walk is at; its span. */
+static nb_span skip_value(mpsfix_json_walk *w)
+{
+	nb_span v;
+
+	mpsfix_json_skip(w, &v.start);
+	v.end = w->i;
+	return v;
+}
+
 /*
  * The members of the object the walk is in (after its '{'): calls `on` for
- * each with its key and value spans.  A key written with an escape, or a key
- * given twice, is a problem (set once): what the key means would take
- * decoding.
+ * each with its key, the walk at its value, which `on` passes.  A key
+ * written with an escape, or a key given twice, is a problem (set once):
+ * what the key means would take decoding.
  */
 static void walk_members(mpsfix_json_walk *w, nb_spans *sp, uint32_t cell,
-			 void (*on)(nb_spans *, const char *, nb_span, nb_span, void *), void *payload)
+			 void (*on)(nb_spans *, mpsfix_json_walk *, nb_span, void *), void *payload)
 {
 	ARRAY(nb_span) keys = {0};
 
 	if (mpsfix_json_take(w, '}'))
 		return;
 	do {
-		nb_span key, value;
+		nb_span key;
 
 		mpsfix_json_key(w, &key.start, &key.end);
 		if (!sp->problem && memchr(w->s + key.start, '\\', key.end - key.start))
@@ -81,51 +96,50 @@ static void walk_members(mpsfix_json_walk *w, nb_spans *sp, uint32_t cell,
 				sp->problem = "a key given twice", sp->problem_at = key.start,
 				sp->problem_cell = cell;
 		ARRAY_PUSH(&keys, key);
-		mpsfix_json_skip(w, &value.start);
-		value.end = w->i;
-		on(sp, w->s, key, value, payload);
+		on(sp, w, key, payload);
 	} while (mpsfix_json_take(w, ','));
 	mpsfix_json_take(w, '}');
 	free(keys.items);
 }
 
-static void on_cell_member(nb_spans *sp, const char *data, nb_span key, nb_span value, void *payload)
+static void on_cell_member(nb_spans *sp, mpsfix_json_walk *w, nb_span key, void *payload)
 {
 	nb_cell_spans *c = payload;
+	nb_span value = skip_value(w);
 
-	if (key_is(data, key.start, key.end, "cell_type"))
+	(void)sp;
+	if (key_is(w->s, key.start, key.end, "cell_type"))
 		c->type = value;
-	else if (key_is(data, key.start, key.end, "source"))
+	else if (key_is(w->s, key.start, key.end, "source"))
 		c->source = value;
 }
 
-static void on_member(nb_spans *sp, const char *data, nb_span key, nb_span value, void *payload)
+/* A member of the notebook: nbformat is kept, the cells walked (once), the rest passed. */
+static void on_member(nb_spans *sp, mpsfix_json_walk *w, nb_span key, void *payload)
 {
-	mpsfix_json_walk w = {data, value.end, value.start};
-
 	(void)payload;
-	if (key_is(data, key.start, key.end, "nbformat")) {
-		sp->nbformat = value;
+	if (key_is(w->s, key.start, key.end, "nbformat")) {
+		sp->nbformat = skip_value(w);
 		return;
 	}
-	if (!key_is(data, key.start, key.end, "cells") || !mpsfix_json_take(&w, '['))
+	if (!key_is(w->s, key.start, key.end, "cells") || !mpsfix_json_take(w, '[')) {
+		skip_value(w);
 		return;
+	}
 	sp->has_cells = true;
 	sp->cells.len = 0;
-	if (mpsfix_json_take(&w, ']'))
+	if (mpsfix_json_take(w, ']'))
 		return;
 	do {
 		nb_cell_spans c = {{0, 0}, {0, 0}};
 
-		if (mpsfix_json_take(&w, '{')) {
-			walk_members(&w, sp, (uint32_t)sp->cells.len + 1, on_cell_member, &c);
-		} else {
-			size_t start;
-
-			mpsfix_json_skip(&w, &start);
-		}
+		if (mpsfix_json_take(w, '{'))
+			walk_members(w, sp, (uint32_t)sp->cells.len + 1, on_cell_member, &c);
+		else
+			skip_value(w);
 		ARRAY_PUSH(&sp->cells, c);
-	} while (mpsfix_json_take(&w, ','));
+	} while (mpsfix_json_take(w, ','));
+	mpsfix_json_take(w, ']');
 }
 
 /* The spans of a valid JSON text's notebook values. */

@@ -60,6 +60,9 @@ typedef struct {
 /** True when `name` ends in ".ipynb". */
 bool mpsfix_is_notebook_path(const char *name);
 
+/** The largest file read at `name`: MPSFIX_NOTEBOOK_MAX for a notebook, else MPSFIX_SOURCE_MAX. */
+size_t mpsfix_notebook_size_limit(const char *name);
+
 /**
  * Read the notebook in `data` (`len` bytes; `path` names it in messages).
  * Every byte must be JSON, but only nbformat and the cells' cell_type and
