@@ -6,22 +6,35 @@
  */
 #include "cuda_code.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "literal.h"
 #include "parse.h"
 
-/* torch.cuda APIs that exist for CUDA alone (no MPS counterpart is called the same) */
-static const char *const cuda_apis[] = {
-	"torch.cuda.Event", "torch.cuda.Stream", "torch.cuda.current_stream", "torch.cuda.default_stream",
-	"torch.cuda.stream", "torch.cuda.set_device", "torch.cuda.current_device",
-	"torch.cuda.get_device_properties", "torch.cuda.get_device_name", "torch.cuda.get_device_capability",
-	"torch.cuda.memory_allocated", "torch.cuda.max_memory_allocated", "torch.cuda.memory_reserved",
-	"torch.cuda.max_memory_reserved", "torch.cuda.memory_stats", "torch.cuda.memory_summary",
-	"torch.cuda.reset_peak_memory_stats", "torch.cuda.reset_max_memory_allocated",
-	"torch.cuda.reset_max_memory_cached", "torch.cuda.mem_get_info", "torch.cuda.CUDAGraph",
-	"torch.cuda.graph", "torch.cuda.nvtx.range_push", "torch.cuda.nvtx.range_pop",
-	"torch.cuda.nvtx.range", "torch.cuda.amp.autocast",
+/*
+ * Device APIs that exist for CUDA alone (no MPS counterpart is called the
+ * same), after `torch.cuda.`; XPU has most of them under `torch.xpu.`, and
+ * code that calls those cannot run on a Mac either.
+ */
+static const char *const device_apis[] = {
+	"Event", "Stream", "current_stream", "default_stream", "stream", "set_device", "current_device",
+	"get_device_properties", "get_device_name", "get_device_capability", "memory_allocated",
+	"max_memory_allocated", "memory_reserved", "max_memory_reserved", "memory_stats", "memory_summary",
+	"reset_peak_memory_stats", "reset_max_memory_allocated", "reset_max_memory_cached", "mem_get_info",
+	"CUDAGraph", "graph", "nvtx.range_push", "nvtx.range_pop", "nvtx.range", "amp.autocast",
+};
+
+/*
+ * Wrappers whose collectives have no MPS backend (gloo takes CPU tensors,
+ * NCCL CUDA ones): a model wrapped in one is not on MPS.
+ */
+static const char *const distributed_apis[] = {
+	"torch.nn.parallel.DistributedDataParallel", "torch.nn.parallel.distributed.DistributedDataParallel",
+	"torch.distributed.fsdp.FullyShardedDataParallel",
+	"torch.distributed.fsdp.fully_sharded_data_parallel.FullyShardedDataParallel",
+	"torch.distributed.fsdp.fully_shard", "torch.distributed._composable.fsdp.fully_shard",
+	"torch.distributed._composable.fsdp.fully_shard.fully_shard",
 };
 
 static bool is(TSNode n, const char *type)
@@ -52,28 +65,157 @@ static bool cuda_string(TSNode n, const char *src)
 	return yes;
 }
 
+static uint32_t nkids(TSNode n)
+{
+	return ts_node_is_null(n) ? 0 : ts_node_named_child_count(n);
+}
+
+/* The first named child that is not a comment, or a null node. */
+static TSNode first_kid(TSNode n)
+{
+	for (uint32_t i = 0; i < nkids(n); i++)
+		if (!ts_node_is_extra(ts_node_named_child(n, i)))
+			return ts_node_named_child(n, i);
+	return (TSNode){0};
+}
+
+static bool same_text(const char *src, TSNode a, TSNode b)
+{
+	uint32_t len = ts_node_end_byte(a) - ts_node_start_byte(a);
+
+	return len == ts_node_end_byte(b) - ts_node_start_byte(b) &&
+	       !memcmp(src + ts_node_start_byte(a), src + ts_node_start_byte(b), len);
+}
+
 typedef struct {
 	mpsfix_names *names;
 	const char *src;
+	const mpsfix_cuda_defs *defs; /* the module's functions (may be NULL) */
 	mpsfix_buf name;
 	bool found;        /* enough evidence: stop */
 	mpsfix_span *seen; /* where the calls are (NULL: the first is enough) */
 	size_t nseen;
 	bool methods;      /* x.cuda() counts */
+	TSNode scope;      /* the function or module read, for the names in it */
 } evidence;
 
-static bool call_needs_cuda(evidence *ev, TSNode call)
+/* Is the name at `id`, in scope `scope`, bound once, by `NAME = "cuda..."` before `id`? */
+typedef struct {
+	const char *src;
+	TSNode id;
+	int cuda;      /* bound to a CUDA string, before id */
+	bool other;    /* bound some other way */
+	bool nested;   /* in a function or class inside the scope: only `global
+			  NAME` and `nonlocal NAME` there bind the scope's name */
+} bindings;
+
+static mpsfix_walk_action find_bindings(TSNode n, void *payload)
+{
+	static const char *const binders[] = {
+		"augmented_assignment", "for_statement", "for_in_clause", "named_expression", "pattern_list",
+		"tuple_pattern", "list_pattern", "as_pattern_target", "global_statement", "nonlocal_statement",
+		"parameters", "default_parameter", "typed_parameter", "typed_default_parameter", "lambda_parameters",
+		"aliased_import", "dotted_name", "function_definition", "class_definition", "list_splat_pattern",
+	};
+	bindings *b = payload;
+	TSNode parent;
+	const char *ptype;
+
+	if (is(n, "call") && is(ts_node_child_by_field_name(n, "function", 8), "identifier")) {
+		TSNode fn = ts_node_child_by_field_name(n, "function", 8);
+
+		if (mpsfix_node_text_is(fn, b->src, "exec") || mpsfix_node_text_is(fn, b->src, "globals") ||
+		    mpsfix_node_text_is(fn, b->src, "locals") || mpsfix_node_text_is(fn, b->src, "vars")) {
+			b->other = true; /* exec(open("configurator.py").read()) can bind anything */
+			return MPSFIX_WALK_STOP;
+		}
+	}
+	if (!b->nested && (is(n, "function_definition") || is(n, "class_definition") || is(n, "lambda"))) {
+		bindings inner = *b;
+
+		inner.nested = true;
+		mpsfix_walk(n, find_bindings, &inner);
+		b->other = inner.other;
+		return b->other ? MPSFIX_WALK_STOP : MPSFIX_WALK_SKIP;
+	}
+	if (!is(n, "identifier") || !same_text(b->src, n, b->id))
+		return MPSFIX_WALK_DESCEND;
+	parent = ts_node_parent(n);
+	ptype = ts_node_type(parent);
+	if (b->nested) {
+		b->other = !strcmp(ptype, "global_statement") || !strcmp(ptype, "nonlocal_statement");
+		return b->other ? MPSFIX_WALK_STOP : MPSFIX_WALK_DESCEND;
+	}
+	if ((!strcmp(ptype, "attribute") && !ts_node_eq(n, ts_node_child_by_field_name(parent, "object", 6))) ||
+	    (!strcmp(ptype, "keyword_argument") && ts_node_eq(n, ts_node_child_by_field_name(parent, "name", 4))))
+		return MPSFIX_WALK_DESCEND; /* x.NAME, f(NAME=...): another name */
+	if (!strcmp(ptype, "assignment") && ts_node_eq(n, ts_node_child_by_field_name(parent, "left", 4))) {
+		if (!b->cuda && ts_node_start_byte(n) < ts_node_start_byte(b->id) &&
+		    cuda_string(ts_node_child_by_field_name(parent, "right", 5), b->src))
+			b->cuda = 1;
+		else
+			b->other = true;
+		return MPSFIX_WALK_DESCEND;
+	}
+	for (size_t i = 0; i < MPSFIX_ARRAY_SIZE(binders); i++)
+		if (!strcmp(ptype, binders[i]))
+			b->other = true;
+	return b->other ? MPSFIX_WALK_STOP : MPSFIX_WALK_DESCEND;
+}
+
+/*
+ * Does argument `v` name a CUDA device: a string ("cuda", "cuda:0"), or a
+ * name bound nowhere in the code being read but once, earlier, to one
+ * (`device = "cuda"` then `model.to(device)`)?
+ */
+static bool cuda_value(const evidence *ev, TSNode v)
+{
+	bindings b = {ev->src, v, 0, false, false};
+
+	if (cuda_string(v, ev->src))
+		return true;
+	if (!is(v, "identifier") || ts_node_is_null(ev->scope))
+		return false;
+	mpsfix_walk(ev->scope, find_bindings, &b);
+	return b.cuda && !b.other;
+}
+
+/* Is `name` a device API of device_apis under torch.cuda or torch.xpu, or any of torch.npu? */
+static bool device_api(const char *name)
+{
+	const char *rest;
+
+	if (!strncmp(name, "torch.npu.", 10) || !strncmp(name, "torch_npu.", 10))
+		return true; /* Ascend NPUs: torch.npu exists only with torch_npu */
+	if (strncmp(name, "torch.cuda.", 11) && strncmp(name, "torch.xpu.", 10))
+		return false;
+	rest = name + (name[6] == 'c' ? 11 : 10); /* after "torch.cuda." or "torch.xpu." */
+	for (size_t i = 0; i < MPSFIX_ARRAY_SIZE(device_apis); i++)
+		if (!strcmp(rest, device_apis[i]))
+			return true;
+	return false;
+}
+
+/*
+ * Does `call` need CUDA?  `*at` is where: the call, or for a helper of the
+ * module the call inside it that does (so that a rule reporting that call
+ * is not told it cannot run because of itself).
+ */
+static bool call_needs_cuda(evidence *ev, TSNode call, mpsfix_span *at)
 {
 	TSNode fn = ts_node_child_by_field_name(call, "function", 8);
 	TSNode args = ts_node_child_by_field_name(call, "arguments", 9);
 	bool named = mpsfix_names_name_of(ev->names, fn, ev->src, &ev->name);
 
+	*at = (mpsfix_span){ts_node_start_byte(call), ts_node_end_byte(call)};
 	if (ev->methods && is(fn, "attribute") && mpsfix_node_text_is(ts_node_child_by_field_name(fn, "attribute", 9), ev->src, "cuda") &&
 	    !(named && !strcmp(ev->name.data, "torch.cuda")))
 		return true; /* x.cuda(): a tensor or module moved to CUDA by name */
 	if (named) {
-		for (size_t i = 0; i < MPSFIX_ARRAY_SIZE(cuda_apis); i++)
-			if (!strcmp(ev->name.data, cuda_apis[i]))
+		if (device_api(ev->name.data))
+			return true;
+		for (size_t i = 0; i < MPSFIX_ARRAY_SIZE(distributed_apis); i++)
+			if (!strcmp(ev->name.data, distributed_apis[i]))
 				return true;
 		if (!strcmp(ev->name.data, "torch.device") && is(args, "argument_list") &&
 		    ts_node_named_child_count(args) > 0 && cuda_string(ts_node_named_child(args, 0), ev->src))
@@ -84,9 +226,19 @@ static bool call_needs_cuda(evidence *ev, TSNode call)
 
 		if (is(a, "keyword_argument") &&
 		    mpsfix_node_text_is(ts_node_child_by_field_name(a, "name", 4), ev->src, "device") &&
-		    cuda_string(ts_node_child_by_field_name(a, "value", 5), ev->src))
+		    cuda_value(ev, ts_node_child_by_field_name(a, "value", 5)))
 			return true;
+		if (i == 0 && !is(a, "keyword_argument") && is(fn, "attribute") &&
+		    mpsfix_node_text_is(ts_node_child_by_field_name(fn, "attribute", 9), ev->src, "to") &&
+		    cuda_value(ev, a))
+			return true; /* x.to("cuda"), x.to(device) after device = "cuda" */
 	}
+	if (ev->defs && is(fn, "identifier")) /* a helper of the module that needs CUDA */
+		for (size_t i = 0; i < ev->defs->len; i++)
+			if (ev->defs->cuda[i] && same_text(ev->src, ev->defs->names[i], fn)) {
+				*at = ev->defs->at[i];
+				return true;
+			}
 	return false;
 }
 
@@ -100,41 +252,97 @@ static mpsfix_walk_action find_evidence(TSNode n, void *payload)
 	};
 	evidence *ev = payload;
 	const char *type = ts_node_type(n);
+	mpsfix_span at;
 
 	for (size_t i = 0; i < MPSFIX_ARRAY_SIZE(held_back); i++)
 		if (!strcmp(type, held_back[i]))
 			return MPSFIX_WALK_SKIP;
-	if (!strcmp(type, "call") && call_needs_cuda(ev, n)) {
+	if (!strcmp(type, "call") && call_needs_cuda(ev, n, &at)) {
 		if (ev->seen)
-			ev->seen[ev->nseen] = (mpsfix_span){ts_node_start_byte(n), ts_node_end_byte(n)};
+			ev->seen[ev->nseen] = at;
 		ev->found = !ev->seen || ++ev->nseen == MPSFIX_CUDA_EVIDENCE;
 		return ev->found ? MPSFIX_WALK_STOP : MPSFIX_WALK_SKIP;
 	}
 	return MPSFIX_WALK_DESCEND;
 }
 
+static void block_evidence(evidence *ev, TSNode b, int depth);
+
+/* Does branch `b` (a block) need CUDA, or end by raising? */
+static bool branch_fails(const evidence *ev, TSNode b, int depth)
+{
+	evidence sub = {ev->names, ev->src, ev->defs, MPSFIX_BUF_INIT, false, NULL, 0, ev->methods, ev->scope};
+	mpsfix_kids k;
+	TSNode s, last = {0};
+
+	mpsfix_kids_start(&k, b);
+	while (mpsfix_kids_next(&k, &s))
+		last = s;
+	mpsfix_kids_end(&k);
+	if (is(last, "raise_statement"))
+		return true;
+	block_evidence(&sub, b, depth);
+	mpsfix_buf_release(&sub.name);
+	return sub.found;
+}
+
 /*
- * The statements of block `b` that run whenever it runs, and those of the
- * loops and with blocks among them (a loop over a program's data runs);
- * not those under an if, a try or a match.
+ * Does if statement `s` fail on a Mac whichever way it goes: it has an else,
+ * and every branch needs CUDA (or XPU, or an NPU) or raises?
+ */
+static bool if_fails(const evidence *ev, TSNode s, int depth)
+{
+	bool has_else = false;
+
+	if (!branch_fails(ev, ts_node_child_by_field_name(s, "consequence", 11), depth))
+		return false;
+	for (uint32_t i = 0; i < nkids(s); i++) {
+		TSNode c = ts_node_named_child(s, i);
+
+		if (is(c, "elif_clause") && !branch_fails(ev, ts_node_child_by_field_name(c, "consequence", 11), depth))
+			return false;
+		if (is(c, "else_clause")) {
+			has_else = true;
+			if (!branch_fails(ev, ts_node_child_by_field_name(c, "body", 4), depth))
+				return false;
+		}
+	}
+	return has_else;
+}
+
+/*
+ * The statements of block `b` (or the module) that run whenever it runs,
+ * and those of the loops and with blocks among them (a loop over a
+ * program's data runs); not those under an if, a try or a match, but an if
+ * all of whose ways fail (if_fails) counts as a whole.
  */
 static void block_evidence(evidence *ev, TSNode b, int depth)
 {
-	for (uint32_t i = 0; !ev->found && is(b, "block") && i < ts_node_named_child_count(b); i++) {
-		TSNode s = ts_node_named_child(b, i);
+	mpsfix_kids k;
+	TSNode s;
 
+	if (!is(b, "block") && !is(b, "module"))
+		return;
+	mpsfix_kids_start(&k, b);
+	while (!ev->found && mpsfix_kids_next(&k, &s)) {
 		if (is(s, "expression_statement") || is(s, "return_statement"))
 			mpsfix_walk(s, find_evidence, ev);
 		if (is(s, "with_statement"))
 			mpsfix_walk(s, find_evidence, ev); /* its items; the block is held back */
 		if ((is(s, "for_statement") || is(s, "while_statement") || is(s, "with_statement")) && depth < 8)
 			block_evidence(ev, ts_node_child_by_field_name(s, "body", 4), depth + 1);
+		if (is(s, "if_statement") && depth < 8 && if_fails(ev, s, depth + 1)) {
+			if (ev->seen)
+				ev->seen[ev->nseen] = (mpsfix_span){ts_node_start_byte(s), ts_node_end_byte(s)};
+			ev->found = !ev->seen || ++ev->nseen == MPSFIX_CUDA_EVIDENCE;
+		}
 	}
+	mpsfix_kids_end(&k);
 }
 
 bool mpsfix_cuda_statement(mpsfix_names *names, const char *src, TSNode s)
 {
-	evidence ev = {names, src, MPSFIX_BUF_INIT, false, NULL, 0, false};
+	evidence ev = {.names = names, .src = src, .name = MPSFIX_BUF_INIT};
 
 	if (is(s, "expression_statement") || is(s, "return_statement"))
 		mpsfix_walk(s, find_evidence, &ev);
@@ -142,14 +350,52 @@ bool mpsfix_cuda_statement(mpsfix_names *names, const char *src, TSNode s)
 	return ev.found;
 }
 
-size_t mpsfix_cuda_function(mpsfix_names *names, const char *src, TSNode body,
-			    mpsfix_span seen[MPSFIX_CUDA_EVIDENCE])
+size_t mpsfix_cuda_function(const mpsfix_cuda_defs *defs, mpsfix_names *names, const char *src, TSNode body,
+			    bool cuda_calls, mpsfix_span seen[MPSFIX_CUDA_EVIDENCE])
 {
-	evidence ev = {names, src, MPSFIX_BUF_INIT, false, seen, 0, true};
+	evidence ev = {names, src, defs, MPSFIX_BUF_INIT, false, seen, 0, cuda_calls, body};
 
 	block_evidence(&ev, body, 0);
 	mpsfix_buf_release(&ev.name);
 	return ev.nseen;
+}
+
+void mpsfix_cuda_defs_read(mpsfix_cuda_defs *fd, mpsfix_names *names, const char *src, TSNode root)
+{
+	TSTreeCursor cur = ts_tree_cursor_new(root);
+	bool more = ts_tree_cursor_goto_first_child(&cur);
+
+	for (; more; more = ts_tree_cursor_goto_next_sibling(&cur)) {
+		TSNode d = ts_tree_cursor_current_node(&cur);
+		mpsfix_span seen[MPSFIX_CUDA_EVIDENCE];
+
+		if (is(d, "decorated_definition"))
+			d = ts_node_child_by_field_name(d, "definition", 10);
+		if (!is(d, "function_definition"))
+			continue;
+		if (fd->len == fd->cap) {
+			fd->cap = fd->cap ? 2 * fd->cap : 16;
+			fd->names = mpsfix_xrealloc(fd->names, fd->cap * sizeof(TSNode));
+			fd->bodies = mpsfix_xrealloc(fd->bodies, fd->cap * sizeof(TSNode));
+			fd->cuda = mpsfix_xrealloc(fd->cuda, fd->cap * sizeof(bool));
+			fd->at = mpsfix_xrealloc(fd->at, fd->cap * sizeof(mpsfix_span));
+		}
+		fd->names[fd->len] = ts_node_child_by_field_name(d, "name", 4);
+		fd->bodies[fd->len] = ts_node_child_by_field_name(d, "body", 4);
+		fd->cuda[fd->len] = mpsfix_cuda_function(NULL, names, src, fd->bodies[fd->len], true, seen) > 0;
+		fd->at[fd->len] = seen[0];
+		fd->len++;
+	}
+	ts_tree_cursor_delete(&cur);
+}
+
+void mpsfix_cuda_defs_release(mpsfix_cuda_defs *fd)
+{
+	free(fd->names);
+	free(fd->bodies);
+	free(fd->cuda);
+	free(fd->at);
+	memset(fd, 0, sizeof(*fd));
 }
 
 bool mpsfix_cuda_module(const char *p, size_t n)
@@ -166,4 +412,160 @@ bool mpsfix_cuda_module(const char *p, size_t n)
 			return true;
 	}
 	return false;
+}
+
+/* ---- scripts that set CUDA up --------------------------------------------- */
+
+typedef struct {
+	const mpsfix_cuda_defs *defs;
+	mpsfix_names *names;
+	const char *src;
+	TSNode root;
+	mpsfix_buf name;
+} script;
+
+/* The decoded value of a plain string literal (owned by `lit`), or NULL. */
+static const char *string_value(TSNode n, const char *src, mpsfix_literal *lit)
+{
+	if (!is(n, "string") || !mpsfix_literal_from_node(lit, n, src))
+		return NULL;
+	if (lit->type == MPSFIX_LIT_STRING)
+		return lit->s;
+	mpsfix_literal_release(lit);
+	return NULL;
+}
+
+/* Argument `name=` of argument list `args`, or else its first positional argument. */
+static TSNode keyword_or_first(const char *src, TSNode args, const char *name)
+{
+	TSNode first = {0};
+
+	for (uint32_t i = 0; i < nkids(args); i++) {
+		TSNode a = ts_node_named_child(args, i);
+
+		if (is(a, "keyword_argument") && mpsfix_node_text_is(ts_node_child_by_field_name(a, "name", 4), src, name))
+			return ts_node_child_by_field_name(a, "value", 5);
+		if (ts_node_is_null(first) && !is(a, "keyword_argument") && !is(a, "comment"))
+			first = a;
+	}
+	return first;
+}
+
+/* Is call `n` one that sets CUDA up: init_process_group("nccl"), torch.cuda.set_device()? */
+static bool sets_up_cuda(script *sc, TSNode n)
+{
+	const char *last, *dot;
+	mpsfix_literal lit;
+	const char *v;
+	bool yes;
+
+	if (!mpsfix_names_name_of(sc->names, ts_node_child_by_field_name(n, "function", 8), sc->src, &sc->name))
+		return false;
+	if (!strcmp(sc->name.data, "torch.cuda.set_device"))
+		return true;
+	dot = strrchr(sc->name.data, '.');
+	last = dot ? dot + 1 : sc->name.data;
+	if (strcmp(last, "init_process_group"))
+		return false;
+	v = string_value(keyword_or_first(sc->src, ts_node_child_by_field_name(n, "arguments", 9), "backend"), sc->src,
+			 &lit);
+	yes = v && !strcmp(v, "nccl");
+	if (v)
+		mpsfix_literal_release(&lit);
+	return yes;
+}
+
+/* The body of the module-level function called `name`, or a null node. */
+static TSNode module_function(const script *sc, TSNode name)
+{
+	for (size_t i = 0; i < sc->defs->len; i++)
+		if (same_text(sc->src, sc->defs->names[i], name))
+			return sc->defs->bodies[i];
+	return (TSNode){0};
+}
+
+/* Does import statement `s` (of the module body) import a CUDA-only module? */
+static bool imports_cuda_only(const script *sc, TSNode s)
+{
+	if (is(s, "import_from_statement")) {
+		TSNode m = ts_node_child_by_field_name(s, "module_name", 11);
+
+		return is(m, "dotted_name") &&
+		       mpsfix_cuda_module(sc->src + ts_node_start_byte(m), ts_node_end_byte(m) - ts_node_start_byte(m));
+	}
+	if (!is(s, "import_statement"))
+		return false;
+	for (uint32_t i = 0; i < nkids(s); i++) {
+		TSNode m = ts_node_named_child(s, i);
+
+		if (is(m, "aliased_import"))
+			m = ts_node_child_by_field_name(m, "name", 4);
+		if (is(m, "dotted_name") &&
+		    mpsfix_cuda_module(sc->src + ts_node_start_byte(m), ts_node_end_byte(m) - ts_node_start_byte(m)))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Does block `b` set CUDA up unconditionally: one of its statements is such
+ * a call, or calls a function of the module (or hands one to a call, as
+ * `mp.spawn(main, ...)` does) whose body does?
+ */
+static bool statement_sets_up_cuda(script *sc, TSNode b, TSNode s, int depth);
+
+static bool block_sets_up_cuda(script *sc, TSNode b, int depth)
+{
+	mpsfix_kids k;
+	TSNode s;
+	bool yes = false;
+
+	mpsfix_kids_start(&k, b);
+	while (!yes && depth < 4 && mpsfix_kids_next(&k, &s))
+		yes = statement_sets_up_cuda(sc, b, s, depth);
+	mpsfix_kids_end(&k);
+	return yes;
+}
+
+/* Does statement `s` of block `b` set CUDA up (block_sets_up_cuda)? */
+static bool statement_sets_up_cuda(script *sc, TSNode b, TSNode s, int depth)
+{
+	TSNode cond = is(s, "if_statement") ? ts_node_child_by_field_name(s, "condition", 9) : (TSNode){0};
+	TSNode e, fn, args;
+
+	if (is(cond, "comparison_operator") && ts_node_eq(b, sc->root) &&
+	    mpsfix_node_text_is(first_kid(cond), sc->src, "__name__"))
+		/* if __name__ == "__main__": runs when the file is run */
+		return block_sets_up_cuda(sc, ts_node_child_by_field_name(s, "consequence", 11), depth);
+	if (ts_node_eq(b, sc->root) && imports_cuda_only(sc, s))
+		return true;
+	if (!is(s, "expression_statement"))
+		return false;
+	if (mpsfix_cuda_statement(sc->names, sc->src, s))
+		return true; /* model.to(torch.device("cuda")), torch.cuda.Event() */
+	e = first_kid(s);
+	if (is(e, "assignment"))
+		e = ts_node_child_by_field_name(e, "right", 5);
+	if (!is(e, "call"))
+		return false;
+	if (sets_up_cuda(sc, e))
+		return true;
+	fn = ts_node_child_by_field_name(e, "function", 8);
+	if (is(fn, "identifier") && block_sets_up_cuda(sc, module_function(sc, fn), depth + 1))
+		return true;
+	args = ts_node_child_by_field_name(e, "arguments", 9);
+	for (uint32_t k = 0; k < nkids(args); k++)
+		if (is(ts_node_named_child(args, k), "identifier") &&
+		    block_sets_up_cuda(sc, module_function(sc, ts_node_named_child(args, k)), depth + 1))
+			return true;
+	return false;
+}
+
+bool mpsfix_cuda_script(const mpsfix_cuda_defs *defs, mpsfix_names *names, const char *src, TSNode root)
+{
+	script sc = {defs, names, src, root, MPSFIX_BUF_INIT};
+	bool yes = block_sets_up_cuda(&sc, root, 0);
+
+	mpsfix_buf_release(&sc.name);
+	return yes;
 }

@@ -10,21 +10,43 @@
 #include "common.h"
 #include "names.h"
 
+/*
+ * The functions defined at a module's top level, by name, and which of them
+ * need CUDA whenever they run (mpsfix_cuda_function() on their own
+ * statements), with the first call that says so.  Read once per text.
+ */
+typedef struct {
+	TSNode *names, *bodies;
+	bool *cuda;
+	mpsfix_span *at;
+	size_t len, cap;
+} mpsfix_cuda_defs;
+
+void mpsfix_cuda_defs_read(mpsfix_cuda_defs *defs, mpsfix_names *names, const char *src, TSNode root);
+void mpsfix_cuda_defs_release(mpsfix_cuda_defs *defs);
+
 /**
- * Does function body `body` need CUDA whenever it runs: one of its own
- * statements, or of the loops and with blocks among them (not one under an
- * if, a try or a match, nor in a nested function), calls, outside a lambda,
- * a conditional expression, an and/or and a comprehension, an API that
- * exists for CUDA alone:
+ * Does function body `body` (or a module) need CUDA, or at least not MPS,
+ * whenever it runs: one of its own statements, or of the loops and with
+ * blocks among them (not one under a try or a match, nor in a nested
+ * function), calls, outside a lambda, a conditional expression, an and/or
+ * and a comprehension, an API that exists for CUDA alone:
  * torch.cuda.Event, Stream, current_stream, default_stream, set_device,
  * current_device, get_device_properties, get_device_name,
  * get_device_capability, the CUDA memory statistics (memory_allocated,
  * max_memory_allocated, reset_peak_memory_stats, mem_get_info, ...),
- * CUDAGraph, graph, nvtx, torch.cuda.amp.autocast; or asks for a CUDA
+ * CUDAGraph, graph, nvtx, torch.cuda.amp.autocast, the same under
+ * torch.xpu, anything under torch.npu; or wraps a model for distributed
+ * training (DistributedDataParallel, FullyShardedDataParallel,
+ * fully_shard: their collectives have no MPS backend); or asks for a CUDA
  * device by name: torch.device("cuda..."), a `device="cuda..."` argument,
- * `x.cuda()`.  `names` (may be NULL) qualifies the calls through the file's
- * imports.  Calls with an MPS counterpart (synchronize, empty_cache) are not
- * counted: they are what rules fix.
+ * `x.cuda()` (only with `cuda_calls`); or calls a function of `defs` (may
+ * be NULL) that needs CUDA.
+ * An if statement counts as one such call when it has an else and each of
+ * its branches needs CUDA or ends by raising.  `names` (may be NULL)
+ * qualifies the calls through the file's imports.  Calls with an MPS
+ * counterpart (synchronize, empty_cache) are not counted: they are what
+ * rules fix.
  */
 #define MPSFIX_CUDA_EVIDENCE 2
 
@@ -34,13 +56,12 @@
  * one of them lies outside it (a `.cuda()` that a rule reports is not
  * evidence against itself).
  */
-size_t mpsfix_cuda_function(mpsfix_names *names, const char *src, TSNode body,
-			    mpsfix_span seen[MPSFIX_CUDA_EVIDENCE]);
+size_t mpsfix_cuda_function(const mpsfix_cuda_defs *defs, mpsfix_names *names, const char *src, TSNode body,
+			    bool cuda_calls, mpsfix_span seen[MPSFIX_CUDA_EVIDENCE]);
 
 /**
  * Does statement `s` (an expression or return statement) make such a call,
- * `.cuda()` aside (a script's own statement that MPS204 reports is not
- * evidence that the whole script is written for CUDA)?
+ * `.cuda()` and the module's functions aside?
  */
 bool mpsfix_cuda_statement(mpsfix_names *names, const char *src, TSNode s);
 
@@ -50,5 +71,17 @@ bool mpsfix_cuda_statement(mpsfix_names *names, const char *src, TSNode s);
  * torchao.float8, tensorrt, colossalai, megatron, msamp?
  */
 bool mpsfix_cuda_module(const char *p, size_t n);
+
+/**
+ * Does the script at `root` set CUDA up whenever it runs: a statement of the
+ * module or of its `if __name__ == "__main__":` block calls
+ * `init_process_group("nccl")` or `torch.cuda.set_device(...)` or makes a
+ * call of mpsfix_cuda_statement(), or calls a function of `defs` (or hands
+ * one to a call, as `mp.spawn(main, ...)` does) one of whose statements
+ * does, three calls deep at most (a call under an if, a loop or a try does
+ * not count); or imports, at its top level and not in a try, a module of
+ * mpsfix_cuda_module()?
+ */
+bool mpsfix_cuda_script(const mpsfix_cuda_defs *defs, mpsfix_names *names, const char *src, TSNode root);
 
 #endif

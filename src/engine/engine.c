@@ -312,8 +312,9 @@ static void add_finding(pass *ps, const mpsfix_rule *r, const mpsfix_match *m)
 }
 
 /*
- * Can the match run on MPS (unless the rule wants code that cannot, too), and
- * can the argument the rule names as the device be "mps"?
+ * Can the match run on MPS (unless the rule wants code that cannot, too), can
+ * the argument the rule names as the device be "mps", and can the one it
+ * names as a tensor be one?
  */
 static bool reachable(pass *ps, const mpsfix_rule *r, const mpsfix_match *m)
 {
@@ -333,6 +334,9 @@ static bool reachable(pass *ps, const mpsfix_rule *r, const mpsfix_match *m)
 		return false;
 	if (r->device && (b = mpsfix_match_get(m, r->device)) && b->bound && !b->multi &&
 	    !mpsfix_reach_may_be_mps(&rx, b->node))
+		return false;
+	if (r->tensor && (b = mpsfix_match_get(m, r->tensor)) && b->bound && !b->multi &&
+	    !mpsfix_reach_may_be_tensor(&rx, b->node))
 		return false;
 	return true;
 }

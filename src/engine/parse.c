@@ -426,3 +426,34 @@ bool mpsfix_indent_step(TSNode node, const char *src, uint32_t len, mpsfix_span 
 	*step = ss.step;
 	return ss.found;
 }
+
+void mpsfix_kids_start(mpsfix_kids *k, TSNode n)
+{
+	k->live = !ts_node_is_null(n);
+	k->more = false;
+	if (k->live) {
+		k->cur = ts_tree_cursor_new(n);
+		k->more = ts_tree_cursor_goto_first_child(&k->cur);
+	}
+}
+
+bool mpsfix_kids_next(mpsfix_kids *k, TSNode *out)
+{
+	while (k->more) {
+		TSNode c = ts_tree_cursor_current_node(&k->cur);
+
+		k->more = ts_tree_cursor_goto_next_sibling(&k->cur);
+		if (ts_node_is_named(c) && !ts_node_is_extra(c)) {
+			*out = c;
+			return true;
+		}
+	}
+	return false;
+}
+
+void mpsfix_kids_end(mpsfix_kids *k)
+{
+	if (k->live)
+		ts_tree_cursor_delete(&k->cur);
+	k->live = false;
+}

@@ -66,6 +66,20 @@ typedef enum {
 bool mpsfix_walk(TSNode root, mpsfix_walk_action (*visit)(TSNode node, void *payload),
 		 void *payload);
 
+/*
+ * The named children of a node, comments aside, in order, through a tree
+ * cursor: a module can hold thousands of statements, and
+ * ts_node_named_child(n, i) walks i of them.  A null node has none.
+ */
+typedef struct {
+	TSTreeCursor cur;
+	bool live, more;
+} mpsfix_kids;
+
+void mpsfix_kids_start(mpsfix_kids *k, TSNode n);
+bool mpsfix_kids_next(mpsfix_kids *k, TSNode *out);
+void mpsfix_kids_end(mpsfix_kids *k);
+
 /** The first ERROR or MISSING node under `node`, depth first; false if none. */
 bool mpsfix_first_error(TSNode node, TSNode *out);
 

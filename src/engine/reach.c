@@ -41,46 +41,6 @@ static TSNode first_kid(TSNode n)
 	return (TSNode){0};
 }
 
-/*
- * The named children of a node in order, through a cursor: a module can hold
- * thousands of statements, and ts_node_named_child(n, i) walks i of them.
- */
-typedef struct {
-	TSTreeCursor cur;
-	bool live, more;
-} kids;
-
-static void kids_start(kids *k, TSNode n)
-{
-	k->live = !ts_node_is_null(n);
-	k->more = false;
-	if (k->live) {
-		k->cur = ts_tree_cursor_new(n);
-		k->more = ts_tree_cursor_goto_first_child(&k->cur);
-	}
-}
-
-static bool kids_next(kids *k, TSNode *out)
-{
-	while (k->more) {
-		TSNode c = ts_tree_cursor_current_node(&k->cur);
-
-		k->more = ts_tree_cursor_goto_next_sibling(&k->cur);
-		if (ts_node_is_named(c) && !ts_node_is_extra(c)) {
-			*out = c;
-			return true;
-		}
-	}
-	return false;
-}
-
-static void kids_end(kids *k)
-{
-	if (k->live)
-		ts_tree_cursor_delete(&k->cur);
-	k->live = false;
-}
-
 static truth flip(truth t)
 {
 	return t == FALSE_ON_MPS ? TRUE_ON_MPS : t == TRUE_ON_MPS ? FALSE_ON_MPS : UNKNOWN;
@@ -105,6 +65,14 @@ static TSNode bare(TSNode n)
 		n = inner;
 	}
 	return n;
+}
+
+static bool same_text(const char *src, TSNode a, TSNode b)
+{
+	uint32_t len = ts_node_end_byte(a) - ts_node_start_byte(a);
+
+	return !ts_node_is_null(a) && !ts_node_is_null(b) && len == ts_node_end_byte(b) - ts_node_start_byte(b) &&
+	       !memcmp(src + ts_node_start_byte(a), src + ts_node_start_byte(b), len);
 }
 
 /* The qualified (or, unresolved, dotted) name of `n` into `out`; false if it has none. */
@@ -234,6 +202,17 @@ static truth call_test(const mpsfix_reach_ctx *cx, TSNode e)
 
 /* A flag that says CUDA is in use: args.cuda, use_cuda, x.is_cuda, torch.version.cuda;
  * or that it is not: args.no_cuda, disable_cuda (a Mac runs with the flag set). */
+/* Is `word` one of the words of snake_case name `s`? */
+static bool has_word(const char *s, const char *word)
+{
+	size_t n = strlen(word);
+
+	for (const char *p = s; (p = strstr(p, word)); p++)
+		if ((p == s || p[-1] == '_') && (p[n] == '\0' || p[n] == '_'))
+			return true;
+	return false;
+}
+
 static truth flag_test(const mpsfix_reach_ctx *cx, TSNode e)
 {
 	static const char *const cuda_flags[] = {
@@ -245,8 +224,15 @@ static truth flag_test(const mpsfix_reach_ctx *cx, TSNode e)
 	truth t = UNKNOWN;
 
 	if (!ts_node_is_null(e) && mpsfix_dotted_name(e, cx->src, &name)) {
-		if (in_list(last_part(&name), cuda_flags, MPSFIX_ARRAY_SIZE(cuda_flags)))
+		const char *last = last_part(&name);
+
+		if (in_list(last, cuda_flags, MPSFIX_ARRAY_SIZE(cuda_flags)))
 			t = FALSE_ON_MPS;
+		else if ((has_word(last, "fsdp") || has_word(last, "ddp")) && !has_word(last, "no") &&
+			 !has_word(last, "not") && !has_word(last, "disable") && !has_word(last, "disabled") &&
+			 !has_word(last, "without") && !has_word(last, "skip") && !has_word(last, "version"))
+			t = FALSE_ON_MPS; /* use_fsdp, need_to_sync_fsdp_streams: FSDP and DDP's
+					     collectives have no MPS backend */
 		else if (!strcmp(last_part(&name), "is_mps") ||
 			 in_list(last_part(&name), no_cuda_flags, MPSFIX_ARRAY_SIZE(no_cuda_flags)))
 			t = TRUE_ON_MPS;
@@ -368,13 +354,13 @@ static bool leaves(const mpsfix_reach_ctx *cx, TSNode b)
 	mpsfix_buf name = MPSFIX_BUF_INIT;
 	bool out;
 
-	kids k;
+	mpsfix_kids k;
 	TSNode c;
 
-	kids_start(&k, b);
-	while (kids_next(&k, &c))
+	mpsfix_kids_start(&k, b);
+	while (mpsfix_kids_next(&k, &c))
 		last = c;
-	kids_end(&k);
+	mpsfix_kids_end(&k);
 	if (is(last, "return_statement") || is(last, "raise_statement") ||
 	    is(last, "continue_statement") || is(last, "break_statement"))
 		return true;
@@ -458,6 +444,16 @@ static void add_span(mpsfix_reach_spans *sp, TSNode n)
 	sp->items[sp->len++] = (mpsfix_span){ts_node_start_byte(n), ts_node_end_byte(n)};
 }
 
+/* A span of code written for CUDA alone, with the calls that say so (cuda_code.h). */
+static void add_cuda_fn(mpsfix_reach_spans *sp, TSNode n, const mpsfix_span *seen, size_t nseen)
+{
+	struct mpsfix_cuda_fn f = {{ts_node_start_byte(n), ts_node_end_byte(n)}, {{0, 0}, {0, 0}}, nseen};
+
+	memcpy(f.seen, seen, nseen * sizeof(*seen));
+	mpsfix_grow((void **)&sp->fns, &sp->capfns, sp->nfns + 1, sizeof(f));
+	sp->fns[sp->nfns++] = f;
+}
+
 typedef struct {
 	const mpsfix_reach_ctx *cx;
 	mpsfix_reach_spans *sp;
@@ -469,7 +465,7 @@ static mpsfix_walk_action find_spans(TSNode n, void *payload)
 	span_walk *w = payload;
 	const mpsfix_reach_ctx *cx = w->cx;
 	const char *type = ts_node_type(n);
-	kids k;
+	mpsfix_kids k;
 	TSNode c;
 
 	if (!strcmp(type, "if_statement")) {
@@ -479,8 +475,8 @@ static mpsfix_walk_action find_spans(TSNode n, void *payload)
 
 		if (t == FALSE_ON_MPS)
 			add_span(w->sp, ts_node_child_by_field_name(n, "consequence", 11));
-		kids_start(&k, n);
-		while (kids_next(&k, &c)) {
+		mpsfix_kids_start(&k, n);
+		while (mpsfix_kids_next(&k, &c)) {
 			if (!is(c, "elif_clause") && !is(c, "else_clause"))
 				continue;
 			if (taken) {
@@ -494,7 +490,7 @@ static mpsfix_walk_action find_spans(TSNode n, void *payload)
 				taken = t == TRUE_ON_MPS;
 			}
 		}
-		kids_end(&k);
+		mpsfix_kids_end(&k);
 	} else if (!strcmp(type, "while_statement")) {
 		if (test(cx, ts_node_child_by_field_name(n, "condition", 9), 0) == FALSE_ON_MPS)
 			add_span(w->sp, ts_node_child_by_field_name(n, "body", 4));
@@ -504,10 +500,10 @@ static mpsfix_walk_action find_spans(TSNode n, void *payload)
 		uint32_t np = 0;
 		truth t;
 
-		kids_start(&k, n);
-		while (np < 3 && kids_next(&k, &c))
+		mpsfix_kids_start(&k, n);
+		while (np < 3 && mpsfix_kids_next(&k, &c))
 			part[np++] = c;
-		kids_end(&k);
+		mpsfix_kids_end(&k);
 		if (np == 3) {
 			t = test(cx, part[1], 0);
 			if (t == FALSE_ON_MPS)
@@ -523,31 +519,48 @@ static mpsfix_walk_action find_spans(TSNode n, void *payload)
 			add_span(w->sp, ts_node_child_by_field_name(n, "right", 5));
 	} else if (!strcmp(type, "block") || !strcmp(type, "module")) {
 		/* after an early exit, the rest of the block */
-		kids_start(&k, n);
-		while (kids_next(&k, &c)) {
+		mpsfix_kids_start(&k, n);
+		while (mpsfix_kids_next(&k, &c)) {
 			if (exits_on_mps(cx, c)) {
 				mpsfix_grow((void **)&w->sp->items, &w->sp->cap, w->sp->len + 1, sizeof(mpsfix_span));
 				w->sp->items[w->sp->len++] = (mpsfix_span){ts_node_end_byte(c), ts_node_end_byte(n)};
 				break;
 			}
 		}
-		kids_end(&k);
+		mpsfix_kids_end(&k);
 	} else if (!strcmp(type, "function_definition")) {
 		/* a function written for CUDA alone (cuda_code.h) */
-		struct mpsfix_cuda_fn f = {{ts_node_start_byte(n), ts_node_end_byte(n)}, {{0, 0}, {0, 0}}, 0};
+		mpsfix_span seen[MPSFIX_CUDA_EVIDENCE];
+		size_t nseen = mpsfix_cuda_function(&w->sp->defs, cx->names, cx->src,
+						    ts_node_child_by_field_name(n, "body", 4), true, seen);
 
-		f.nseen = mpsfix_cuda_function(cx->names, cx->src, ts_node_child_by_field_name(n, "body", 4), f.seen);
-		if (f.nseen) {
-			mpsfix_grow((void **)&w->sp->fns, &w->sp->capfns, w->sp->nfns + 1, sizeof(f));
-			w->sp->fns[w->sp->nfns++] = f;
+		if (nseen)
+			add_cuda_fn(w->sp, n, seen, nseen);
+	} else if (!strcmp(type, "class_definition")) {
+		/* a class whose __init__ is written for CUDA alone: no instance exists
+		   on MPS (its x.cuda() calls aside, as the module's) */
+		mpsfix_span seen[MPSFIX_CUDA_EVIDENCE];
+		size_t nseen = 0;
+
+		mpsfix_kids_start(&k, ts_node_child_by_field_name(n, "body", 4));
+		while (!nseen && mpsfix_kids_next(&k, &c)) {
+			if (is(c, "decorated_definition"))
+				c = ts_node_child_by_field_name(c, "definition", 10);
+			if (is(c, "function_definition") &&
+			    mpsfix_node_text_is(ts_node_child_by_field_name(c, "name", 4), cx->src, "__init__"))
+				nseen = mpsfix_cuda_function(&w->sp->defs, cx->names, cx->src,
+							     ts_node_child_by_field_name(c, "body", 4), false, seen);
 		}
+		mpsfix_kids_end(&k);
+		if (nseen)
+			add_cuda_fn(w->sp, n, seen, nseen);
 	} else if (!strcmp(type, "decorated_definition")) {
 		bool skip = false;
 
-		kids_start(&k, n);
-		while (!skip && kids_next(&k, &c))
+		mpsfix_kids_start(&k, n);
+		while (!skip && mpsfix_kids_next(&k, &c))
 			skip = is(c, "decorator") && skips_on_mps(cx, c);
-		kids_end(&k);
+		mpsfix_kids_end(&k);
 		if (skip)
 			add_span(w->sp, ts_node_child_by_field_name(n, "definition", 10));
 	}
@@ -558,185 +571,44 @@ void mpsfix_reach_spans_release(mpsfix_reach_spans *s)
 {
 	free(s->items);
 	free(s->fns);
+	mpsfix_cuda_defs_release(&s->defs);
 	memset(s, 0, sizeof(*s));
-}
-
-/* Is call `n` one that sets CUDA up: init_process_group("nccl"), torch.cuda.set_device()? */
-static bool sets_up_cuda(const mpsfix_reach_ctx *cx, TSNode n)
-{
-	mpsfix_buf name = MPSFIX_BUF_INIT;
-	bool yes = false;
-
-	if (name_of(cx, ts_node_child_by_field_name(n, "function", 8), &name)) {
-		const char *last = last_part(&name);
-
-		if (!strcmp(name.data, "torch.cuda.set_device")) {
-			yes = true;
-		} else if (!strcmp(last, "init_process_group")) {
-			mpsfix_literal lit;
-			const char *v = string_value(keyword_or_first(cx, ts_node_child_by_field_name(n, "arguments", 9),
-								      "backend"), cx->src, &lit);
-
-			yes = v && !strcmp(v, "nccl");
-			if (v)
-				mpsfix_literal_release(&lit);
-		}
-	}
-	mpsfix_buf_release(&name);
-	return yes;
-}
-
-/* The functions defined at the module's top level, by name (read once per text). */
-typedef struct {
-	TSNode *names, *bodies;
-	size_t len, cap;
-} module_defs;
-
-static void read_defs(module_defs *fd, TSNode root)
-{
-	kids k;
-	TSNode d;
-
-	kids_start(&k, root);
-	while (kids_next(&k, &d)) {
-		if (is(d, "decorated_definition"))
-			d = ts_node_child_by_field_name(d, "definition", 10);
-		if (!is(d, "function_definition"))
-			continue;
-		if (fd->len == fd->cap) {
-			fd->cap = fd->cap ? 2 * fd->cap : 16;
-			fd->names = mpsfix_xrealloc(fd->names, fd->cap * sizeof(TSNode));
-			fd->bodies = mpsfix_xrealloc(fd->bodies, fd->cap * sizeof(TSNode));
-		}
-		fd->names[fd->len] = ts_node_child_by_field_name(d, "name", 4);
-		fd->bodies[fd->len++] = ts_node_child_by_field_name(d, "body", 4);
-	}
-	kids_end(&k);
-}
-
-/* The body of the module-level function called `name`, or a null node. */
-static TSNode module_function(const mpsfix_reach_ctx *cx, const module_defs *fd, TSNode name)
-{
-	uint32_t len = ts_node_end_byte(name) - ts_node_start_byte(name);
-
-	for (size_t i = 0; i < fd->len; i++)
-		if (ts_node_end_byte(fd->names[i]) - ts_node_start_byte(fd->names[i]) == len &&
-		    !memcmp(cx->src + ts_node_start_byte(fd->names[i]), cx->src + ts_node_start_byte(name), len))
-			return fd->bodies[i];
-	return (TSNode){0};
-}
-
-/* Does import statement `s` (of the module body) import a CUDA-only module? */
-static bool imports_cuda_only(const mpsfix_reach_ctx *cx, TSNode s)
-{
-	if (is(s, "import_from_statement")) {
-		TSNode m = ts_node_child_by_field_name(s, "module_name", 11);
-
-		return is(m, "dotted_name") &&
-		       mpsfix_cuda_module(cx->src + ts_node_start_byte(m), ts_node_end_byte(m) - ts_node_start_byte(m));
-	}
-	if (!is(s, "import_statement"))
-		return false;
-	for (uint32_t i = 0; i < nkids(s); i++) {
-		TSNode m = ts_node_named_child(s, i);
-
-		if (is(m, "aliased_import"))
-			m = ts_node_child_by_field_name(m, "name", 4);
-		if (is(m, "dotted_name") &&
-		    mpsfix_cuda_module(cx->src + ts_node_start_byte(m), ts_node_end_byte(m) - ts_node_start_byte(m)))
-			return true;
-	}
-	return false;
-}
-
-/*
- * Does block `b` set CUDA up unconditionally: one of its statements is such
- * a call, or calls a function of the module (or hands one to a call, as
- * `mp.spawn(main, ...)` does) whose body does?
- */
-static bool statement_sets_up_cuda(const mpsfix_reach_ctx *cx, const module_defs *fd, TSNode root, TSNode b,
-				   TSNode s, int depth);
-
-static bool block_sets_up_cuda(const mpsfix_reach_ctx *cx, const module_defs *fd, TSNode root, TSNode b, int depth)
-{
-	kids k;
-	TSNode s;
-	bool yes = false;
-
-	kids_start(&k, b);
-	while (!yes && depth < 4 && kids_next(&k, &s))
-		yes = statement_sets_up_cuda(cx, fd, root, b, s, depth);
-	kids_end(&k);
-	return yes;
-}
-
-/* Does statement `s` of block `b` set CUDA up (block_sets_up_cuda)? */
-static bool statement_sets_up_cuda(const mpsfix_reach_ctx *cx, const module_defs *fd, TSNode root, TSNode b,
-				   TSNode s, int depth)
-{
-	TSNode cond = is(s, "if_statement") ? ts_node_child_by_field_name(s, "condition", 9) : (TSNode){0};
-	TSNode e, fn, args;
-
-	if (is(cond, "comparison_operator") && ts_node_eq(b, root) &&
-	    mpsfix_node_text_is(first_kid(cond), cx->src, "__name__"))
-		/* if __name__ == "__main__": runs when the file is run */
-		return block_sets_up_cuda(cx, fd, root, ts_node_child_by_field_name(s, "consequence", 11), depth);
-	if (ts_node_eq(b, root) && imports_cuda_only(cx, s))
-		return true;
-	if (!is(s, "expression_statement"))
-		return false;
-	if (mpsfix_cuda_statement(cx->names, cx->src, s))
-		return true; /* model.to(torch.device("cuda")), x.cuda() */
-	e = first_kid(s);
-	if (is(e, "assignment"))
-		e = ts_node_child_by_field_name(e, "right", 5);
-	if (!is(e, "call"))
-		return false;
-	if (sets_up_cuda(cx, e))
-		return true;
-	fn = ts_node_child_by_field_name(e, "function", 8);
-	if (is(fn, "identifier") && block_sets_up_cuda(cx, fd, root, module_function(cx, fd, fn), depth + 1))
-		return true;
-	args = ts_node_child_by_field_name(e, "arguments", 9);
-	for (uint32_t k = 0; k < nkids(args); k++)
-		if (is(ts_node_named_child(args, k), "identifier") &&
-		    block_sets_up_cuda(cx, fd, root, module_function(cx, fd, ts_node_named_child(args, k)), depth + 1))
-			return true;
-	return false;
 }
 
 bool mpsfix_reach_mps(mpsfix_reach_ctx *cx, TSNode node, TSNode root)
 {
 	uint32_t start = ts_node_start_byte(node), end = ts_node_end_byte(node);
+	mpsfix_reach_spans *sp = cx->spans;
 
-	if (cx->cuda_file < 0) {
-		module_defs fd = {0};
+	if (!sp->built) {
+		/* one walk of the text finds what cannot run; a match is looked up in it */
+		span_walk w = {cx, sp};
+		mpsfix_span seen[MPSFIX_CUDA_EVIDENCE];
+		size_t nseen;
 
-		read_defs(&fd, root);
-		cx->cuda_file = block_sets_up_cuda(cx, &fd, root, root, 0);
-		free(fd.names);
-		free(fd.bodies);
+		mpsfix_cuda_defs_read(&sp->defs, cx->names, cx->src, root);
+		if (cx->cuda_file < 0)
+			cx->cuda_file = mpsfix_cuda_script(&sp->defs, cx->names, cx->src, root);
+		/* the module's own statements; not its x.cuda() calls, which MPS204
+		   reports in a script meant for a Mac while the rest is checked */
+		if ((nseen = mpsfix_cuda_function(&sp->defs, cx->names, cx->src, root, false, seen)))
+			add_cuda_fn(sp, root, seen, nseen);
+		mpsfix_walk(root, find_spans, &w);
+		sp->built = true;
 	}
 	if (cx->cuda_file)
 		return false;
-	/* one walk of the text finds what cannot run; a match is looked up in it */
-	if (!cx->spans->built) {
-		span_walk w = {cx, cx->spans};
-
-		mpsfix_walk(root, find_spans, &w);
-		cx->spans->built = true;
-	}
-	for (size_t i = 0; i < cx->spans->len; i++)
-		if (start >= cx->spans->items[i].start && end <= cx->spans->items[i].end)
+	for (size_t i = 0; i < sp->len; i++)
+		if (start >= sp->items[i].start && end <= sp->items[i].end)
 			return false;
-	for (size_t i = 0; i < cx->spans->nfns; i++) {
-		const struct mpsfix_cuda_fn *f = &cx->spans->fns[i];
+	for (size_t i = 0; i < sp->nfns; i++) {
+		const struct mpsfix_cuda_fn *f = &sp->fns[i];
 
 		if (start < f->fn.start || end > f->fn.end)
 			continue;
 		for (size_t j = 0; j < f->nseen; j++)
-			if (f->seen[j].start < start || f->seen[j].end > end)
-				return false;
+			if (f->seen[j].end <= start || f->seen[j].start >= end)
+				return false; /* a call apart from the match says so */
 	}
 	return true;
 }
@@ -781,47 +653,77 @@ static mpsfix_walk_action find_assignment(TSNode n, void *payload)
 
 static bool may_be_mps(const mpsfix_reach_ctx *cx, TSNode v, int depth);
 
-/* The right side of the last assignment to identifier `id` before it, in its function. */
+/*
+ * The right side of the last assignment to identifier `id` before it, in its
+ * function; in a nested function not assigning it, in the functions around
+ * it (not the module's: a global can be set anywhere).
+ */
 static bool assigned_value(const mpsfix_reach_ctx *cx, TSNode id, TSNode *out)
 {
 	TSNode scope = ts_node_parent(id);
 	last_assignment la = {.src = cx->src, .name = id, .before = ts_node_start_byte(id)};
-	kids k;
+	mpsfix_kids k;
 	TSNode s;
+	bool inner = true;
 
-	while (!ts_node_is_null(scope) && !is(scope, "function_definition") && !is(scope, "module"))
+	for (;;) {
+		while (!ts_node_is_null(scope) && !is(scope, "function_definition") && !is(scope, "module"))
+			scope = ts_node_parent(scope);
+		if (ts_node_is_null(scope) || (!inner && is(scope, "module")))
+			return false;
+		mpsfix_kids_start(&k, is(scope, "module") ? scope : ts_node_child_by_field_name(scope, "body", 4));
+		while (mpsfix_kids_next(&k, &s))
+			mpsfix_walk(s, find_assignment, &la);
+		mpsfix_kids_end(&k);
+		if (la.found || is(scope, "module")) {
+			*out = la.value;
+			return la.found;
+		}
+		inner = false;
+		la.before = ts_node_start_byte(scope); /* the enclosing function, up to the def */
 		scope = ts_node_parent(scope);
-	if (ts_node_is_null(scope))
-		return false;
-	if (is(scope, "function_definition"))
-		scope = ts_node_child_by_field_name(scope, "body", 4);
-	kids_start(&k, scope);
-	while (kids_next(&k, &s))
-		mpsfix_walk(s, find_assignment, &la);
-	kids_end(&k);
-	*out = la.value;
-	return la.found;
+	}
 }
 
-/* Does test `t` say `a != "mps"` (alone or as a part of an `and`)? */
+/*
+ * When test `t` holds on MPS, is `a` other than "mps"?  `a != "mps"` (or a
+ * test of `a` false on MPS), `a == "cpu"` (a string other than "mps..."),
+ * alone or as a part of an `and`; an `or` each of whose sides either says
+ * so or is false on MPS (`torch.cuda.is_available() or a == "cpu"`).
+ */
 static bool says_not_mps(const mpsfix_reach_ctx *cx, TSNode t, TSNode a, int depth)
 {
+	TSNode left, right, op;
+	mpsfix_literal lit;
+	const char *v;
+	bool other;
+
 	t = bare(t);
+	a = bare(a);
 	if (depth > MAX_DEPTH)
 		return false;
-	if (is(t, "boolean_operator") && mpsfix_node_text_is(ts_node_child_by_field_name(t, "operator", 8),
-							     cx->src, "and"))
-		return says_not_mps(cx, ts_node_child_by_field_name(t, "left", 4), a, depth + 1) ||
-		       says_not_mps(cx, ts_node_child_by_field_name(t, "right", 5), a, depth + 1);
-	if (is(t, "comparison_operator") && test(cx, t, 0) == FALSE_ON_MPS) {
-		TSNode left = bare(ts_node_named_child(t, 0));
-		uint32_t len = ts_node_end_byte(left) - ts_node_start_byte(left);
-
-		a = bare(a);
-		return len == ts_node_end_byte(a) - ts_node_start_byte(a) &&
-		       !memcmp(cx->src + ts_node_start_byte(left), cx->src + ts_node_start_byte(a), len);
+	if (is(t, "boolean_operator")) {
+		left = ts_node_child_by_field_name(t, "left", 4);
+		right = ts_node_child_by_field_name(t, "right", 5);
+		if (mpsfix_node_text_is(ts_node_child_by_field_name(t, "operator", 8), cx->src, "and"))
+			return says_not_mps(cx, left, a, depth + 1) || says_not_mps(cx, right, a, depth + 1);
+		return (test(cx, left, 0) == FALSE_ON_MPS || says_not_mps(cx, left, a, depth + 1)) &&
+		       (test(cx, right, 0) == FALSE_ON_MPS || says_not_mps(cx, right, a, depth + 1));
 	}
-	return false;
+	if (!is(t, "comparison_operator") || nkids(t) != 2)
+		return false;
+	left = bare(ts_node_named_child(t, 0));
+	if (!same_text(cx->src, left, a))
+		return false;
+	if (test(cx, t, 0) == FALSE_ON_MPS)
+		return true;
+	op = ts_node_child(t, 1);
+	right = bare(ts_node_named_child(t, 1));
+	if (ts_node_is_null(op) || strcmp(ts_node_type(op), "==") || !(v = string_value(right, cx->src, &lit)))
+		return false;
+	other = device_kind(v) != 'm';
+	mpsfix_literal_release(&lit);
+	return other;
 }
 
 static bool may_be_mps(const mpsfix_reach_ctx *cx, TSNode v, int depth)
@@ -890,4 +792,47 @@ static bool may_be_mps(const mpsfix_reach_ctx *cx, TSNode v, int depth)
 bool mpsfix_reach_may_be_mps(const mpsfix_reach_ctx *cx, TSNode value)
 {
 	return may_be_mps(cx, value, 0);
+}
+
+/* Does the module define class `name` at its top level? */
+static bool module_class(const mpsfix_reach_ctx *cx, TSNode root, const char *name)
+{
+	mpsfix_kids k;
+	TSNode d;
+	bool yes = false;
+
+	mpsfix_kids_start(&k, root);
+	while (!yes && mpsfix_kids_next(&k, &d)) {
+		if (is(d, "decorated_definition"))
+			d = ts_node_child_by_field_name(d, "definition", 10);
+		yes = is(d, "class_definition") &&
+		      mpsfix_node_text_is(ts_node_child_by_field_name(d, "name", 4), cx->src, name);
+	}
+	mpsfix_kids_end(&k);
+	return yes;
+}
+
+bool mpsfix_reach_may_be_tensor(const mpsfix_reach_ctx *cx, TSNode value)
+{
+	mpsfix_buf name = MPSFIX_BUF_INIT;
+	TSNode v = bare(value), root;
+	const char *last;
+	bool yes = true;
+
+	if (!is(v, "identifier") || !assigned_value(cx, v, &v) || !is(v = bare(v), "call") ||
+	    !name_of(cx, ts_node_child_by_field_name(v, "function", 8), &name))
+		goto done;
+	last = last_part(&name);
+	if (*last < 'A' || *last > 'Z' || starts(name.data, "torch."))
+		goto done; /* a function's result, or torch's own class */
+	if (last != name.data) {
+		yes = false; /* a class imported from another library */
+		goto done;
+	}
+	for (root = v; !ts_node_is_null(ts_node_parent(root)); root = ts_node_parent(root))
+		;
+	yes = !module_class(cx, root, name.data);
+done:
+	mpsfix_buf_release(&name);
+	return yes;
 }

@@ -23,12 +23,16 @@
  *   Lightning's `@RunIf(min_cuda_gpus=1)`);
  *   a function written for CUDA alone (cuda_code.h: it times with CUDA
  *   events, reads CUDA memory statistics, asks for "cuda" by name, calls
- *   `.cuda()`), unless the only such call is inside the match.
+ *   `.cuda()`, wraps a model in DDP or FSDP, calls a helper of the module
+ *   that does), unless the only such calls overlap the match;
+ *   a class whose `__init__` is written for CUDA alone (its `.cuda()` calls
+ *   aside); a module whose own statements are (the same).
  *
  * And can an expression hold the MPS device?  Not a string literal other
  * than "mps...", `torch.device` of one, a conditional expression none of
- * whose reachable branches can, nor a name last assigned (in the same
- * function, before the use) from one of these.
+ * whose reachable branches can (`a if cuda or a == "cpu" else "cpu"`
+ * included), nor a name last assigned (in the same function, before the
+ * use, or in the functions around a nested one) from one of these.
  */
 #ifndef MPSFIX_REACH_H
 #define MPSFIX_REACH_H
@@ -52,6 +56,7 @@ typedef struct {
 		size_t nseen;
 	} *fns;
 	size_t nfns, capfns;
+	mpsfix_cuda_defs defs; /* the module's functions */
 	bool built;
 } mpsfix_reach_spans;
 
@@ -85,5 +90,14 @@ bool mpsfix_reach_mps(mpsfix_reach_ctx *cx, TSNode node, TSNode root);
 
 /** Can expression `value`, evaluated where it stands, be the MPS device (type)? */
 bool mpsfix_reach_may_be_mps(const mpsfix_reach_ctx *cx, TSNode value);
+
+/**
+ * Can expression `value` be a torch tensor?  Not a name last
+ * assigned (before it, in its function or, for a nested function, in the
+ * functions around it) an instance of a class from elsewhere than torch:
+ * a call of a capitalized name that the file imports from another module
+ * (`EMAModel(...)` from diffusers) or defines itself.
+ */
+bool mpsfix_reach_may_be_tensor(const mpsfix_reach_ctx *cx, TSNode value);
 
 #endif

@@ -95,6 +95,10 @@ struct mpsfix_rule {
 	char *device;           /* `device:` the metavariable or parameter that holds
 				   the device (type); a match where it cannot be "mps"
 				   is not a finding (owned, may be NULL) */
+	char *tensor;           /* `tensor:` the metavariable that stands for a torch
+				   tensor; a match where it is an object of
+				   another library's class is not a finding (owned, may
+				   be NULL) */
 	char *after_import;     /* `after-import:` a module-level statement after the
 				   first module-level import of this module (owned) */
 	mpsfix_signature signature;     /* `signature:`, or none (len 0) */
