@@ -87,6 +87,51 @@ START_TEST(test_pins_requirement)
 }
 END_TEST
 
+/* floors other packages' requirements imply (accelerate from 1.3.0 on requires torch>=2.0.0) */
+static const req_case implied[] = {
+	{"accelerate>=1.4.0", 0, V(2, 0), NEWEST},
+	{"accelerate>=1.3.0", 0, V(2, 0), NEWEST},
+	{"accelerate==1.3.0", 0, V(2, 0), NEWEST},
+	{"Accelerate ~= 1.10", 0, V(2, 0), NEWEST},
+	{"accelerate[testing]>=1.4 ; python_version >= '3.9'", 0, V(2, 0), NEWEST},
+	{"accelerate>1.2", NOPE, 0, 0},            /* 1.2.1 is newer than 1.2 */
+	{"accelerate>=1.2.1", NOPE, 0, 0},         /* 1.2.x allows torch>=1.10 */
+	{"accelerate>=0.31.0", NOPE, 0, 0},
+	{"accelerate<2", NOPE, 0, 0},
+	{"accelerate", NOPE, 0, 0},
+	{"accelerate @ git+https://github.com/huggingface/accelerate", NOPE, 0, 0},
+	{"accelerate>=banana", NOPE, 0, 0},
+	{"accelerator>=1.4", NOPE, 0, 0},
+	{"torch>=1.13", NOPE, 0, 0},
+};
+
+START_TEST(test_pins_implied)
+{
+	const req_case *c = &implied[_i];
+	mpsfix_torch_range r = {1, 1};
+	int rc = mpsfix_pins_implied(&r, c->text, strlen(c->text));
+
+	ck_assert_msg(rc == c->rc, "'%s': rc %d, expected %d", c->text, rc, c->rc);
+	if (rc == 0)
+		ck_assert_msg(r.lo == c->lo && r.hi == c->hi, "'%s': [%x, %x]", c->text, r.lo, r.hi);
+}
+END_TEST
+
+START_TEST(test_pins_implied_in_list)
+{
+	mpsfix_pins p = MPSFIX_PINS_INIT;
+	static const char text[] = "numpy\naccelerate>=1.4.0\ntorchvision\n";
+
+	mpsfix_pins_scan_buffer(&p, MPSFIX_PINS_REQUIREMENTS, "requirements.txt", text, strlen(text));
+	ck_assert_uint_eq(p.len, 1);
+	ck_assert(p.items[0].implied);
+	ck_assert_uint_eq(p.items[0].line, 2);
+	ck_assert_str_eq(p.items[0].text, "accelerate>=1.4.0");
+	ck_assert(!p.names_torch); /* an implied floor does not name torch */
+	mpsfix_pins_release(&p);
+}
+END_TEST
+
 static const req_case conda[] = {
 	{"pytorch=2.1", 0, V(2, 1), V(2, 1)},
 	{"pytorch==2.1.0", 0, V(2, 1), V(2, 1)},
@@ -830,6 +875,8 @@ Suite *mpsfix_suite_pins(void)
 
 	tcase_add_loop_test(tc, test_pins_requirement, 0, (int)MPSFIX_ARRAY_SIZE(requirements));
 	tcase_add_loop_test(tc, test_pins_conda_spec, 0, (int)MPSFIX_ARRAY_SIZE(conda));
+	tcase_add_loop_test(tc, test_pins_implied, 0, (int)MPSFIX_ARRAY_SIZE(implied));
+	tcase_add_test(tc, test_pins_implied_in_list);
 	tcase_add_test(tc, test_pins_requirements_file);
 	tcase_add_test(tc, test_pins_names_torch);
 	tcase_add_test(tc, test_pins_pyproject);

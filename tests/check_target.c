@@ -160,6 +160,35 @@ START_TEST(test_target_config)
 }
 END_TEST
 
+START_TEST(test_target_implied)
+{
+	mpsfix_target t;
+
+	/* no torch pin: every MPS-capable version, within accelerate's floor */
+	put("proj/pyproject.toml", "[project]\ndependencies = ['accelerate>=1.4.0', 'numpy']\n");
+	go("proj");
+	ck_assert_int_eq(resolve(&t, NULL, NULL, NULL, "proj"), 0);
+	ck_assert_int_eq(t.source, MPSFIX_TARGET_PINS);
+	ck_assert_str_eq(mpsfix_target_label(&t), ">=2.0");
+	ck_assert_str_eq(t.summary, "target torch >=2.0 (pyproject.toml:2)");
+	mpsfix_target_release(&t);
+	/* a torch pin is narrowed, not widened */
+	put("proj/requirements.txt", "torch>=1.13\n");
+	ck_assert_int_eq(resolve(&t, NULL, NULL, NULL, "proj"), 0);
+	ck_assert_str_eq(mpsfix_target_label(&t), ">=2.0");
+	mpsfix_target_release(&t);
+	put("proj/requirements.txt", "torch>=2.4,<2.6\n");
+	ck_assert_int_eq(resolve(&t, NULL, NULL, NULL, "proj"), 0);
+	ck_assert_str_eq(mpsfix_target_label(&t), ">=2.4,<2.6");
+	mpsfix_target_release(&t);
+	/* pins that cannot be installed together: the torch pin is kept */
+	put("proj/requirements.txt", "torch==1.13.1\n");
+	ck_assert_int_eq(resolve(&t, NULL, NULL, NULL, "proj"), 0);
+	ck_assert_str_eq(mpsfix_target_label(&t), "1.13");
+	mpsfix_target_release(&t);
+}
+END_TEST
+
 START_TEST(test_target_pins)
 {
 	mpsfix_target t;
@@ -508,6 +537,7 @@ Suite *mpsfix_suite_target(void)
 	tcase_add_test(tc, test_target_option_bad);
 	tcase_add_test(tc, test_target_config);
 	tcase_add_test(tc, test_target_pins);
+	tcase_add_test(tc, test_target_implied);
 	tcase_add_test(tc, test_target_default);
 	tcase_add_test(tc, test_target_runs);
 	tcase_add_test(tc, test_target_root);

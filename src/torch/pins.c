@@ -70,6 +70,22 @@ void mpsfix_pins__take(mpsfix_pins_scan *sc, const char *file, uint32_t line, mp
 						 (int)text.n, text.s, mpsfix_error_last()->message));
 }
 
+void mpsfix_pins__take_implied(mpsfix_pins_scan *sc, const char *file, uint32_t line, mpsfix_text_slice text,
+			       mpsfix_torch_range r)
+{
+	mpsfix_pins *to = sc->optional && sc->extra ? sc->extra : sc->out;
+
+	text = mpsfix_text_trim(text);
+	add_pin(to, (mpsfix_pin){
+		.file = mpsfix_xstrdup(file),
+		.line = line,
+		.text = mpsfix_xstrndup(text.s, text.n),
+		.range = r,
+		.optional = sc->optional,
+		.implied = true,
+	});
+}
+
 /* The optional pins and their warnings join the others when nothing else named torch. */
 void mpsfix_pins__finish(mpsfix_pins_scan *sc)
 {

@@ -31,6 +31,11 @@
  * nothing and is not a pin; a wheel URL or path (`torch @ .../torch-2.1.0-
  * cp311-...whl`) pins its version.  A torch pin that cannot be read is a
  * warning naming file:line, and is left out.
+ * A requirement of another package can imply a torch floor: the releases
+ * of accelerate from 1.3.0 on require torch>=2.0.0 (its setup.py since
+ * huggingface/accelerate#3331), so `accelerate>=1.4.0` is an implied pin of
+ * torch>=2.0 (mpsfix_pins_implied()).  Implied pins narrow the others (or
+ * every MPS-capable version) instead of widening them.
  */
 #ifndef MPSFIX_PINS_H
 #define MPSFIX_PINS_H
@@ -52,6 +57,7 @@ typedef struct {
 	char *text;               /* the requirement or constraint as written (owned) */
 	mpsfix_torch_range range;
 	bool optional;            /* from optional dependencies (read as nothing else names torch) */
+	bool implied;             /* a floor another package's requirement implies */
 } mpsfix_pin;
 
 typedef struct mpsfix_pins {
@@ -89,6 +95,14 @@ void mpsfix_pins_scan_buffer(mpsfix_pins *out, mpsfix_pins_format format, const 
  * reason) when it is torch and its version cannot be read.
  */
 int mpsfix_pins_parse_requirement(mpsfix_torch_range *out, const char *req, size_t len);
+
+/**
+ * The torch floor that requirement `req` of another package implies, if
+ * it is one that requires torch from some release on and `req` asks for
+ * that release or a later one: 0 with *out (">=2.0" for
+ * "accelerate>=1.4.0"); MPSFIX_ENOMATCH otherwise.
+ */
+int mpsfix_pins_implied(mpsfix_torch_range *out, const char *req, size_t len);
 
 /** Likewise for a conda match spec ("pytorch=2.1", "pytorch::pytorch>=2.0,<2.3"). */
 int mpsfix_pins_parse_conda(mpsfix_torch_range *out, const char *spec, size_t len);

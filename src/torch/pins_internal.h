@@ -40,6 +40,10 @@ void mpsfix_pins__finish(mpsfix_pins_scan *sc);
 void mpsfix_pins__take(mpsfix_pins_scan *sc, const char *file, uint32_t line, mpsfix_text_slice text,
 		       int rc, mpsfix_torch_range r, bool torch);
 
+/* pins.c: a torch floor implied by another package's requirement (pins.h) */
+void mpsfix_pins__take_implied(mpsfix_pins_scan *sc, const char *file, uint32_t line, mpsfix_text_slice text,
+			       mpsfix_torch_range r);
+
 /* pins.c: is `name` the package `want`; can `c` be part of a package name */
 bool mpsfix_pins__same_name(mpsfix_text_slice name, const char *want);
 bool mpsfix_pins__is_name_char(char c);

@@ -129,12 +129,64 @@ static bool names_torch(mpsfix_text_slice t)
 	return mpsfix_pins__same_name((mpsfix_text_slice){t.s, i}, "torch");
 }
 
+/*
+ * Packages whose releases from `since` on require torch `floor` or newer,
+ * as their own setup.py says.  A requirement that admits only those
+ * releases implies the floor.
+ */
+static const struct {
+	const char *name;
+	mpsfix_torch_ver since, floor;
+} implies[] = {
+	/* accelerate's setup.py: "torch>=2.0.0" from v1.3.0 on ("Bye bye torch <2",
+	   huggingface/accelerate#3331, b13aadcb); "torch>=1.10.0" in v1.2.x */
+	{"accelerate", MPSFIX_TORCH_VER(1, 3), MPSFIX_TORCH_VER(2, 0)},
+};
+
+int mpsfix_pins_implied(mpsfix_torch_range *out, const char *req, size_t len)
+{
+	mpsfix_text_slice t = mpsfix_text_trim((mpsfix_text_slice){req, len}), name, spec;
+	mpsfix_torch_range asked;
+	const char *semi;
+	size_t i = 0;
+
+	while (i < t.n && mpsfix_pins__is_name_char(t.s[i]))
+		i++;
+	name = (mpsfix_text_slice){t.s, i};
+	while (i < t.n && isspace((unsigned char)t.s[i]))
+		i++;
+	if (i < t.n && t.s[i] == '[') { /* extras */
+		const char *close = memchr(t.s + i, ']', t.n - i);
+
+		if (!close)
+			return MPSFIX_ENOMATCH;
+		i = (size_t)(close - t.s) + 1;
+	}
+	semi = memchr(t.s + i, ';', t.n - i);
+	spec = mpsfix_text_trim((mpsfix_text_slice){t.s + i, (size_t)((semi ? semi : t.s + t.n) - (t.s + i))});
+	for (size_t k = 0; k < MPSFIX_ARRAY_SIZE(implies); k++) {
+		if (!mpsfix_pins__same_name(name, implies[k].name) || !spec.n || spec.s[0] == '@')
+			continue;
+		/* the package's versions are read as torch's are (PEP 440, to the minor) */
+		if (mpsfix_torch_range_parse(&asked, spec.s, spec.n, MPSFIX_TORCH_SYNTAX_PIP) < 0 ||
+		    asked.lo < implies[k].since)
+			return MPSFIX_ENOMATCH;
+		*out = (mpsfix_torch_range){implies[k].floor, MPSFIX_TORCH_NEWEST};
+		return 0;
+	}
+	return MPSFIX_ENOMATCH;
+}
+
 void mpsfix_pins__requirement(mpsfix_pins_scan *sc, const char *name, uint32_t line, mpsfix_text_slice t)
 {
 	mpsfix_torch_range r;
 	int rc = mpsfix_pins_parse_requirement(&r, t.s, t.n);
+	bool torch = rc != MPSFIX_ENOMATCH || names_torch(t);
 
-	mpsfix_pins__take(sc, name, line, t, rc, r, rc != MPSFIX_ENOMATCH || names_torch(t));
+	if (!torch && mpsfix_pins_implied(&r, t.s, t.n) == 0)
+		mpsfix_pins__take_implied(sc, name, line, t, r);
+	else
+		mpsfix_pins__take(sc, name, line, t, rc, r, torch);
 }
 
 /* --- requirement files --------------------------------------------------------------- */

@@ -32,9 +32,19 @@ static void from_pins(mpsfix_target *t, const char *root)
 	const mpsfix_pin *first = &p->items[0];
 	char *abs = mpsfix_path_join(root, first->file), *shown = mpsfix_path_from_cwd(abs);
 
-	t->range = first->range;
-	for (size_t i = 1; i < p->len; i++)
-		t->range = mpsfix_torch_range_hull(t->range, p->items[i].range);
+	bool direct = false;
+
+	/* the hull of the torch pins (several files may pin several setups) ... */
+	for (size_t i = 0; i < p->len; i++)
+		if (!p->items[i].implied) {
+			t->range = direct ? mpsfix_torch_range_hull(t->range, p->items[i].range) : p->items[i].range;
+			direct = true;
+		}
+	/* ... within every floor another requirement implies, when some version is left */
+	for (size_t i = 0; i < p->len; i++)
+		if (p->items[i].implied && mpsfix_torch_range_meets(t->range, p->items[i].range) &&
+		    p->items[i].range.lo > t->range.lo)
+			t->range.lo = p->items[i].range.lo;
 	t->source = MPSFIX_TARGET_PINS;
 	if (p->len == 1)
 		t->origin = mpsfix_xasprintf("%s:%u", shown, first->line);

@@ -19,6 +19,15 @@ typedef struct {
 	void *payload;
 } looking;
 
+/* Does a pin name torch itself (not only imply a floor of it)? */
+static bool pins_torch(const mpsfix_pins *p)
+{
+	for (size_t i = 0; i < p->len; i++)
+		if (!p->items[i].implied)
+			return true;
+	return false;
+}
+
 static void warn_pins(const mpsfix_pins *p, mpsfix_targets_warn_cb warn, void *payload)
 {
 	for (size_t i = 0; warn && i < p->nwarnings; i++)
@@ -49,8 +58,10 @@ static size_t folder_pins(void *payload, const char *dir)
 	}
 	warn_pins(&x.pins, lk->warn, lk->payload);
 	/* pins that name torch without a version say nothing of it:
-	   an example folder's bare `torch` leaves its project's target */
-	if (!x.pins.names_torch || x.source == MPSFIX_TARGET_DEFAULT) {
+	   an example folder's bare `torch` leaves its project's target, and
+	   so does a floor that only another requirement implies (an example's
+	   accelerate>=1.4 runs with its project's torch) */
+	if (!x.pins.names_torch || x.source == MPSFIX_TARGET_DEFAULT || !pins_torch(&x.pins)) {
 		mpsfix_target_release(&x);
 		return MPSFIX_NEAREST_NONE;
 	}

@@ -14,6 +14,9 @@
 # often pinning is attempted.  Where MPS is available (the on-mps lines) no
 # pinning is attempted at all, nothing raises, and the values are the same.
 # The statement that shares its line with another (`;`) needs a manual fix.
+# An instance of the script's own class is not a tensor (`tensor: X`): its
+# pin_memory() is not matched and runs where MPS is available as before
+# (`own_pins`), while the tensor calls inside that method are fixed.
 # semantic: fixes MPS102=23
 # semantic: manual MPS102=1
 # semantic: on-mps unpinnable = "returned"
@@ -120,7 +123,12 @@ class EMA:
         self.weights = [w.pin_memory() for w in self.weights]
 
 
-_ema = EMA([x, x * 3])
+def make_ema(weights):
+    return EMA(weights)
+
+
+# through a function: the receiver may be a tensor, so it is matched
+_ema = make_ema([x, x * 3])
 _ema.pin_memory()
 _ema.pin_memory()  # offload the EMA weights to the host
 if has_cuda or _ema.weights: _ema.pin_memory()
@@ -139,9 +147,14 @@ ema_pins = _ema.pinned
 ema_weights = _ema.weights
 # a statement that shares its line with another: left for a manual fix, so
 # it pins (and raises) where MPS is available as before
-_left = EMA([x])
+_left = make_ema([x])
 _skip = 0; _left.pin_memory()
 left_pins = _left.pinned
+# not matched (`tensor: X`): an instance of the script's own class, whose
+# pin_memory() is that class's method, pins where MPS is available as before
+_own = EMA([x * 5])
+_own.pin_memory()
+own_pins = _own.pinned
 
 # not matched: pin_memory with an argument
 with_device = x.pin_memory("cuda")
