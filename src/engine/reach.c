@@ -444,6 +444,21 @@ static void add_span(mpsfix_reach_spans *sp, TSNode n)
 	sp->items[sp->len++] = (mpsfix_span){ts_node_start_byte(n), ts_node_end_byte(n)};
 }
 
+/* Is decorated definition `d` a static or class method, which runs without an instance? */
+static bool instance_free(const mpsfix_reach_ctx *cx, TSNode d)
+{
+	mpsfix_kids k;
+	TSNode c;
+	bool yes = false;
+
+	mpsfix_kids_start(&k, d);
+	while (!yes && mpsfix_kids_next(&k, &c))
+		yes = is(c, "decorator") && (mpsfix_node_text_is(first_kid(c), cx->src, "staticmethod") ||
+					     mpsfix_node_text_is(first_kid(c), cx->src, "classmethod"));
+	mpsfix_kids_end(&k);
+	return yes || !is(ts_node_child_by_field_name(d, "definition", 10), "function_definition");
+}
+
 /* A span of code written for CUDA alone, with the calls that say so (cuda_code.h). */
 static void add_cuda_fn(mpsfix_reach_spans *sp, TSNode n, const mpsfix_span *seen, size_t nseen)
 {
@@ -538,11 +553,14 @@ static mpsfix_walk_action find_spans(TSNode n, void *payload)
 			add_cuda_fn(w->sp, n, seen, nseen);
 	} else if (!strcmp(type, "class_definition")) {
 		/* a class whose __init__ is written for CUDA alone: no instance exists
-		   on MPS (its x.cuda() calls aside, as the module's) */
+		   on MPS, so its methods do not run there (its x.cuda() calls aside,
+		   as the module's; not its static and class methods, nor the
+		   statements of the class body) */
+		TSNode body = ts_node_child_by_field_name(n, "body", 4);
 		mpsfix_span seen[MPSFIX_CUDA_EVIDENCE];
 		size_t nseen = 0;
 
-		mpsfix_kids_start(&k, ts_node_child_by_field_name(n, "body", 4));
+		mpsfix_kids_start(&k, body);
 		while (!nseen && mpsfix_kids_next(&k, &c)) {
 			if (is(c, "decorated_definition"))
 				c = ts_node_child_by_field_name(c, "definition", 10);
@@ -552,8 +570,11 @@ static mpsfix_walk_action find_spans(TSNode n, void *payload)
 							     ts_node_child_by_field_name(c, "body", 4), false, seen);
 		}
 		mpsfix_kids_end(&k);
-		if (nseen)
-			add_cuda_fn(w->sp, n, seen, nseen);
+		mpsfix_kids_start(&k, body);
+		while (nseen && mpsfix_kids_next(&k, &c))
+			if (is(c, "function_definition") || (is(c, "decorated_definition") && !instance_free(cx, c)))
+				add_cuda_fn(w->sp, c, seen, nseen);
+		mpsfix_kids_end(&k);
 	} else if (!strcmp(type, "decorated_definition")) {
 		bool skip = false;
 

@@ -25,8 +25,9 @@
  *   events, reads CUDA memory statistics, asks for "cuda" by name, calls
  *   `.cuda()`, wraps a model in DDP or FSDP, calls a helper of the module
  *   that does), unless the only such calls overlap the match;
- *   a class whose `__init__` is written for CUDA alone (its `.cuda()` calls
- *   aside); a module whose own statements are (the same).
+ *   the methods of a class whose `__init__` is written for CUDA alone (its
+ *   `.cuda()` calls aside), not its static and class methods nor its body's
+ *   own statements; a module whose own statements are (the same).
  *
  * And can an expression hold the MPS device?  Not a string literal other
  * than "mps...", `torch.device` of one, a conditional expression none of
