@@ -65,28 +65,6 @@ static bool cuda_string(TSNode n, const char *src)
 	return yes;
 }
 
-static uint32_t nkids(TSNode n)
-{
-	return ts_node_is_null(n) ? 0 : ts_node_named_child_count(n);
-}
-
-/* The first named child that is not a comment, or a null node. */
-static TSNode first_kid(TSNode n)
-{
-	for (uint32_t i = 0; i < nkids(n); i++)
-		if (!ts_node_is_extra(ts_node_named_child(n, i)))
-			return ts_node_named_child(n, i);
-	return (TSNode){0};
-}
-
-static bool same_text(const char *src, TSNode a, TSNode b)
-{
-	uint32_t len = ts_node_end_byte(a) - ts_node_start_byte(a);
-
-	return len == ts_node_end_byte(b) - ts_node_start_byte(b) &&
-	       !memcmp(src + ts_node_start_byte(a), src + ts_node_start_byte(b), len);
-}
-
 typedef struct {
 	mpsfix_names *names;
 	const char *src;
@@ -138,7 +116,7 @@ static mpsfix_walk_action find_bindings(TSNode n, void *payload)
 		b->other = inner.other;
 		return b->other ? MPSFIX_WALK_STOP : MPSFIX_WALK_SKIP;
 	}
-	if (!is(n, "identifier") || !same_text(b->src, n, b->id))
+	if (!is(n, "identifier") || !mpsfix_node_same_text(n, b->id, b->src))
 		return MPSFIX_WALK_DESCEND;
 	parent = ts_node_parent(n);
 	ptype = ts_node_type(parent);
@@ -235,7 +213,7 @@ static bool call_needs_cuda(evidence *ev, TSNode call, mpsfix_span *at)
 	}
 	if (ev->defs && is(fn, "identifier")) /* a helper of the module that needs CUDA */
 		for (size_t i = 0; i < ev->defs->len; i++)
-			if (ev->defs->cuda[i] && same_text(ev->src, ev->defs->names[i], fn)) {
+			if (ev->defs->cuda[i] && mpsfix_node_same_text(ev->defs->names[i], fn, ev->src)) {
 				*at = ev->defs->at[i];
 				return true;
 			}
@@ -296,7 +274,7 @@ static bool if_fails(const evidence *ev, TSNode s, int depth)
 
 	if (!branch_fails(ev, ts_node_child_by_field_name(s, "consequence", 11), depth))
 		return false;
-	for (uint32_t i = 0; i < nkids(s); i++) {
+	for (uint32_t i = 0; i < mpsfix_named_count(s); i++) {
 		TSNode c = ts_node_named_child(s, i);
 
 		if (is(c, "elif_clause") && !branch_fails(ev, ts_node_child_by_field_name(c, "consequence", 11), depth))
@@ -440,7 +418,7 @@ static TSNode keyword_or_first(const char *src, TSNode args, const char *name)
 {
 	TSNode first = {0};
 
-	for (uint32_t i = 0; i < nkids(args); i++) {
+	for (uint32_t i = 0; i < mpsfix_named_count(args); i++) {
 		TSNode a = ts_node_named_child(args, i);
 
 		if (is(a, "keyword_argument") && mpsfix_node_text_is(ts_node_child_by_field_name(a, "name", 4), src, name))
@@ -479,7 +457,7 @@ static bool sets_up_cuda(script *sc, TSNode n)
 static TSNode module_function(const script *sc, TSNode name)
 {
 	for (size_t i = 0; i < sc->defs->len; i++)
-		if (same_text(sc->src, sc->defs->names[i], name))
+		if (mpsfix_node_same_text(sc->defs->names[i], name, sc->src))
 			return sc->defs->bodies[i];
 	return (TSNode){0};
 }
@@ -495,7 +473,7 @@ static bool imports_cuda_only(const script *sc, TSNode s)
 	}
 	if (!is(s, "import_statement"))
 		return false;
-	for (uint32_t i = 0; i < nkids(s); i++) {
+	for (uint32_t i = 0; i < mpsfix_named_count(s); i++) {
 		TSNode m = ts_node_named_child(s, i);
 
 		if (is(m, "aliased_import"))
@@ -534,7 +512,7 @@ static bool statement_sets_up_cuda(script *sc, TSNode b, TSNode s, int depth)
 	TSNode e, fn, args;
 
 	if (is(cond, "comparison_operator") && ts_node_eq(b, sc->root) &&
-	    mpsfix_node_text_is(first_kid(cond), sc->src, "__name__"))
+	    mpsfix_node_text_is(mpsfix_first_named(cond), sc->src, "__name__"))
 		/* if __name__ == "__main__": runs when the file is run */
 		return block_sets_up_cuda(sc, ts_node_child_by_field_name(s, "consequence", 11), depth);
 	if (ts_node_eq(b, sc->root) && imports_cuda_only(sc, s))
@@ -543,7 +521,7 @@ static bool statement_sets_up_cuda(script *sc, TSNode b, TSNode s, int depth)
 		return false;
 	if (mpsfix_cuda_statement(sc->names, sc->src, s))
 		return true; /* model.to(torch.device("cuda")), torch.cuda.Event() */
-	e = first_kid(s);
+	e = mpsfix_first_named(s);
 	if (is(e, "assignment"))
 		e = ts_node_child_by_field_name(e, "right", 5);
 	if (!is(e, "call"))
@@ -554,7 +532,7 @@ static bool statement_sets_up_cuda(script *sc, TSNode b, TSNode s, int depth)
 	if (is(fn, "identifier") && block_sets_up_cuda(sc, module_function(sc, fn), depth + 1))
 		return true;
 	args = ts_node_child_by_field_name(e, "arguments", 9);
-	for (uint32_t k = 0; k < nkids(args); k++)
+	for (uint32_t k = 0; k < mpsfix_named_count(args); k++)
 		if (is(ts_node_named_child(args, k), "identifier") &&
 		    block_sets_up_cuda(sc, module_function(sc, ts_node_named_child(args, k)), depth + 1))
 			return true;

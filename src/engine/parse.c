@@ -457,3 +457,24 @@ void mpsfix_kids_end(mpsfix_kids *k)
 		ts_tree_cursor_delete(&k->cur);
 	k->live = false;
 }
+
+bool mpsfix_node_same_text(TSNode a, TSNode b, const char *src)
+{
+	uint32_t len = ts_node_end_byte(a) - ts_node_start_byte(a);
+
+	return !ts_node_is_null(a) && !ts_node_is_null(b) && len == ts_node_end_byte(b) - ts_node_start_byte(b) &&
+	       !memcmp(src + ts_node_start_byte(a), src + ts_node_start_byte(b), len);
+}
+
+uint32_t mpsfix_named_count(TSNode n)
+{
+	return ts_node_is_null(n) ? 0 : ts_node_named_child_count(n);
+}
+
+TSNode mpsfix_first_named(TSNode n)
+{
+	for (uint32_t i = 0; i < mpsfix_named_count(n); i++)
+		if (!ts_node_is_extra(ts_node_named_child(n, i)))
+			return ts_node_named_child(n, i);
+	return (TSNode){0};
+}

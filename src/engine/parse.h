@@ -93,6 +93,15 @@ TSNode mpsfix_prev_token(TSNode n);
 /** True when the source text of `n` is exactly the string `s`. */
 bool mpsfix_node_text_is(TSNode n, const char *src, const char *s);
 
+/** True when neither node is null and their source texts are the same. */
+bool mpsfix_node_same_text(TSNode a, TSNode b, const char *src);
+
+/** The number of named children of `n` (0 for a null node, which tree-sitter does not check). */
+uint32_t mpsfix_named_count(TSNode n);
+
+/** The first named child of `n` that is not a comment, or a null node. */
+TSNode mpsfix_first_named(TSNode n);
+
 /** Symbol of a named node kind ("call", "identifier"...), 0 if unknown. */
 TSSymbol mpsfix_symbol(const char *kind);
 

@@ -26,21 +26,6 @@ static bool is(TSNode n, const char *type)
 	return !ts_node_is_null(n) && strcmp(ts_node_type(n), type) == 0;
 }
 
-/* Named children of `n` (none for a null node, which tree-sitter does not check). */
-static uint32_t nkids(TSNode n)
-{
-	return ts_node_is_null(n) ? 0 : ts_node_named_child_count(n);
-}
-
-/* The first named child that is not a comment, or a null node. */
-static TSNode first_kid(TSNode n)
-{
-	for (uint32_t i = 0; i < nkids(n); i++)
-		if (!ts_node_is_extra(ts_node_named_child(n, i)))
-			return ts_node_named_child(n, i);
-	return (TSNode){0};
-}
-
 static truth flip(truth t)
 {
 	return t == FALSE_ON_MPS ? TRUE_ON_MPS : t == TRUE_ON_MPS ? FALSE_ON_MPS : UNKNOWN;
@@ -54,10 +39,10 @@ static bool starts(const char *s, const char *prefix)
 /* The expression inside parentheses (and comments). */
 static TSNode bare(TSNode n)
 {
-	while (is(n, "parenthesized_expression") && nkids(n) > 0) {
+	while (is(n, "parenthesized_expression") && mpsfix_named_count(n) > 0) {
 		TSNode inner = {0};
 
-		for (uint32_t i = 0; i < nkids(n); i++)
+		for (uint32_t i = 0; i < mpsfix_named_count(n); i++)
 			if (!ts_node_is_extra(ts_node_named_child(n, i)))
 				inner = ts_node_named_child(n, i);
 		if (ts_node_is_null(inner))
@@ -65,14 +50,6 @@ static TSNode bare(TSNode n)
 		n = inner;
 	}
 	return n;
-}
-
-static bool same_text(const char *src, TSNode a, TSNode b)
-{
-	uint32_t len = ts_node_end_byte(a) - ts_node_start_byte(a);
-
-	return !ts_node_is_null(a) && !ts_node_is_null(b) && len == ts_node_end_byte(b) - ts_node_start_byte(b) &&
-	       !memcmp(src + ts_node_start_byte(a), src + ts_node_start_byte(b), len);
 }
 
 /* The qualified (or, unresolved, dotted) name of `n` into `out`; false if it has none. */
@@ -126,7 +103,7 @@ static int list_kinds(TSNode n, const char *src)
 	n = bare(n);
 	if (!is(n, "list") && !is(n, "tuple") && !is(n, "set"))
 		return -1;
-	for (uint32_t i = 0; i < nkids(n); i++) {
+	for (uint32_t i = 0; i < mpsfix_named_count(n); i++) {
 		TSNode e = ts_node_named_child(n, i);
 		mpsfix_literal lit;
 		const char *v;
@@ -163,7 +140,7 @@ static truth call_test(const mpsfix_reach_ctx *cx, TSNode e)
 
 	if (is(fn, "attribute") && mpsfix_node_text_is(ts_node_child_by_field_name(fn, "attribute", 9),
 						       cx->src, "startswith")) {
-		TSNode arg = first_kid(args);
+		TSNode arg = mpsfix_first_named(args);
 		mpsfix_literal lit;
 		const char *v = string_value(arg, cx->src, &lit);
 
@@ -173,7 +150,7 @@ static truth call_test(const mpsfix_reach_ctx *cx, TSNode e)
 		}
 		return t;
 	}
-	if (mpsfix_node_text_is(fn, cx->src, "hasattr") && nkids(args) == 2) {
+	if (mpsfix_node_text_is(fn, cx->src, "hasattr") && mpsfix_named_count(args) == 2) {
 		/* hasattr(torch, "accelerator"): torch.accelerator came with 2.6 */
 		mpsfix_literal lit;
 		const char *v = string_value(ts_node_named_child(args, 1), cx->src, &lit);
@@ -364,7 +341,7 @@ static bool leaves(const mpsfix_reach_ctx *cx, TSNode b)
 	if (is(last, "return_statement") || is(last, "raise_statement") ||
 	    is(last, "continue_statement") || is(last, "break_statement"))
 		return true;
-	if (!is(last, "expression_statement") || nkids(last) != 1)
+	if (!is(last, "expression_statement") || mpsfix_named_count(last) != 1)
 		return false;
 	last = ts_node_named_child(last, 0);
 	out = is(last, "call") &&
@@ -382,21 +359,21 @@ static bool exits_on_mps(const mpsfix_reach_ctx *cx, TSNode s)
 		       test(cx, ts_node_child_by_field_name(s, "condition", 9), 0) == TRUE_ON_MPS &&
 		       leaves(cx, ts_node_child_by_field_name(s, "consequence", 11));
 	if (is(s, "assert_statement"))
-		return test(cx, first_kid(s), 0) == FALSE_ON_MPS;
+		return test(cx, mpsfix_first_named(s), 0) == FALSE_ON_MPS;
 	return false;
 }
 
 /* The argument `name=` of call arguments `args`, else the first positional one. */
 static TSNode keyword_or_first(const mpsfix_reach_ctx *cx, TSNode args, const char *name)
 {
-	for (uint32_t i = 0; i < nkids(args); i++) {
+	for (uint32_t i = 0; i < mpsfix_named_count(args); i++) {
 		TSNode a = ts_node_named_child(args, i);
 
 		if (is(a, "keyword_argument") &&
 		    mpsfix_node_text_is(ts_node_child_by_field_name(a, "name", 4), cx->src, name))
 			return ts_node_child_by_field_name(a, "value", 5);
 	}
-	return is(first_kid(args), "keyword_argument") ? (TSNode){0} : first_kid(args);
+	return is(mpsfix_first_named(args), "keyword_argument") ? (TSNode){0} : mpsfix_first_named(args);
 }
 
 /* A decorator that skips the function (or class) where the program runs on MPS. */
@@ -407,10 +384,10 @@ static bool skips_on_mps(const mpsfix_reach_ctx *cx, TSNode decorator)
 		"require_torch_multi_gpu", "require_multi_gpu", "require_multi_cuda",
 		"require_triton", "require_deepspeed", "require_fp8",
 	};
-	TSNode e = first_kid(decorator);
+	TSNode e = mpsfix_first_named(decorator);
 	TSNode fn = is(e, "call") ? ts_node_child_by_field_name(e, "function", 8) : e;
 	TSNode args = is(e, "call") ? ts_node_child_by_field_name(e, "arguments", 9) : (TSNode){0};
-	TSNode first = first_kid(args);
+	TSNode first = mpsfix_first_named(args);
 	mpsfix_buf name = MPSFIX_BUF_INIT;
 	bool skip = false;
 
@@ -453,8 +430,8 @@ static bool instance_free(const mpsfix_reach_ctx *cx, TSNode d)
 
 	mpsfix_kids_start(&k, d);
 	while (!yes && mpsfix_kids_next(&k, &c))
-		yes = is(c, "decorator") && (mpsfix_node_text_is(first_kid(c), cx->src, "staticmethod") ||
-					     mpsfix_node_text_is(first_kid(c), cx->src, "classmethod"));
+		yes = is(c, "decorator") && (mpsfix_node_text_is(mpsfix_first_named(c), cx->src, "staticmethod") ||
+					     mpsfix_node_text_is(mpsfix_first_named(c), cx->src, "classmethod"));
 	mpsfix_kids_end(&k);
 	return yes || !is(ts_node_child_by_field_name(d, "definition", 10), "function_definition");
 }
@@ -731,10 +708,10 @@ static bool says_not_mps(const mpsfix_reach_ctx *cx, TSNode t, TSNode a, int dep
 		return (test(cx, left, 0) == FALSE_ON_MPS || says_not_mps(cx, left, a, depth + 1)) &&
 		       (test(cx, right, 0) == FALSE_ON_MPS || says_not_mps(cx, right, a, depth + 1));
 	}
-	if (!is(t, "comparison_operator") || nkids(t) != 2)
+	if (!is(t, "comparison_operator") || mpsfix_named_count(t) != 2)
 		return false;
 	left = bare(ts_node_named_child(t, 0));
-	if (!same_text(cx->src, left, a))
+	if (!mpsfix_node_same_text(left, a, cx->src))
 		return false;
 	if (test(cx, t, 0) == FALSE_ON_MPS)
 		return true;
@@ -776,17 +753,17 @@ static bool may_be_mps(const mpsfix_reach_ctx *cx, TSNode v, int depth)
 		mpsfix_buf name = MPSFIX_BUF_INIT;
 		TSNode args = ts_node_child_by_field_name(v, "arguments", 9);
 		bool dev = name_of(cx, ts_node_child_by_field_name(v, "function", 8), &name) &&
-			   !strcmp(name.data, "torch.device") && nkids(args) > 0;
+			   !strcmp(name.data, "torch.device") && mpsfix_named_count(args) > 0;
 
 		mpsfix_buf_release(&name);
-		return dev ? may_be_mps(cx, first_kid(args), depth + 1) : true;
+		return dev ? may_be_mps(cx, mpsfix_first_named(args), depth + 1) : true;
 	}
 	if (!strcmp(type, "conditional_expression")) {
 		TSNode part[3];
 		uint32_t n = 0;
 		truth t;
 
-		for (uint32_t i = 0; i < nkids(v) && n < 3; i++)
+		for (uint32_t i = 0; i < mpsfix_named_count(v) && n < 3; i++)
 			if (!ts_node_is_extra(ts_node_named_child(v, i)))
 				part[n++] = ts_node_named_child(v, i);
 		if (n != 3)

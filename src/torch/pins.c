@@ -47,43 +47,40 @@ static void add_pin(mpsfix_pins *p, mpsfix_pin pin)
 	p->items[p->len++] = pin;
 }
 
+/* Pin `r` of requirement `text` at file:line, with the optional ones while those are apart. */
+static void take_pin(mpsfix_pins_scan *sc, const char *file, uint32_t line, mpsfix_text_slice text,
+		     mpsfix_torch_range r, bool implied)
+{
+	add_pin(sc->optional && sc->extra ? sc->extra : sc->out, (mpsfix_pin){
+		.file = mpsfix_xstrdup(file),
+		.line = line,
+		.text = mpsfix_xstrndup(text.s, text.n),
+		.range = r,
+		.optional = sc->optional,
+		.implied = implied,
+	});
+}
+
 void mpsfix_pins__take(mpsfix_pins_scan *sc, const char *file, uint32_t line, mpsfix_text_slice text,
 		       int rc, mpsfix_torch_range r, bool torch)
 {
-	mpsfix_pins *to = sc->optional && sc->extra ? sc->extra : sc->out;
-
 	if (torch && !sc->optional)
 		sc->named = true;
 	else if (torch)
 		sc->named_optional = true;
 	text = mpsfix_text_trim(text);
 	if (rc == 0)
-		add_pin(to, (mpsfix_pin){
-			.file = mpsfix_xstrdup(file),
-			.line = line,
-			.text = mpsfix_xstrndup(text.s, text.n),
-			.range = r,
-			.optional = sc->optional,
-		});
+		take_pin(sc, file, line, text, r, false);
 	else if (rc == MPSFIX_ERROR)
-		add_warning(to, mpsfix_xasprintf("%s:%u: torch pin '%.*s' ignored: %s", file, line,
-						 (int)text.n, text.s, mpsfix_error_last()->message));
+		add_warning(sc->optional && sc->extra ? sc->extra : sc->out,
+			    mpsfix_xasprintf("%s:%u: torch pin '%.*s' ignored: %s", file, line, (int)text.n, text.s,
+					     mpsfix_error_last()->message));
 }
 
 void mpsfix_pins__take_implied(mpsfix_pins_scan *sc, const char *file, uint32_t line, mpsfix_text_slice text,
 			       mpsfix_torch_range r)
 {
-	mpsfix_pins *to = sc->optional && sc->extra ? sc->extra : sc->out;
-
-	text = mpsfix_text_trim(text);
-	add_pin(to, (mpsfix_pin){
-		.file = mpsfix_xstrdup(file),
-		.line = line,
-		.text = mpsfix_xstrndup(text.s, text.n),
-		.range = r,
-		.optional = sc->optional,
-		.implied = true,
-	});
+	take_pin(sc, file, line, mpsfix_text_trim(text), r, true);
 }
 
 /* The optional pins and their warnings join the others when nothing else named torch. */
