@@ -121,6 +121,9 @@ START_TEST(test_pins_implied_in_list)
 {
 	mpsfix_pins p = MPSFIX_PINS_INIT;
 	static const char text[] = "numpy\naccelerate>=1.4.0\ntorchvision\n";
+	static const char extras[] = "[project.optional-dependencies]\ntrain = ['accelerate>=1.4']\n"
+				     "[dependency-groups]\ndev = ['accelerate>=1.4']\n";
+	static const char deps[] = "[project]\ndependencies = ['accelerate>=1.4']\n";
 
 	mpsfix_pins_scan_buffer(&p, MPSFIX_PINS_REQUIREMENTS, "requirements.txt", text, strlen(text));
 	ck_assert_uint_eq(p.len, 1);
@@ -128,6 +131,15 @@ START_TEST(test_pins_implied_in_list)
 	ck_assert_uint_eq(p.items[0].line, 2);
 	ck_assert_str_eq(p.items[0].text, "accelerate>=1.4.0");
 	ck_assert(!p.names_torch); /* an implied floor does not name torch */
+	mpsfix_pins_release(&p);
+	/* only what installing the project installs implies one */
+	mpsfix_pins_scan_buffer(&p, MPSFIX_PINS_REQUIREMENTS, "requirements-docs.txt", text, strlen(text));
+	ck_assert_uint_eq(p.len, 0);
+	mpsfix_pins_scan_buffer(&p, MPSFIX_PINS_PYPROJECT, "pyproject.toml", extras, strlen(extras));
+	ck_assert_uint_eq(p.len, 0);
+	mpsfix_pins_scan_buffer(&p, MPSFIX_PINS_PYPROJECT, "pyproject.toml", deps, strlen(deps));
+	ck_assert_uint_eq(p.len, 1);
+	ck_assert(p.items[0].implied);
 	mpsfix_pins_release(&p);
 }
 END_TEST

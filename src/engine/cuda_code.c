@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bindings.h"
 #include "literal.h"
 #include "parse.h"
 
@@ -65,6 +66,21 @@ static bool cuda_string(TSNode n, const char *src)
 	return yes;
 }
 
+/*
+ * What one scope (a function definition or the module) binds, found once
+ * and shared by every question asked while reading it: the names bound only
+ * by `NAME = "cuda..."`, and which helpers of the module a name of the scope
+ * hides (a parameter `log`, a nested `def step`).
+ */
+typedef struct {
+	TSNode scope;
+	bool built;
+	TSNode *cuda_names;  /* the identifiers bound once, to a CUDA string */
+	uint32_t *cuda_at;   /* where each is bound */
+	size_t ncuda;
+	bool *hidden;        /* per helper of defs: the scope binds its name too */
+} scope_info;
+
 typedef struct {
 	mpsfix_names *names;
 	const char *src;
@@ -74,92 +90,112 @@ typedef struct {
 	mpsfix_span *seen; /* where the calls are (NULL: the first is enough) */
 	size_t nseen;
 	bool methods;      /* x.cuda() counts */
-	TSNode scope;      /* the function or module read, for the names in it */
+	bool strict;       /* only calls that fail on a Mac count */
+	scope_info *si;    /* the scope read (may be NULL: no names are looked up) */
 } evidence;
 
-/* Is the name at `id`, in scope `scope`, bound once, by `NAME = "cuda..."` before `id`? */
+/* Device APIs of torch.cuda (and torch.xpu) that raise without CUDA (checked on a torch built without it). */
+static const char *const failing_apis[] = {
+	"Event", "Stream", "current_stream", "default_stream", "set_device", "current_device",
+	"get_device_properties", "get_device_name", "get_device_capability", "mem_get_info", "CUDAGraph",
+};
+
+/* The identifiers `NAME = "cuda..."` binds in scope `scope` (not in functions inside it). */
 typedef struct {
+	mpsfix_names *names;
 	const char *src;
-	TSNode id;
-	int cuda;      /* bound to a CUDA string, before id */
-	bool other;    /* bound some other way */
-	bool nested;   /* in a function or class inside the scope: only `global
-			  NAME` and `nonlocal NAME` there bind the scope's name */
-} bindings;
+	TSNode scope;
+	TSNode *ids;
+	size_t len, cap;
+	mpsfix_buf name;
+} cuda_assignments;
 
-static mpsfix_walk_action find_bindings(TSNode n, void *payload)
+/* Is `v` a CUDA device written out: "cuda", "cuda:0", torch.device("cuda")? */
+static bool cuda_device(mpsfix_names *names, const char *src, TSNode v, mpsfix_buf *name)
 {
-	static const char *const binders[] = {
-		"augmented_assignment", "for_statement", "for_in_clause", "named_expression", "pattern_list",
-		"tuple_pattern", "list_pattern", "as_pattern_target", "global_statement", "nonlocal_statement",
-		"parameters", "default_parameter", "typed_parameter", "typed_default_parameter", "lambda_parameters",
-		"aliased_import", "dotted_name", "function_definition", "class_definition", "list_splat_pattern",
-	};
-	bindings *b = payload;
-	TSNode parent;
-	const char *ptype;
+	TSNode args;
 
-	if (is(n, "call") && is(ts_node_child_by_field_name(n, "function", 8), "identifier")) {
-		TSNode fn = ts_node_child_by_field_name(n, "function", 8);
+	if (cuda_string(v, src))
+		return true;
+	if (!is(v, "call") || !mpsfix_names_name_of(names, ts_node_child_by_field_name(v, "function", 8), src, name) ||
+	    strcmp(name->data, "torch.device"))
+		return false;
+	args = ts_node_child_by_field_name(v, "arguments", 9);
+	return mpsfix_named_count(args) > 0 && cuda_string(mpsfix_first_named(args), src);
+}
 
-		if (mpsfix_node_text_is(fn, b->src, "exec") || mpsfix_node_text_is(fn, b->src, "globals") ||
-		    mpsfix_node_text_is(fn, b->src, "locals") || mpsfix_node_text_is(fn, b->src, "vars")) {
-			b->other = true; /* exec(open("configurator.py").read()) can bind anything */
-			return MPSFIX_WALK_STOP;
+static mpsfix_walk_action find_cuda_assignments(TSNode n, void *payload)
+{
+	cuda_assignments *ca = payload;
+	TSNode left;
+
+	if (!ts_node_eq(n, ca->scope) &&
+	    (is(n, "function_definition") || is(n, "class_definition") || is(n, "lambda")))
+		return MPSFIX_WALK_SKIP;
+	if (is(n, "assignment") && is(left = ts_node_child_by_field_name(n, "left", 4), "identifier") &&
+	    cuda_device(ca->names, ca->src, ts_node_child_by_field_name(n, "right", 5), &ca->name)) {
+		mpsfix_grow((void **)&ca->ids, &ca->cap, ca->len + 1, sizeof(TSNode));
+		ca->ids[ca->len++] = left;
+	}
+	return MPSFIX_WALK_DESCEND;
+}
+
+static void scope_build(scope_info *si, const evidence *ev)
+{
+	cuda_assignments ca = {ev->names, ev->src, si->scope, NULL, 0, 0, MPSFIX_BUF_INIT};
+	mpsfix_binding *b;
+	size_t nh = ev->defs ? ev->defs->len : 0;
+
+	si->built = true;
+	mpsfix_walk(si->scope, find_cuda_assignments, &ca);
+	b = mpsfix_xcalloc(ca.len + nh + 1, sizeof(*b));
+	mpsfix_bindings_count(si->scope, ev->src, ca.ids, ca.len, b);
+	si->cuda_names = mpsfix_xcalloc(ca.len + 1, sizeof(TSNode));
+	si->cuda_at = mpsfix_xcalloc(ca.len + 1, sizeof(uint32_t));
+	for (size_t i = 0; i < ca.len; i++)
+		if (b[i].count == 1 && !b[i].dynamic && !ts_node_is_null(b[i].value)) { /* that assignment alone */
+			si->cuda_names[si->ncuda] = ca.ids[i];
+			si->cuda_at[si->ncuda++] = b[i].at;
 		}
+	si->hidden = mpsfix_xcalloc(nh + 1, sizeof(bool));
+	if (nh && !is(si->scope, "module")) {
+		mpsfix_bindings_count(si->scope, ev->src, ev->defs->names, nh, b);
+		for (size_t i = 0; i < nh; i++)
+			si->hidden[i] = b[i].count > 0 || b[i].dynamic;
 	}
-	if (!b->nested && (is(n, "function_definition") || is(n, "class_definition") || is(n, "lambda"))) {
-		bindings inner = *b;
+	free(b);
+	free(ca.ids);
+	mpsfix_buf_release(&ca.name);
+}
 
-		inner.nested = true;
-		mpsfix_walk(n, find_bindings, &inner);
-		b->other = inner.other;
-		return b->other ? MPSFIX_WALK_STOP : MPSFIX_WALK_SKIP;
-	}
-	if (!is(n, "identifier") || !mpsfix_node_same_text(n, b->id, b->src))
-		return MPSFIX_WALK_DESCEND;
-	parent = ts_node_parent(n);
-	ptype = ts_node_type(parent);
-	if (b->nested) {
-		b->other = !strcmp(ptype, "global_statement") || !strcmp(ptype, "nonlocal_statement");
-		return b->other ? MPSFIX_WALK_STOP : MPSFIX_WALK_DESCEND;
-	}
-	if ((!strcmp(ptype, "attribute") && !ts_node_eq(n, ts_node_child_by_field_name(parent, "object", 6))) ||
-	    (!strcmp(ptype, "keyword_argument") && ts_node_eq(n, ts_node_child_by_field_name(parent, "name", 4))))
-		return MPSFIX_WALK_DESCEND; /* x.NAME, f(NAME=...): another name */
-	if (!strcmp(ptype, "assignment") && ts_node_eq(n, ts_node_child_by_field_name(parent, "left", 4))) {
-		if (!b->cuda && ts_node_start_byte(n) < ts_node_start_byte(b->id) &&
-		    cuda_string(ts_node_child_by_field_name(parent, "right", 5), b->src))
-			b->cuda = 1;
-		else
-			b->other = true;
-		return MPSFIX_WALK_DESCEND;
-	}
-	for (size_t i = 0; i < MPSFIX_ARRAY_SIZE(binders); i++)
-		if (!strcmp(ptype, binders[i]))
-			b->other = true;
-	return b->other ? MPSFIX_WALK_STOP : MPSFIX_WALK_DESCEND;
+static void scope_release(scope_info *si)
+{
+	free(si->cuda_names);
+	free(si->cuda_at);
+	free(si->hidden);
 }
 
 /*
- * Does argument `v` name a CUDA device: a string ("cuda", "cuda:0"), or a
- * name bound nowhere in the code being read but once, earlier, to one
- * (`device = "cuda"` then `model.to(device)`)?
+ * Does argument `v` name a CUDA device: a string ("cuda", "cuda:0"),
+ * torch.device of one, or a name that the scope binds once, before `v`, to
+ * one and nowhere else (`device = "cuda"` then `model.to(device)`)?
  */
-static bool cuda_value(const evidence *ev, TSNode v)
+static bool cuda_value(evidence *ev, TSNode v)
 {
-	bindings b = {ev->src, v, 0, false, false};
-
-	if (cuda_string(v, ev->src))
+	if (cuda_device(ev->names, ev->src, v, &ev->name))
 		return true;
-	if (!is(v, "identifier") || ts_node_is_null(ev->scope))
+	if (!is(v, "identifier") || !ev->si)
 		return false;
-	mpsfix_walk(ev->scope, find_bindings, &b);
-	return b.cuda && !b.other;
+	if (!ev->si->built)
+		scope_build(ev->si, ev);
+	for (size_t i = 0; i < ev->si->ncuda; i++)
+		if (ev->si->cuda_at[i] < ts_node_start_byte(v) && mpsfix_node_same_text(ev->si->cuda_names[i], v, ev->src))
+			return true;
+	return false;
 }
 
-/* Is `name` a device API of device_apis under torch.cuda or torch.xpu, or any of torch.npu? */
-static bool device_api(const char *name)
+/* Is `name` a device API of torch.cuda or torch.xpu (failing_apis only when strict), or any of torch.npu? */
+static bool device_api(const char *name, bool strict)
 {
 	const char *rest;
 
@@ -168,7 +204,10 @@ static bool device_api(const char *name)
 	if (strncmp(name, "torch.cuda.", 11) && strncmp(name, "torch.xpu.", 10))
 		return false;
 	rest = name + (name[6] == 'c' ? 11 : 10); /* after "torch.cuda." or "torch.xpu." */
-	for (size_t i = 0; i < MPSFIX_ARRAY_SIZE(device_apis); i++)
+	for (size_t i = 0; i < MPSFIX_ARRAY_SIZE(failing_apis); i++)
+		if (!strcmp(rest, failing_apis[i]))
+			return true;
+	for (size_t i = 0; !strict && i < MPSFIX_ARRAY_SIZE(device_apis); i++)
 		if (!strcmp(rest, device_apis[i]))
 			return true;
 	return false;
@@ -184,36 +223,40 @@ static bool call_needs_cuda(evidence *ev, TSNode call, mpsfix_span *at)
 	TSNode fn = ts_node_child_by_field_name(call, "function", 8);
 	TSNode args = ts_node_child_by_field_name(call, "arguments", 9);
 	bool named = mpsfix_names_name_of(ev->names, fn, ev->src, &ev->name);
+	bool to = is(fn, "attribute") && mpsfix_node_text_is(ts_node_child_by_field_name(fn, "attribute", 9), ev->src, "to");
 
 	*at = (mpsfix_span){ts_node_start_byte(call), ts_node_end_byte(call)};
 	if (ev->methods && is(fn, "attribute") && mpsfix_node_text_is(ts_node_child_by_field_name(fn, "attribute", 9), ev->src, "cuda") &&
 	    !(named && !strcmp(ev->name.data, "torch.cuda")))
 		return true; /* x.cuda(): a tensor or module moved to CUDA by name */
 	if (named) {
-		if (device_api(ev->name.data))
+		if (device_api(ev->name.data, ev->strict))
 			return true;
 		for (size_t i = 0; i < MPSFIX_ARRAY_SIZE(distributed_apis); i++)
 			if (!strcmp(ev->name.data, distributed_apis[i]))
 				return true;
-		if (!strcmp(ev->name.data, "torch.device") && is(args, "argument_list") &&
+		if (!ev->strict && !strcmp(ev->name.data, "torch.device") && is(args, "argument_list") &&
 		    ts_node_named_child_count(args) > 0 && cuda_string(ts_node_named_child(args, 0), ev->src))
-			return true;
+			return true; /* asks for CUDA by name (making the device fails nothing) */
 	}
 	for (uint32_t i = 0; is(args, "argument_list") && i < ts_node_named_child_count(args); i++) {
 		TSNode a = ts_node_named_child(args, i);
 
-		if (is(a, "keyword_argument") &&
+		/* device="cuda": a tensor made there fails on a Mac, a GradScaler only warns */
+		if (is(a, "keyword_argument") && (to || !ev->strict) &&
 		    mpsfix_node_text_is(ts_node_child_by_field_name(a, "name", 4), ev->src, "device") &&
 		    cuda_value(ev, ts_node_child_by_field_name(a, "value", 5)))
 			return true;
-		if (i == 0 && !is(a, "keyword_argument") && is(fn, "attribute") &&
-		    mpsfix_node_text_is(ts_node_child_by_field_name(fn, "attribute", 9), ev->src, "to") &&
-		    cuda_value(ev, a))
+		if (i == 0 && !is(a, "keyword_argument") && to && cuda_value(ev, a))
 			return true; /* x.to("cuda"), x.to(device) after device = "cuda" */
 	}
 	if (ev->defs && is(fn, "identifier")) /* a helper of the module that needs CUDA */
 		for (size_t i = 0; i < ev->defs->len; i++)
 			if (ev->defs->cuda[i] && mpsfix_node_same_text(ev->defs->names[i], fn, ev->src)) {
+				if (ev->si && !ev->si->built)
+					scope_build(ev->si, ev);
+				if (ev->si && ev->si->hidden[i])
+					return false; /* a name of this scope, not the helper */
 				*at = ev->defs->at[i];
 				return true;
 			}
@@ -244,12 +287,67 @@ static mpsfix_walk_action find_evidence(TSNode n, void *payload)
 	return MPSFIX_WALK_DESCEND;
 }
 
+/*
+ * Can statement `s` leave its block early on a path that is not an error: a
+ * return, break or continue in it (not in a def)?  A raise is not counted:
+ * `if bad: raise ValueError(...)` before a CUDA call leaves it to run
+ * whenever the input is good.
+ */
+typedef struct {
+	bool loop;   /* `s` is a loop: its own break and continue stay in it */
+	bool found;
+} exits;
+
+static mpsfix_walk_action find_exit(TSNode n, void *payload)
+{
+	exits *x = payload;
+
+	if (is(n, "function_definition") || is(n, "class_definition") || is(n, "lambda"))
+		return MPSFIX_WALK_SKIP;
+	if (is(n, "return_statement") || (!x->loop && (is(n, "break_statement") || is(n, "continue_statement")))) {
+		x->found = true;
+		return MPSFIX_WALK_STOP;
+	}
+	return MPSFIX_WALK_DESCEND;
+}
+
+static bool may_exit(TSNode s)
+{
+	exits x = {is(s, "for_statement") || is(s, "while_statement"), false};
+
+	mpsfix_walk(s, find_exit, &x);
+	return x.found;
+}
+
+/* Is with statement `s` one whose block may be cut short silently: `with contextlib.suppress(...)`? */
+static bool suppresses(const evidence *ev, TSNode s)
+{
+	mpsfix_buf name = MPSFIX_BUF_INIT;
+	TSNode clause = mpsfix_first_named(s);
+	bool yes = false;
+
+	for (uint32_t i = 0; !yes && i < mpsfix_named_count(clause); i++) {
+		TSNode item = mpsfix_first_named(ts_node_named_child(clause, i));
+
+		if (is(item, "as_pattern"))
+			item = mpsfix_first_named(item);
+		if (is(item, "call") &&
+		    mpsfix_names_name_of(ev->names, ts_node_child_by_field_name(item, "function", 8), ev->src, &name)) {
+			const char *dot = strrchr(name.data, '.');
+
+			yes = !strcmp(dot ? dot + 1 : name.data, "suppress");
+		}
+	}
+	mpsfix_buf_release(&name);
+	return yes;
+}
+
 static void block_evidence(evidence *ev, TSNode b, int depth);
 
-/* Does branch `b` (a block) need CUDA, or end by raising? */
-static bool branch_fails(const evidence *ev, TSNode b, int depth)
+/* Does branch `b` (a block) need CUDA (2), end by raising (1), or neither (0)? */
+static int branch_fails(const evidence *ev, TSNode b, int depth)
 {
-	evidence sub = {ev->names, ev->src, ev->defs, MPSFIX_BUF_INIT, false, NULL, 0, ev->methods, ev->scope};
+	evidence sub = *ev;
 	mpsfix_kids k;
 	TSNode s, last = {0};
 
@@ -257,42 +355,45 @@ static bool branch_fails(const evidence *ev, TSNode b, int depth)
 	while (mpsfix_kids_next(&k, &s))
 		last = s;
 	mpsfix_kids_end(&k);
-	if (is(last, "raise_statement"))
-		return true;
+	sub.name = (mpsfix_buf)MPSFIX_BUF_INIT;
+	sub.found = false;
+	sub.seen = NULL;
+	sub.nseen = 0;
 	block_evidence(&sub, b, depth);
 	mpsfix_buf_release(&sub.name);
-	return sub.found;
+	return sub.found ? 2 : is(last, "raise_statement") ? 1 : 0;
 }
 
 /*
  * Does if statement `s` fail on a Mac whichever way it goes: it has an else,
- * and every branch needs CUDA (or XPU, or an NPU) or raises?
+ * every branch needs CUDA (or XPU, or an NPU) or raises, and one needs it?
  */
 static bool if_fails(const evidence *ev, TSNode s, int depth)
 {
 	bool has_else = false;
+	int f = branch_fails(ev, ts_node_child_by_field_name(s, "consequence", 11), depth), any = f;
+	mpsfix_kids k;
+	TSNode c;
 
-	if (!branch_fails(ev, ts_node_child_by_field_name(s, "consequence", 11), depth))
-		return false;
-	for (uint32_t i = 0; i < mpsfix_named_count(s); i++) {
-		TSNode c = ts_node_named_child(s, i);
-
-		if (is(c, "elif_clause") && !branch_fails(ev, ts_node_child_by_field_name(c, "consequence", 11), depth))
-			return false;
-		if (is(c, "else_clause")) {
-			has_else = true;
-			if (!branch_fails(ev, ts_node_child_by_field_name(c, "body", 4), depth))
-				return false;
-		}
+	mpsfix_kids_start(&k, s);
+	while (f && mpsfix_kids_next(&k, &c)) {
+		if (is(c, "elif_clause"))
+			f = branch_fails(ev, ts_node_child_by_field_name(c, "consequence", 11), depth);
+		else if (is(c, "else_clause"))
+			has_else = (f = branch_fails(ev, ts_node_child_by_field_name(c, "body", 4), depth)) != 0;
+		any = f > any ? f : any;
 	}
-	return has_else;
+	mpsfix_kids_end(&k);
+	return f && has_else && any == 2;
 }
 
 /*
  * The statements of block `b` (or the module) that run whenever it runs,
  * and those of the loops and with blocks among them (a loop over a
- * program's data runs); not those under an if, a try or a match, but an if
- * all of whose ways fail (if_fails) counts as a whole.
+ * program's data runs), up to the first that may leave the block (a
+ * return or raise, or an if or a try that may return, break or continue);
+ * not those under an if, a try or a match, but an if all of whose ways fail
+ * (if_fails) counts as a whole.
  */
 static void block_evidence(evidence *ev, TSNode b, int depth)
 {
@@ -307,20 +408,26 @@ static void block_evidence(evidence *ev, TSNode b, int depth)
 			mpsfix_walk(s, find_evidence, ev);
 		if (is(s, "with_statement"))
 			mpsfix_walk(s, find_evidence, ev); /* its items; the block is held back */
-		if ((is(s, "for_statement") || is(s, "while_statement") || is(s, "with_statement")) && depth < 8)
+		if ((is(s, "for_statement") || is(s, "while_statement") || is(s, "with_statement")) && depth < 8 &&
+		    !ev->found && !(is(s, "with_statement") && suppresses(ev, s)))
 			block_evidence(ev, ts_node_child_by_field_name(s, "body", 4), depth + 1);
-		if (is(s, "if_statement") && depth < 8 && if_fails(ev, s, depth + 1)) {
+		if (is(s, "if_statement") && depth < 8 && !ev->found && if_fails(ev, s, depth + 1)) {
 			if (ev->seen)
 				ev->seen[ev->nseen] = (mpsfix_span){ts_node_start_byte(s), ts_node_end_byte(s)};
 			ev->found = !ev->seen || ++ev->nseen == MPSFIX_CUDA_EVIDENCE;
 		}
+		if (is(s, "return_statement") || is(s, "raise_statement") || is(s, "break_statement") ||
+		    is(s, "continue_statement") || ((is(s, "if_statement") || is(s, "try_statement") ||
+		    is(s, "match_statement") || is(s, "with_statement") || is(s, "for_statement") ||
+		    is(s, "while_statement")) && may_exit(s)))
+			break; /* what follows may not run */
 	}
 	mpsfix_kids_end(&k);
 }
 
 bool mpsfix_cuda_statement(mpsfix_names *names, const char *src, TSNode s)
 {
-	evidence ev = {.names = names, .src = src, .name = MPSFIX_BUF_INIT};
+	evidence ev = {.names = names, .src = src, .name = MPSFIX_BUF_INIT, .strict = true};
 
 	if (is(s, "expression_statement") || is(s, "return_statement"))
 		mpsfix_walk(s, find_evidence, &ev);
@@ -329,23 +436,41 @@ bool mpsfix_cuda_statement(mpsfix_names *names, const char *src, TSNode s)
 }
 
 size_t mpsfix_cuda_function(const mpsfix_cuda_defs *defs, mpsfix_names *names, const char *src, TSNode body,
-			    bool cuda_calls, mpsfix_span seen[MPSFIX_CUDA_EVIDENCE])
+			    unsigned flags, mpsfix_span seen[MPSFIX_CUDA_EVIDENCE])
 {
-	evidence ev = {names, src, defs, MPSFIX_BUF_INIT, false, seen, 0, cuda_calls, body};
+	TSNode scope = is(ts_node_parent(body), "function_definition") ? ts_node_parent(body) : body;
+	scope_info si = {scope, false, NULL, NULL, 0, NULL};
+	evidence ev = {names, src, defs, MPSFIX_BUF_INIT, false, seen, 0,
+		       (flags & MPSFIX_CUDA_MOVES) != 0, (flags & MPSFIX_CUDA_FAILING) != 0, &si};
 
 	block_evidence(&ev, body, 0);
 	mpsfix_buf_release(&ev.name);
+	scope_release(&si);
 	return ev.nseen;
+}
+
+/* Is the function with body `body` a generator (a call only makes it, and runs none of it)? */
+static mpsfix_walk_action find_yield(TSNode n, void *payload)
+{
+	if (is(n, "function_definition") || is(n, "class_definition") || is(n, "lambda"))
+		return MPSFIX_WALK_SKIP;
+	if (is(n, "yield")) {
+		*(bool *)payload = true;
+		return MPSFIX_WALK_STOP;
+	}
+	return MPSFIX_WALK_DESCEND;
 }
 
 void mpsfix_cuda_defs_read(mpsfix_cuda_defs *fd, mpsfix_names *names, const char *src, TSNode root)
 {
-	TSTreeCursor cur = ts_tree_cursor_new(root);
-	bool more = ts_tree_cursor_goto_first_child(&cur);
+	mpsfix_kids k;
+	TSNode d;
+	mpsfix_binding *b;
 
-	for (; more; more = ts_tree_cursor_goto_next_sibling(&cur)) {
-		TSNode d = ts_tree_cursor_current_node(&cur);
+	mpsfix_kids_start(&k, root);
+	while (mpsfix_kids_next(&k, &d)) {
 		mpsfix_span seen[MPSFIX_CUDA_EVIDENCE];
+		bool generator = false;
 
 		if (is(d, "decorated_definition"))
 			d = ts_node_child_by_field_name(d, "definition", 10);
@@ -360,11 +485,21 @@ void mpsfix_cuda_defs_read(mpsfix_cuda_defs *fd, mpsfix_names *names, const char
 		}
 		fd->names[fd->len] = ts_node_child_by_field_name(d, "name", 4);
 		fd->bodies[fd->len] = ts_node_child_by_field_name(d, "body", 4);
-		fd->cuda[fd->len] = mpsfix_cuda_function(NULL, names, src, fd->bodies[fd->len], true, seen) > 0;
+		mpsfix_walk(fd->bodies[fd->len], find_yield, &generator);
+		/* a helper counts when calling it fails on a Mac */
+		fd->cuda[fd->len] = !generator &&
+				    mpsfix_cuda_function(NULL, names, src, fd->bodies[fd->len],
+							 MPSFIX_CUDA_FAILING | MPSFIX_CUDA_MOVES, seen) > 0;
 		fd->at[fd->len] = seen[0];
 		fd->len++;
 	}
-	ts_tree_cursor_delete(&cur);
+	mpsfix_kids_end(&k);
+	/* and when the module binds its name nowhere else (a second def, an import) */
+	b = mpsfix_xcalloc(fd->len + 1, sizeof(*b));
+	mpsfix_bindings_count(root, src, fd->names, fd->len, b);
+	for (size_t i = 0; i < fd->len; i++)
+		fd->cuda[i] = fd->cuda[i] && b[i].count == 1 && !b[i].dynamic;
+	free(b);
 }
 
 void mpsfix_cuda_defs_release(mpsfix_cuda_defs *fd)

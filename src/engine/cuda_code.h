@@ -12,8 +12,10 @@
 
 /*
  * The functions defined at a module's top level, by name, and which of them
- * need CUDA whenever they run (mpsfix_cuda_function() on their own
- * statements), with the first call that says so.  Read once per text.
+ * fail on a Mac whenever they are called (mpsfix_cuda_function() with
+ * MPSFIX_CUDA_FAILING | MPSFIX_CUDA_MOVES on their own statements; not a
+ * generator, whose call runs nothing; not a name the module binds
+ * elsewhere too), with the first call that says so.  Read once per text.
  */
 typedef struct {
 	TSNode *names, *bodies;
@@ -29,39 +31,52 @@ void mpsfix_cuda_defs_release(mpsfix_cuda_defs *defs);
  * Does function body `body` (or a module) need CUDA, or at least not MPS,
  * whenever it runs: one of its own statements, or of the loops and with
  * blocks among them (not one under a try or a match, nor in a nested
- * function), calls, outside a lambda, a conditional expression, an and/or
- * and a comprehension, an API that exists for CUDA alone:
+ * function, nor one after a statement that may leave the block early: a
+ * return, an if or a try that may return, raise, break or continue),
+ * calls, outside a lambda, a conditional expression, an and/or and a
+ * comprehension, an API that exists for CUDA alone:
  * torch.cuda.Event, Stream, current_stream, default_stream, set_device,
  * current_device, get_device_properties, get_device_name,
- * get_device_capability, the CUDA memory statistics (memory_allocated,
- * max_memory_allocated, reset_peak_memory_stats, mem_get_info, ...),
- * CUDAGraph, graph, nvtx, torch.cuda.amp.autocast, the same under
- * torch.xpu, anything under torch.npu; or wraps a model for distributed
- * training (DistributedDataParallel, FullyShardedDataParallel,
+ * get_device_capability, mem_get_info, CUDAGraph (these raise on a Mac),
+ * the CUDA memory statistics (memory_allocated, max_memory_allocated,
+ * reset_peak_memory_stats, ...), torch.cuda.stream, graph, nvtx,
+ * torch.cuda.amp.autocast (these measure or change nothing there), the
+ * same under torch.xpu, anything under torch.npu; or wraps a model for
+ * distributed training (DistributedDataParallel, FullyShardedDataParallel,
  * fully_shard: their collectives have no MPS backend); or asks for a CUDA
  * device by name: torch.device("cuda..."), a `device="cuda..."` argument,
- * `x.cuda()` (only with `cuda_calls`); or calls a function of `defs` (may
- * be NULL) that needs CUDA.
- * An if statement counts as one such call when it has an else and each of
- * its branches needs CUDA or ends by raising.  `names` (may be NULL)
- * qualifies the calls through the file's imports.  Calls with an MPS
- * counterpart (synchronize, empty_cache) are not counted: they are what
- * rules fix.
+ * `x.to("cuda")`, `x.to(device)` where the scope binds `device` only by
+ * `device = "cuda"` before it; or calls `x.cuda()`; or calls a function
+ * of `defs` (may be NULL) that needs CUDA, unless the scope binds its name
+ * itself.  An if statement counts as one such call when it has an else and
+ * each of its branches needs CUDA or ends by raising, one of them the
+ * former.  `names` (may be NULL) qualifies the calls through the file's
+ * imports.  Calls with an MPS counterpart (synchronize, empty_cache) are
+ * not counted: they are what rules fix.
+ *
+ * With MPSFIX_CUDA_FAILING only calls that fail on a Mac count: the APIs
+ * that raise, the distributed wrappers, `.to("cuda")` (and `device=` in
+ * it), `.cuda()` and helpers; not the memory statistics, torch.device,
+ * autocast or `device=` elsewhere (GradScaler(device="cuda") only warns).
+ * `x.cuda()` counts only with MPSFIX_CUDA_MOVES.
  */
 #define MPSFIX_CUDA_EVIDENCE 2
+#define MPSFIX_CUDA_FAILING 1u
+#define MPSFIX_CUDA_MOVES 2u
 
 /*
  * Returns how many such calls it found, up to MPSFIX_CUDA_EVIDENCE, and
  * their spans in `seen`: code inside the function is written for CUDA when
- * one of them lies outside it (a `.cuda()` that a rule reports is not
+ * one of them lies apart from it (a `.cuda()` that a rule reports is not
  * evidence against itself).
  */
 size_t mpsfix_cuda_function(const mpsfix_cuda_defs *defs, mpsfix_names *names, const char *src, TSNode body,
-			    bool cuda_calls, mpsfix_span seen[MPSFIX_CUDA_EVIDENCE]);
+			    unsigned flags, mpsfix_span seen[MPSFIX_CUDA_EVIDENCE]);
 
 /**
- * Does statement `s` (an expression or return statement) make such a call,
- * `.cuda()` and the module's functions aside?
+ * Does statement `s` (an expression or return statement) make such a call
+ * that fails on a Mac (MPSFIX_CUDA_FAILING), `.cuda()` and the module's
+ * functions aside?
  */
 bool mpsfix_cuda_statement(mpsfix_names *names, const char *src, TSNode s);
 

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bindings.h"
 #include "cuda_code.h"
 #include "literal.h"
 #include "parse.h"
@@ -179,15 +180,36 @@ static truth call_test(const mpsfix_reach_ctx *cx, TSNode e)
 
 /* A flag that says CUDA is in use: args.cuda, use_cuda, x.is_cuda, torch.version.cuda;
  * or that it is not: args.no_cuda, disable_cuda (a Mac runs with the flag set). */
-/* Is `word` one of the words of snake_case name `s`? */
-static bool has_word(const char *s, const char *word)
+/*
+ * Is snake_case name `s` a flag that FSDP or DDP is in use: the word fsdp or
+ * ddp, with only words that say "in use" around it (use_fsdp,
+ * is_ddp_enabled, need_to_synchronize_fsdp_streams), not ddp_off,
+ * non_ddp, fsdp_version, ddp_timeout or ddp_kwargs?
+ */
+static bool distributed_flag(const char *s)
 {
-	size_t n = strlen(word);
+	static const char *const words[] = {
+		"use", "using", "is", "with", "enable", "enabled", "need", "needs", "to", "synchronize",
+		"sync", "stream", "streams", "eval", "train", "training", "mode", "wrap", "wrapped", "on",
+		"active",
+	};
+	bool seen = false;
 
-	for (const char *p = s; (p = strstr(p, word)); p++)
-		if ((p == s || p[-1] == '_') && (p[n] == '\0' || p[n] == '_'))
-			return true;
-	return false;
+	while (*s) {
+		size_t n = strcspn(s, "_"), i;
+
+		if ((n == 4 && !strncmp(s, "fsdp", 4)) || (n == 3 && !strncmp(s, "ddp", 3)))
+			seen = true;
+		else {
+			for (i = 0; i < MPSFIX_ARRAY_SIZE(words); i++)
+				if (strlen(words[i]) == n && !strncmp(s, words[i], n))
+					break;
+			if (i == MPSFIX_ARRAY_SIZE(words))
+				return false;
+		}
+		s += n + (s[n] == '_');
+	}
+	return seen;
 }
 
 static truth flag_test(const mpsfix_reach_ctx *cx, TSNode e)
@@ -205,9 +227,7 @@ static truth flag_test(const mpsfix_reach_ctx *cx, TSNode e)
 
 		if (in_list(last, cuda_flags, MPSFIX_ARRAY_SIZE(cuda_flags)))
 			t = FALSE_ON_MPS;
-		else if ((has_word(last, "fsdp") || has_word(last, "ddp")) && !has_word(last, "no") &&
-			 !has_word(last, "not") && !has_word(last, "disable") && !has_word(last, "disabled") &&
-			 !has_word(last, "without") && !has_word(last, "skip") && !has_word(last, "version"))
+		else if (distributed_flag(last))
 			t = FALSE_ON_MPS; /* use_fsdp, need_to_sync_fsdp_streams: FSDP and DDP's
 					     collectives have no MPS backend */
 		else if (!strcmp(last_part(&name), "is_mps") ||
@@ -421,19 +441,64 @@ static void add_span(mpsfix_reach_spans *sp, TSNode n)
 	sp->items[sp->len++] = (mpsfix_span){ts_node_start_byte(n), ts_node_end_byte(n)};
 }
 
-/* Is decorated definition `d` a static or class method, which runs without an instance? */
+/*
+ * Does method definition `d` (decorated or not) run without an instance
+ * made by __init__: a static or class method, __new__, __init_subclass__,
+ * __class_getitem__ (or a decorated class)?
+ */
 static bool instance_free(const mpsfix_reach_ctx *cx, TSNode d)
 {
+	static const char *const hooks[] = {"__new__", "__init_subclass__", "__class_getitem__"};
 	mpsfix_kids k;
-	TSNode c;
-	bool yes = false;
+	TSNode c, f = is(d, "decorated_definition") ? ts_node_child_by_field_name(d, "definition", 10) : d;
+	bool yes = !is(f, "function_definition");
 
+	for (size_t i = 0; !yes && i < MPSFIX_ARRAY_SIZE(hooks); i++)
+		yes = mpsfix_node_text_is(ts_node_child_by_field_name(f, "name", 4), cx->src, hooks[i]);
 	mpsfix_kids_start(&k, d);
-	while (!yes && mpsfix_kids_next(&k, &c))
+	while (!yes && is(d, "decorated_definition") && mpsfix_kids_next(&k, &c))
 		yes = is(c, "decorator") && (mpsfix_node_text_is(mpsfix_first_named(c), cx->src, "staticmethod") ||
 					     mpsfix_node_text_is(mpsfix_first_named(c), cx->src, "classmethod"));
 	mpsfix_kids_end(&k);
-	return yes || !is(ts_node_child_by_field_name(d, "definition", 10), "function_definition");
+	return yes;
+}
+
+/* The names the file's classes derive from (read once per text, at the first question). */
+static mpsfix_walk_action find_bases(TSNode n, void *payload)
+{
+	mpsfix_reach_spans *sp = payload;
+	TSNode args, a;
+
+	if (!is(n, "class_definition"))
+		return MPSFIX_WALK_DESCEND;
+	args = ts_node_child_by_field_name(n, "superclasses", 12);
+	for (uint32_t i = 0; i < mpsfix_named_count(args); i++) {
+		a = ts_node_named_child(args, i);
+		if (is(a, "attribute"))
+			a = ts_node_child_by_field_name(a, "attribute", 9);
+		if (is(a, "identifier")) {
+			mpsfix_grow((void **)&sp->bases, &sp->capbases, sp->nbases + 1, sizeof(TSNode));
+			sp->bases[sp->nbases++] = a;
+		}
+	}
+	return MPSFIX_WALK_DESCEND;
+}
+
+/* Does a class of the file derive from class `cls` (whose methods then run on its instances)? */
+static bool subclassed(const mpsfix_reach_ctx *cx, TSNode cls)
+{
+	TSNode name = ts_node_child_by_field_name(cls, "name", 4), root = cls;
+
+	if (!cx->spans->bases_read) {
+		while (!ts_node_is_null(ts_node_parent(root)))
+			root = ts_node_parent(root);
+		mpsfix_walk(root, find_bases, cx->spans);
+		cx->spans->bases_read = true;
+	}
+	for (size_t i = 0; i < cx->spans->nbases; i++)
+		if (mpsfix_node_same_text(cx->spans->bases[i], name, cx->src))
+			return true;
+	return false;
 }
 
 /* A span of code written for CUDA alone, with the calls that say so (cuda_code.h). */
@@ -524,7 +589,7 @@ static mpsfix_walk_action find_spans(TSNode n, void *payload)
 		/* a function written for CUDA alone (cuda_code.h) */
 		mpsfix_span seen[MPSFIX_CUDA_EVIDENCE];
 		size_t nseen = mpsfix_cuda_function(&w->sp->defs, cx->names, cx->src,
-						    ts_node_child_by_field_name(n, "body", 4), true, seen);
+						    ts_node_child_by_field_name(n, "body", 4), MPSFIX_CUDA_MOVES, seen);
 
 		if (nseen)
 			add_cuda_fn(w->sp, n, seen, nseen);
@@ -533,23 +598,26 @@ static mpsfix_walk_action find_spans(TSNode n, void *payload)
 		   on MPS, so its methods do not run there (its x.cuda() calls aside,
 		   as the module's; not its static and class methods, nor the
 		   statements of the class body) */
-		TSNode body = ts_node_child_by_field_name(n, "body", 4);
+		TSNode body = ts_node_child_by_field_name(n, "body", 4), init = {0}, d;
 		mpsfix_span seen[MPSFIX_CUDA_EVIDENCE];
 		size_t nseen = 0;
 
 		mpsfix_kids_start(&k, body);
-		while (!nseen && mpsfix_kids_next(&k, &c)) {
-			if (is(c, "decorated_definition"))
-				c = ts_node_child_by_field_name(c, "definition", 10);
-			if (is(c, "function_definition") &&
-			    mpsfix_node_text_is(ts_node_child_by_field_name(c, "name", 4), cx->src, "__init__"))
-				nseen = mpsfix_cuda_function(&w->sp->defs, cx->names, cx->src,
-							     ts_node_child_by_field_name(c, "body", 4), false, seen);
+		while (mpsfix_kids_next(&k, &c)) { /* the last __init__ is the one Python keeps */
+			d = is(c, "decorated_definition") ? ts_node_child_by_field_name(c, "definition", 10) : c;
+			if (is(d, "function_definition") &&
+			    mpsfix_node_text_is(ts_node_child_by_field_name(d, "name", 4), cx->src, "__init__"))
+				init = d;
 		}
 		mpsfix_kids_end(&k);
+		if (!ts_node_is_null(init))
+			nseen = mpsfix_cuda_function(&w->sp->defs, cx->names, cx->src,
+						     ts_node_child_by_field_name(init, "body", 4), MPSFIX_CUDA_FAILING, seen);
+		if (nseen && subclassed(cx, n))
+			nseen = 0; /* a subclass may make instances another way */
 		mpsfix_kids_start(&k, body);
 		while (nseen && mpsfix_kids_next(&k, &c))
-			if (is(c, "function_definition") || (is(c, "decorated_definition") && !instance_free(cx, c)))
+			if ((is(c, "function_definition") || is(c, "decorated_definition")) && !instance_free(cx, c))
 				add_cuda_fn(w->sp, c, seen, nseen);
 		mpsfix_kids_end(&k);
 	} else if (!strcmp(type, "decorated_definition")) {
@@ -569,6 +637,7 @@ void mpsfix_reach_spans_release(mpsfix_reach_spans *s)
 {
 	free(s->items);
 	free(s->fns);
+	free(s->bases);
 	mpsfix_cuda_defs_release(&s->defs);
 	memset(s, 0, sizeof(*s));
 }
@@ -589,7 +658,7 @@ bool mpsfix_reach_mps(mpsfix_reach_ctx *cx, TSNode node, TSNode root)
 			cx->cuda_file = mpsfix_cuda_script(&sp->defs, cx->names, cx->src, root);
 		/* the module's own statements; not its x.cuda() calls, which MPS204
 		   reports in a script meant for a Mac while the rest is checked */
-		if ((nseen = mpsfix_cuda_function(&sp->defs, cx->names, cx->src, root, false, seen)))
+		if ((nseen = mpsfix_cuda_function(&sp->defs, cx->names, cx->src, root, MPSFIX_CUDA_FAILING, seen)))
 			add_cuda_fn(sp, root, seen, nseen);
 		mpsfix_walk(root, find_spans, &w);
 		sp->built = true;
@@ -651,36 +720,26 @@ static mpsfix_walk_action find_assignment(TSNode n, void *payload)
 
 static bool may_be_mps(const mpsfix_reach_ctx *cx, TSNode v, int depth);
 
-/*
- * The right side of the last assignment to identifier `id` before it, in its
- * function; in a nested function not assigning it, in the functions around
- * it (not the module's: a global can be set anywhere).
- */
+/* The right side of the last assignment to identifier `id` before it, in its function. */
 static bool assigned_value(const mpsfix_reach_ctx *cx, TSNode id, TSNode *out)
 {
 	TSNode scope = ts_node_parent(id);
 	last_assignment la = {.src = cx->src, .name = id, .before = ts_node_start_byte(id)};
 	mpsfix_kids k;
 	TSNode s;
-	bool inner = true;
 
-	for (;;) {
-		while (!ts_node_is_null(scope) && !is(scope, "function_definition") && !is(scope, "module"))
-			scope = ts_node_parent(scope);
-		if (ts_node_is_null(scope) || (!inner && is(scope, "module")))
-			return false;
-		mpsfix_kids_start(&k, is(scope, "module") ? scope : ts_node_child_by_field_name(scope, "body", 4));
-		while (mpsfix_kids_next(&k, &s))
-			mpsfix_walk(s, find_assignment, &la);
-		mpsfix_kids_end(&k);
-		if (la.found || is(scope, "module")) {
-			*out = la.value;
-			return la.found;
-		}
-		inner = false;
-		la.before = ts_node_start_byte(scope); /* the enclosing function, up to the def */
+	while (!ts_node_is_null(scope) && !is(scope, "function_definition") && !is(scope, "module"))
 		scope = ts_node_parent(scope);
-	}
+	if (ts_node_is_null(scope))
+		return false;
+	if (is(scope, "function_definition"))
+		scope = ts_node_child_by_field_name(scope, "body", 4);
+	mpsfix_kids_start(&k, scope);
+	while (mpsfix_kids_next(&k, &s))
+		mpsfix_walk(s, find_assignment, &la);
+	mpsfix_kids_end(&k);
+	*out = la.value;
+	return la.found;
 }
 
 /*
@@ -792,44 +851,58 @@ bool mpsfix_reach_may_be_mps(const mpsfix_reach_ctx *cx, TSNode value)
 	return may_be_mps(cx, value, 0);
 }
 
-/* Does the module define class `name` at its top level? */
+/*
+ * Does the module define class `name` at its top level, deriving from
+ * nothing of torch's (a Tensor or Parameter subclass pins as tensors do)?
+ */
 static bool module_class(const mpsfix_reach_ctx *cx, TSNode root, const char *name)
 {
+	mpsfix_buf base = MPSFIX_BUF_INIT;
 	mpsfix_kids k;
-	TSNode d;
+	TSNode d, args;
 	bool yes = false;
 
 	mpsfix_kids_start(&k, root);
 	while (!yes && mpsfix_kids_next(&k, &d)) {
 		if (is(d, "decorated_definition"))
 			d = ts_node_child_by_field_name(d, "definition", 10);
-		yes = is(d, "class_definition") &&
-		      mpsfix_node_text_is(ts_node_child_by_field_name(d, "name", 4), cx->src, name);
+		if (!is(d, "class_definition") ||
+		    !mpsfix_node_text_is(ts_node_child_by_field_name(d, "name", 4), cx->src, name))
+			continue;
+		yes = true;
+		args = ts_node_child_by_field_name(d, "superclasses", 12);
+		for (uint32_t i = 0; yes && i < mpsfix_named_count(args); i++)
+			yes = !(name_of(cx, ts_node_named_child(args, i), &base) && starts(base.data, "torch."));
 	}
 	mpsfix_kids_end(&k);
+	mpsfix_buf_release(&base);
 	return yes;
 }
 
 bool mpsfix_reach_may_be_tensor(const mpsfix_reach_ctx *cx, TSNode value)
 {
 	mpsfix_buf name = MPSFIX_BUF_INIT;
-	TSNode v = bare(value), root;
+	TSNode id = bare(value), v, root, scope;
+	mpsfix_binding b;
 	const char *last;
 	bool yes = true;
 
-	if (!is(v, "identifier") || !assigned_value(cx, v, &v) || !is(v = bare(v), "call") ||
+	if (!is(id, "identifier") || !assigned_value(cx, id, &v) || !is(v = bare(v), "call") ||
 	    !name_of(cx, ts_node_child_by_field_name(v, "function", 8), &name))
 		goto done;
 	last = last_part(&name);
-	if (*last < 'A' || *last > 'Z' || starts(name.data, "torch."))
-		goto done; /* a function's result, or torch's own class */
-	if (last != name.data) {
-		yes = false; /* a class imported from another library */
-		goto done;
-	}
+	if (*last < 'A' || *last > 'Z' || last != name.data)
+		goto done; /* a function's result, or a class from elsewhere (whose method may pin tensors) */
 	for (root = v; !ts_node_is_null(ts_node_parent(root)); root = ts_node_parent(root))
 		;
-	yes = !module_class(cx, root, name.data);
+	if (!module_class(cx, root, name.data))
+		goto done;
+	/* and the name is bound that once: no loop, branch or parameter gives it another value */
+	for (scope = ts_node_parent(id); !ts_node_is_null(scope) && !is(scope, "function_definition") &&
+	     !is(scope, "module");)
+		scope = ts_node_parent(scope);
+	mpsfix_bindings_count(scope, cx->src, &id, 1, &b);
+	yes = b.count != 1 || b.dynamic;
 done:
 	mpsfix_buf_release(&name);
 	return yes;

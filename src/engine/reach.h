@@ -25,9 +25,11 @@
  *   events, reads CUDA memory statistics, asks for "cuda" by name, calls
  *   `.cuda()`, wraps a model in DDP or FSDP, calls a helper of the module
  *   that does), unless the only such calls overlap the match;
- *   the methods of a class whose `__init__` is written for CUDA alone (its
- *   `.cuda()` calls aside), not its static and class methods nor its body's
- *   own statements; a module whose own statements are (the same).
+ *   the methods of a class whose `__init__` fails on a Mac (a call of
+ *   cuda_code.h's MPSFIX_CUDA_FAILING, not its `.cuda()` calls), not its
+ *   static and class methods, `__new__`, `__init_subclass__` nor its body's
+ *   own statements, and not when a class of the file derives from it; a
+ *   module whose own statements fail on a Mac (the same).
  *
  * And can an expression hold the MPS device?  Not a string literal other
  * than "mps...", `torch.device` of one, a conditional expression none of
@@ -58,6 +60,9 @@ typedef struct {
 	} *fns;
 	size_t nfns, capfns;
 	mpsfix_cuda_defs defs; /* the module's functions */
+	TSNode *bases;         /* the names the file's classes derive from */
+	size_t nbases, capbases;
+	bool bases_read;
 	bool built;
 } mpsfix_reach_spans;
 
@@ -93,11 +98,12 @@ bool mpsfix_reach_mps(mpsfix_reach_ctx *cx, TSNode node, TSNode root);
 bool mpsfix_reach_may_be_mps(const mpsfix_reach_ctx *cx, TSNode value);
 
 /**
- * Can expression `value` be a torch tensor?  Not a name last
- * assigned (before it, in its function or, for a nested function, in the
- * functions around it) an instance of a class from elsewhere than torch:
- * a call of a capitalized name that the file imports from another module
- * (`EMAModel(...)` from diffusers) or defines itself.
+ * Can expression `value` be a torch tensor?  Not a name that its function
+ * (or the module) binds once, to an instance of a class the file defines
+ * at its top level from nothing of torch's: that class's method of the same
+ * name is right there, and the tensor calls inside it are reported where
+ * they are.  A class imported from elsewhere may pin tensors in its own
+ * method (diffusers' EMAModel, a TensorDict), so its instances can be.
  */
 bool mpsfix_reach_may_be_tensor(const mpsfix_reach_ctx *cx, TSNode value);
 

@@ -34,7 +34,10 @@
  * A requirement of another package can imply a torch floor: the releases
  * of accelerate from 1.3.0 on require torch>=2.0.0 (its setup.py since
  * huggingface/accelerate#3331), so `accelerate>=1.4.0` is an implied pin of
- * torch>=2.0 (mpsfix_pins_implied()).  Implied pins narrow the others (or
+ * torch>=2.0 (mpsfix_pins_implied()).  Only what installing the project
+ * installs implies a floor: a requirements.txt (not requirements-docs.txt,
+ * nor a file it includes or constrains with), [project] dependencies,
+ * install_requires; not optional ones.  Implied pins narrow the others (or
  * every MPS-capable version) instead of widening them.
  */
 #ifndef MPSFIX_PINS_H

@@ -25,6 +25,9 @@ typedef struct {
 	struct mpsfix_pins *extra; /* their pins and warnings, until mpsfix_pins__finish */
 	bool named;               /* a dependency that is not optional names torch */
 	bool named_optional;      /* an optional one does */
+	bool implies;             /* the reader is in what installing the project installs
+				     (its requirements.txt, [project] dependencies,
+				     install_requires): other packages' torch floors count */
 } mpsfix_pins_scan;
 
 /* pins.c: a warning about a file; the end of a search (the optional pins count or go) */

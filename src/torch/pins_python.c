@@ -183,7 +183,7 @@ void mpsfix_pins__requirement(mpsfix_pins_scan *sc, const char *name, uint32_t l
 	int rc = mpsfix_pins_parse_requirement(&r, t.s, t.n);
 	bool torch = rc != MPSFIX_ENOMATCH || names_torch(t);
 
-	if (!torch && mpsfix_pins_implied(&r, t.s, t.n) == 0)
+	if (!torch && sc->implies && !sc->optional && mpsfix_pins_implied(&r, t.s, t.n) == 0)
 		mpsfix_pins__take_implied(sc, name, line, t, r);
 	else
 		mpsfix_pins__take(sc, name, line, t, rc, r, torch);
@@ -292,6 +292,11 @@ void mpsfix_pins__scan_requirements(mpsfix_pins_scan *sc, const char *name, cons
 	mpsfix_buf logical = MPSFIX_BUF_INIT;
 	uint32_t line = 1, start_line = 1;
 	size_t i = 0;
+	bool was_implied = sc->implies;
+
+	/* the project's requirements.txt installs what it names; requirements-docs.txt,
+	   a constraints file or another included file need not */
+	sc->implies = !strcmp(name, "requirements.txt");
 
 	while (i < len) {
 		size_t eol = i, next;
@@ -325,6 +330,7 @@ void mpsfix_pins__scan_requirements(mpsfix_pins_scan *sc, const char *name, cons
 		i = next;
 	}
 	mpsfix_buf_release(&logical);
+	sc->implies = was_implied;
 }
 
 /* --- pyproject.toml ------------------------------------------------------------------ */
@@ -354,9 +360,13 @@ static void pyproject_string(void *payload, const mpsfix_toml_path *path, const 
 		pp->sc->optional = false;
 		return;
 	}
-	if ((n == 2 && mpsfix_toml_path_is(path, 0, "project") &&
-	     mpsfix_toml_path_is(path, 1, "dependencies")) ||
-	    (n == 2 && mpsfix_toml_path_is(path, 0, "dependency-groups")) ||
+	if (n == 2 && mpsfix_toml_path_is(path, 0, "project") && mpsfix_toml_path_is(path, 1, "dependencies")) {
+		pp->sc->implies = true; /* what installing the project installs */
+		mpsfix_pins__requirement(pp->sc, pp->name, line, v);
+		pp->sc->implies = false;
+		return;
+	}
+	if ((n == 2 && mpsfix_toml_path_is(path, 0, "dependency-groups")) ||
 	    (n == 3 && mpsfix_toml_path_is(path, 0, "tool") && mpsfix_toml_path_is(path, 1, "uv") &&
 	     (mpsfix_toml_path_is(path, 2, "constraint-dependencies") ||
 	      mpsfix_toml_path_is(path, 2, "override-dependencies") ||
@@ -432,8 +442,9 @@ static void cfg_value(mpsfix_pins_scan *sc, const char *name, cfg_items *items, 
 			if (!item.n)
 				continue;
 			sc->optional = optional;
+			sc->implies = !optional; /* install_requires */
 			mpsfix_pins__requirement(sc, name, items->items[i].line, item);
-			sc->optional = false;
+			sc->optional = sc->implies = false;
 		}
 	}
 	items->len = 0;

@@ -471,9 +471,11 @@ void mpsfix_pins__scan_setup_py(mpsfix_pins_scan *sc, const char *name, const ch
 		if (t->kind != TOK_STRING || (t->read != READ_MAIN && t->read != READ_OPTIONAL))
 			continue;
 		sc->optional = t->read == READ_OPTIONAL;
+		sc->implies = t->read == READ_MAIN;
 		mpsfix_pins__requirement(sc, name, t->line, (mpsfix_text_slice){sp.pool.data + t->start, t->len});
 	}
 	sc->optional = false;
+	sc->implies = false;
 	free(sp.vars.items);
 	free(sp.work.items);
 	free(sp.toks.items);

@@ -1,0 +1,34 @@
+/*
+ * bindings.h: where a Python scope binds a name.  Reachability (cuda_code.c)
+ * trusts `device = "cuda"` or a module's helper function only when nothing
+ * else in the scope can rebind that name: another assignment, a parameter, a
+ * loop or `with` target, an import, a def, a class, `global`/`nonlocal` in a
+ * function inside the scope, or exec().
+ */
+#ifndef MPSFIX_BINDINGS_H
+#define MPSFIX_BINDINGS_H
+
+#include <tree_sitter/api.h>
+
+#include "common.h"
+
+typedef struct {
+	uint32_t count;  /* how many places bind the name in the scope */
+	bool dynamic;    /* the scope's own code (not a function inside it) calls
+			    exec(), globals(), locals() or vars(): any name may be
+			    bound (the same for every name) */
+	TSNode value;    /* the right side of the first `NAME = value`, or null */
+	uint32_t at;     /* where that assignment starts */
+} mpsfix_binding;
+
+/**
+ * Count the bindings of each of the `n` names `ids` (identifier nodes,
+ * compared by their text in `src`) in `scope`: a function definition (its
+ * parameters and body) or a module.  A function, class or lambda inside the
+ * scope binds its own names, not the scope's, except through `global` and
+ * `nonlocal`, which count; its own name, a def's or a class's, is bound in
+ * the scope.  One walk of the scope, whatever `n`.
+ */
+void mpsfix_bindings_count(TSNode scope, const char *src, const TSNode *ids, size_t n, mpsfix_binding *out);
+
+#endif
