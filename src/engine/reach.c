@@ -882,7 +882,7 @@ static bool module_class(const mpsfix_reach_ctx *cx, TSNode root, const char *na
 bool mpsfix_reach_may_be_tensor(const mpsfix_reach_ctx *cx, TSNode value)
 {
 	mpsfix_buf name = MPSFIX_BUF_INIT;
-	TSNode id = bare(value), v, root, scope;
+	TSNode id = bare(value), v, root, scope, fn;
 	mpsfix_binding b;
 	const char *last;
 	bool yes = true;
@@ -896,6 +896,11 @@ bool mpsfix_reach_may_be_tensor(const mpsfix_reach_ctx *cx, TSNode value)
 	for (root = v; !ts_node_is_null(ts_node_parent(root)); root = ts_node_parent(root))
 		;
 	if (!module_class(cx, root, name.data))
+		goto done;
+	/* the module binds the class's name that once (not `Wrapper = torch.as_tensor` later) */
+	fn = ts_node_child_by_field_name(v, "function", 8);
+	mpsfix_bindings_count(root, cx->src, &fn, 1, &b);
+	if (b.count != 1 || b.dynamic)
 		goto done;
 	/* and the name is bound that once: no loop, branch or parameter gives it another value */
 	for (scope = ts_node_parent(id); !ts_node_is_null(scope) && !is(scope, "function_definition") &&
