@@ -508,7 +508,64 @@ void mpsfix_cuda_defs_release(mpsfix_cuda_defs *fd)
 	free(fd->bodies);
 	free(fd->cuda);
 	free(fd->at);
+	free(fd->bases);
 	memset(fd, 0, sizeof(*fd));
+}
+
+/* ---- classes -------------------------------------------------------------- */
+
+bool mpsfix_cuda_instance_free(const char *src, TSNode d)
+{
+	static const char *const hooks[] = {"__new__", "__init_subclass__", "__class_getitem__"};
+	mpsfix_kids k;
+	TSNode c, f = is(d, "decorated_definition") ? ts_node_child_by_field_name(d, "definition", 10) : d;
+	bool yes = !is(f, "function_definition");
+
+	for (size_t i = 0; !yes && i < MPSFIX_ARRAY_SIZE(hooks); i++)
+		yes = mpsfix_node_text_is(ts_node_child_by_field_name(f, "name", 4), src, hooks[i]);
+	mpsfix_kids_start(&k, d);
+	while (!yes && is(d, "decorated_definition") && mpsfix_kids_next(&k, &c))
+		yes = is(c, "decorator") && (mpsfix_node_text_is(mpsfix_first_named(c), src, "staticmethod") ||
+					     mpsfix_node_text_is(mpsfix_first_named(c), src, "classmethod"));
+	mpsfix_kids_end(&k);
+	return yes;
+}
+
+/* The names the file's classes derive from. */
+static mpsfix_walk_action find_bases(TSNode n, void *payload)
+{
+	mpsfix_cuda_defs *sp = payload;
+	TSNode args, a;
+
+	if (!is(n, "class_definition"))
+		return MPSFIX_WALK_DESCEND;
+	args = ts_node_child_by_field_name(n, "superclasses", 12);
+	for (uint32_t i = 0; i < mpsfix_named_count(args); i++) {
+		a = ts_node_named_child(args, i);
+		if (is(a, "attribute"))
+			a = ts_node_child_by_field_name(a, "attribute", 9);
+		if (is(a, "identifier")) {
+			mpsfix_grow((void **)&sp->bases, &sp->capbases, sp->nbases + 1, sizeof(TSNode));
+			sp->bases[sp->nbases++] = a;
+		}
+	}
+	return MPSFIX_WALK_DESCEND;
+}
+
+bool mpsfix_cuda_subclassed(mpsfix_cuda_defs *defs, const char *src, TSNode cls)
+{
+	TSNode name = ts_node_child_by_field_name(cls, "name", 4), root = cls;
+
+	if (!defs->bases_read) {
+		while (!ts_node_is_null(ts_node_parent(root)))
+			root = ts_node_parent(root);
+		mpsfix_walk(root, find_bases, defs);
+		defs->bases_read = true;
+	}
+	for (size_t i = 0; i < defs->nbases; i++)
+		if (mpsfix_node_same_text(defs->bases[i], name, src))
+			return true;
+	return false;
 }
 
 bool mpsfix_cuda_module(const char *p, size_t n)

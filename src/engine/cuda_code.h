@@ -22,6 +22,9 @@ typedef struct {
 	bool *cuda;
 	mpsfix_span *at;
 	size_t len, cap;
+	TSNode *bases;            /* the names the file's classes derive from, */
+	size_t nbases, capbases;  /* read at the first mpsfix_cuda_subclassed() */
+	bool bases_read;
 } mpsfix_cuda_defs;
 
 void mpsfix_cuda_defs_read(mpsfix_cuda_defs *defs, mpsfix_names *names, const char *src, TSNode root);
@@ -79,6 +82,20 @@ size_t mpsfix_cuda_function(const mpsfix_cuda_defs *defs, mpsfix_names *names, c
  * functions aside?
  */
 bool mpsfix_cuda_statement(mpsfix_names *names, const char *src, TSNode s);
+
+/**
+ * Does method definition `d` (decorated or not) run without an instance
+ * made by `__init__`: a static or class method, `__new__`,
+ * `__init_subclass__`, `__class_getitem__` (or a decorated class)?
+ */
+bool mpsfix_cuda_instance_free(const char *src, TSNode d);
+
+/**
+ * Does a class of the file derive from class definition `cls` (whose
+ * methods then run on instances made another way)?  The bases are read
+ * once, into `defs`.
+ */
+bool mpsfix_cuda_subclassed(mpsfix_cuda_defs *defs, const char *src, TSNode cls);
 
 /**
  * Is dotted module name [p, p+n) one that works only with CUDA (or a package

@@ -441,66 +441,6 @@ static void add_span(mpsfix_reach_spans *sp, TSNode n)
 	sp->items[sp->len++] = (mpsfix_span){ts_node_start_byte(n), ts_node_end_byte(n)};
 }
 
-/*
- * Does method definition `d` (decorated or not) run without an instance
- * made by __init__: a static or class method, __new__, __init_subclass__,
- * __class_getitem__ (or a decorated class)?
- */
-static bool instance_free(const mpsfix_reach_ctx *cx, TSNode d)
-{
-	static const char *const hooks[] = {"__new__", "__init_subclass__", "__class_getitem__"};
-	mpsfix_kids k;
-	TSNode c, f = is(d, "decorated_definition") ? ts_node_child_by_field_name(d, "definition", 10) : d;
-	bool yes = !is(f, "function_definition");
-
-	for (size_t i = 0; !yes && i < MPSFIX_ARRAY_SIZE(hooks); i++)
-		yes = mpsfix_node_text_is(ts_node_child_by_field_name(f, "name", 4), cx->src, hooks[i]);
-	mpsfix_kids_start(&k, d);
-	while (!yes && is(d, "decorated_definition") && mpsfix_kids_next(&k, &c))
-		yes = is(c, "decorator") && (mpsfix_node_text_is(mpsfix_first_named(c), cx->src, "staticmethod") ||
-					     mpsfix_node_text_is(mpsfix_first_named(c), cx->src, "classmethod"));
-	mpsfix_kids_end(&k);
-	return yes;
-}
-
-/* The names the file's classes derive from (read once per text, at the first question). */
-static mpsfix_walk_action find_bases(TSNode n, void *payload)
-{
-	mpsfix_reach_spans *sp = payload;
-	TSNode args, a;
-
-	if (!is(n, "class_definition"))
-		return MPSFIX_WALK_DESCEND;
-	args = ts_node_child_by_field_name(n, "superclasses", 12);
-	for (uint32_t i = 0; i < mpsfix_named_count(args); i++) {
-		a = ts_node_named_child(args, i);
-		if (is(a, "attribute"))
-			a = ts_node_child_by_field_name(a, "attribute", 9);
-		if (is(a, "identifier")) {
-			mpsfix_grow((void **)&sp->bases, &sp->capbases, sp->nbases + 1, sizeof(TSNode));
-			sp->bases[sp->nbases++] = a;
-		}
-	}
-	return MPSFIX_WALK_DESCEND;
-}
-
-/* Does a class of the file derive from class `cls` (whose methods then run on its instances)? */
-static bool subclassed(const mpsfix_reach_ctx *cx, TSNode cls)
-{
-	TSNode name = ts_node_child_by_field_name(cls, "name", 4), root = cls;
-
-	if (!cx->spans->bases_read) {
-		while (!ts_node_is_null(ts_node_parent(root)))
-			root = ts_node_parent(root);
-		mpsfix_walk(root, find_bases, cx->spans);
-		cx->spans->bases_read = true;
-	}
-	for (size_t i = 0; i < cx->spans->nbases; i++)
-		if (mpsfix_node_same_text(cx->spans->bases[i], name, cx->src))
-			return true;
-	return false;
-}
-
 /* A span of code written for CUDA alone, with the calls that say so (cuda_code.h). */
 static void add_cuda_fn(mpsfix_reach_spans *sp, TSNode n, const mpsfix_span *seen, size_t nseen)
 {
@@ -613,11 +553,12 @@ static mpsfix_walk_action find_spans(TSNode n, void *payload)
 		if (!ts_node_is_null(init))
 			nseen = mpsfix_cuda_function(&w->sp->defs, cx->names, cx->src,
 						     ts_node_child_by_field_name(init, "body", 4), MPSFIX_CUDA_FAILING, seen);
-		if (nseen && subclassed(cx, n))
+		if (nseen && mpsfix_cuda_subclassed(&w->sp->defs, cx->src, n))
 			nseen = 0; /* a subclass may make instances another way */
 		mpsfix_kids_start(&k, body);
 		while (nseen && mpsfix_kids_next(&k, &c))
-			if ((is(c, "function_definition") || is(c, "decorated_definition")) && !instance_free(cx, c))
+			if ((is(c, "function_definition") || is(c, "decorated_definition")) &&
+			    !mpsfix_cuda_instance_free(cx->src, c))
 				add_cuda_fn(w->sp, c, seen, nseen);
 		mpsfix_kids_end(&k);
 	} else if (!strcmp(type, "decorated_definition")) {
@@ -637,7 +578,6 @@ void mpsfix_reach_spans_release(mpsfix_reach_spans *s)
 {
 	free(s->items);
 	free(s->fns);
-	free(s->bases);
 	mpsfix_cuda_defs_release(&s->defs);
 	memset(s, 0, sizeof(*s));
 }

@@ -60,9 +60,6 @@ typedef struct {
 	} *fns;
 	size_t nfns, capfns;
 	mpsfix_cuda_defs defs; /* the module's functions */
-	TSNode *bases;         /* the names the file's classes derive from */
-	size_t nbases, capbases;
-	bool bases_read;
 	bool built;
 } mpsfix_reach_spans;
 
