@@ -494,6 +494,7 @@ void mpsfix_cuda_defs_read(mpsfix_cuda_defs *fd, mpsfix_names *names, const char
 		fd->len++;
 	}
 	mpsfix_kids_end(&k);
+	fd->read = true;
 	/* and when the module binds its name nowhere else (a second def, an import) */
 	b = mpsfix_xcalloc(fd->len + 1, sizeof(*b));
 	mpsfix_bindings_count(root, src, fd->names, fd->len, b);
@@ -594,33 +595,6 @@ typedef struct {
 	mpsfix_buf name;
 } script;
 
-/* The decoded value of a plain string literal (owned by `lit`), or NULL. */
-static const char *string_value(TSNode n, const char *src, mpsfix_literal *lit)
-{
-	if (!is(n, "string") || !mpsfix_literal_from_node(lit, n, src))
-		return NULL;
-	if (lit->type == MPSFIX_LIT_STRING)
-		return lit->s;
-	mpsfix_literal_release(lit);
-	return NULL;
-}
-
-/* Argument `name=` of argument list `args`, or else its first positional argument. */
-static TSNode keyword_or_first(const char *src, TSNode args, const char *name)
-{
-	TSNode first = {0};
-
-	for (uint32_t i = 0; i < mpsfix_named_count(args); i++) {
-		TSNode a = ts_node_named_child(args, i);
-
-		if (is(a, "keyword_argument") && mpsfix_node_text_is(ts_node_child_by_field_name(a, "name", 4), src, name))
-			return ts_node_child_by_field_name(a, "value", 5);
-		if (ts_node_is_null(first) && !is(a, "keyword_argument") && !is(a, "comment"))
-			first = a;
-	}
-	return first;
-}
-
 /* Is call `n` one that sets CUDA up: init_process_group("nccl"), torch.cuda.set_device()? */
 static bool sets_up_cuda(script *sc, TSNode n)
 {
@@ -637,8 +611,8 @@ static bool sets_up_cuda(script *sc, TSNode n)
 	last = dot ? dot + 1 : sc->name.data;
 	if (strcmp(last, "init_process_group"))
 		return false;
-	v = string_value(keyword_or_first(sc->src, ts_node_child_by_field_name(n, "arguments", 9), "backend"), sc->src,
-			 &lit);
+	v = mpsfix_literal_string(&lit, mpsfix_call_argument(ts_node_child_by_field_name(n, "arguments", 9), sc->src,
+							     "backend"), sc->src);
 	yes = v && !strcmp(v, "nccl");
 	if (v)
 		mpsfix_literal_release(&lit);

@@ -22,6 +22,7 @@ typedef struct {
 	bool *cuda;
 	mpsfix_span *at;
 	size_t len, cap;
+	bool read;                /* mpsfix_cuda_defs_read() has run */
 	TSNode *bases;            /* the names the file's classes derive from, */
 	size_t nbases, capbases;  /* read at the first mpsfix_cuda_subclassed() */
 	bool bases_read;

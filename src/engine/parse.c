@@ -478,3 +478,20 @@ TSNode mpsfix_first_named(TSNode n)
 			return ts_node_named_child(n, i);
 	return (TSNode){0};
 }
+
+TSNode mpsfix_call_argument(TSNode args, const char *src, const char *name)
+{
+	TSNode first = {0};
+
+	for (uint32_t i = 0; i < mpsfix_named_count(args); i++) {
+		TSNode a = ts_node_named_child(args, i);
+
+		if (!strcmp(ts_node_type(a), "keyword_argument")) {
+			if (mpsfix_node_text_is(ts_node_child_by_field_name(a, "name", 4), src, name))
+				return ts_node_child_by_field_name(a, "value", 5);
+		} else if (ts_node_is_null(first) && !ts_node_is_extra(a)) {
+			first = a;
+		}
+	}
+	return first;
+}

@@ -96,6 +96,12 @@ bool mpsfix_node_text_is(TSNode n, const char *src, const char *s);
 /** True when neither node is null and their source texts are the same. */
 bool mpsfix_node_same_text(TSNode a, TSNode b, const char *src);
 
+/**
+ * In call arguments `args`, the value of keyword argument `name=`, else the
+ * first positional argument (comments aside), else a null node.
+ */
+TSNode mpsfix_call_argument(TSNode args, const char *src, const char *name);
+
 /** The number of named children of `n` (0 for a null node, which tree-sitter does not check). */
 uint32_t mpsfix_named_count(TSNode n);
 

@@ -74,18 +74,6 @@ static bool in_list(const char *s, const char *const *list, size_t n)
 	return false;
 }
 
-/* The decoded value of a plain string literal (owned by `lit`), or NULL. */
-static const char *string_value(TSNode n, const char *src, mpsfix_literal *lit)
-{
-	if (!is(n, "string") || !mpsfix_literal_from_node(lit, n, src))
-		return NULL;
-	if (lit->type != MPSFIX_LIT_STRING) {
-		mpsfix_literal_release(lit);
-		return NULL;
-	}
-	return lit->s;
-}
-
 /* A device string's kind: 'c' for "cuda..." (and "nccl"), 'm' for "mps...", 0 otherwise. */
 static char device_kind(const char *s)
 {
@@ -112,7 +100,7 @@ static int list_kinds(TSNode n, const char *src)
 
 		if (ts_node_is_extra(e))
 			continue;
-		if (!(v = string_value(e, src, &lit)))
+		if (!(v = mpsfix_literal_string(&lit, e, src)))
 			return -1;
 		k = device_kind(v);
 		kinds |= k == 'c' ? 1 : k == 'm' ? 2 : 4;
@@ -143,7 +131,7 @@ static truth call_test(const mpsfix_reach_ctx *cx, TSNode e)
 						       cx->src, "startswith")) {
 		TSNode arg = mpsfix_first_named(args);
 		mpsfix_literal lit;
-		const char *v = string_value(arg, cx->src, &lit);
+		const char *v = mpsfix_literal_string(&lit, arg, cx->src);
 
 		if (v) {
 			t = device_kind(v) == 'c' ? FALSE_ON_MPS : device_kind(v) == 'm' ? TRUE_ON_MPS : UNKNOWN;
@@ -154,7 +142,7 @@ static truth call_test(const mpsfix_reach_ctx *cx, TSNode e)
 	if (mpsfix_node_text_is(fn, cx->src, "hasattr") && mpsfix_named_count(args) == 2) {
 		/* hasattr(torch, "accelerator"): torch.accelerator came with 2.6 */
 		mpsfix_literal lit;
-		const char *v = string_value(ts_node_named_child(args, 1), cx->src, &lit);
+		const char *v = mpsfix_literal_string(&lit, ts_node_named_child(args, 1), cx->src);
 
 		if (v && !strcmp(v, "accelerator") && name_of(cx, ts_node_named_child(args, 0), &name) &&
 		    !strcmp(name.data, "torch") && cx->range.hi < MPSFIX_TORCH_VER(2, 6))
@@ -178,8 +166,6 @@ static truth call_test(const mpsfix_reach_ctx *cx, TSNode e)
 	return t;
 }
 
-/* A flag that says CUDA is in use: args.cuda, use_cuda, x.is_cuda, torch.version.cuda;
- * or that it is not: args.no_cuda, disable_cuda (a Mac runs with the flag set). */
 /*
  * Is snake_case name `s` a flag that FSDP or DDP is in use: the word fsdp or
  * ddp, with only words that say "in use" around it (use_fsdp,
@@ -212,6 +198,8 @@ static bool distributed_flag(const char *s)
 	return seen;
 }
 
+/* A flag that says CUDA is in use: args.cuda, use_cuda, x.is_cuda, torch.version.cuda, use_fsdp;
+ * or that it is not: args.no_cuda, disable_cuda (a Mac runs with the flag set). */
 static truth flag_test(const mpsfix_reach_ctx *cx, TSNode e)
 {
 	static const char *const cuda_flags[] = {
@@ -230,8 +218,7 @@ static truth flag_test(const mpsfix_reach_ctx *cx, TSNode e)
 		else if (distributed_flag(last))
 			t = FALSE_ON_MPS; /* use_fsdp, need_to_sync_fsdp_streams: FSDP and DDP's
 					     collectives have no MPS backend */
-		else if (!strcmp(last_part(&name), "is_mps") ||
-			 in_list(last_part(&name), no_cuda_flags, MPSFIX_ARRAY_SIZE(no_cuda_flags)))
+		else if (!strcmp(last, "is_mps") || in_list(last, no_cuda_flags, MPSFIX_ARRAY_SIZE(no_cuda_flags)))
 			t = TRUE_ON_MPS;
 	}
 	mpsfix_buf_release(&name);
@@ -275,8 +262,8 @@ static truth compare_test(const mpsfix_reach_ctx *cx, TSNode e, int depth)
 		strcpy(op, !strcmp(op, "not") ? "not in" : "is not");
 	left = bare(left);
 	right = bare(right);
-	lv = string_value(left, cx->src, &ll);
-	rv = string_value(right, cx->src, &rl);
+	lv = mpsfix_literal_string(&ll, left, cx->src);
+	rv = mpsfix_literal_string(&rl, right, cx->src);
 	if (!strcmp(op, "==") || !strcmp(op, "!=")) {
 		k = device_kind(lv ? lv : rv ? rv : "");
 		if (k)
@@ -383,19 +370,6 @@ static bool exits_on_mps(const mpsfix_reach_ctx *cx, TSNode s)
 	return false;
 }
 
-/* The argument `name=` of call arguments `args`, else the first positional one. */
-static TSNode keyword_or_first(const mpsfix_reach_ctx *cx, TSNode args, const char *name)
-{
-	for (uint32_t i = 0; i < mpsfix_named_count(args); i++) {
-		TSNode a = ts_node_named_child(args, i);
-
-		if (is(a, "keyword_argument") &&
-		    mpsfix_node_text_is(ts_node_child_by_field_name(a, "name", 4), cx->src, name))
-			return ts_node_child_by_field_name(a, "value", 5);
-	}
-	return is(mpsfix_first_named(args), "keyword_argument") ? (TSNode){0} : mpsfix_first_named(args);
-}
-
 /* A decorator that skips the function (or class) where the program runs on MPS. */
 static bool skips_on_mps(const mpsfix_reach_ctx *cx, TSNode decorator)
 {
@@ -421,11 +395,11 @@ static bool skips_on_mps(const mpsfix_reach_ctx *cx, TSNode decorator)
 		else if (!strcmp(last, "skipUnless") && !ts_node_is_null(first))
 			skip = test(cx, first, 0) == FALSE_ON_MPS;
 		else if (!strcmp(last, "RunIf")) /* Lightning's RunIf(min_cuda_gpus=1) */
-			skip = !ts_node_is_null(keyword_or_first(cx, args, "min_cuda_gpus")) &&
-			       is(keyword_or_first(cx, args, "min_cuda_gpus"), "integer") &&
-			       !mpsfix_node_text_is(keyword_or_first(cx, args, "min_cuda_gpus"), cx->src, "0");
+			skip = !ts_node_is_null(mpsfix_call_argument(args, cx->src, "min_cuda_gpus")) &&
+			       is(mpsfix_call_argument(args, cx->src, "min_cuda_gpus"), "integer") &&
+			       !mpsfix_node_text_is(mpsfix_call_argument(args, cx->src, "min_cuda_gpus"), cx->src, "0");
 		else if (!strcmp(last, "xfail")) /* a failure on MPS is expected */
-			skip = test(cx, keyword_or_first(cx, args, "condition"), 0) == TRUE_ON_MPS;
+			skip = test(cx, mpsfix_call_argument(args, cx->src, "condition"), 0) == TRUE_ON_MPS;
 	}
 	mpsfix_buf_release(&name);
 	return skip;
@@ -587,15 +561,18 @@ bool mpsfix_reach_mps(mpsfix_reach_ctx *cx, TSNode node, TSNode root)
 	uint32_t start = ts_node_start_byte(node), end = ts_node_end_byte(node);
 	mpsfix_reach_spans *sp = cx->spans;
 
+	if (!sp->defs.read)
+		mpsfix_cuda_defs_read(&sp->defs, cx->names, cx->src, root);
+	if (cx->cuda_file < 0)
+		cx->cuda_file = mpsfix_cuda_script(&sp->defs, cx->names, cx->src, root);
+	if (cx->cuda_file)
+		return false; /* nothing else to find out */
 	if (!sp->built) {
 		/* one walk of the text finds what cannot run; a match is looked up in it */
 		span_walk w = {cx, sp};
 		mpsfix_span seen[MPSFIX_CUDA_EVIDENCE];
 		size_t nseen;
 
-		mpsfix_cuda_defs_read(&sp->defs, cx->names, cx->src, root);
-		if (cx->cuda_file < 0)
-			cx->cuda_file = mpsfix_cuda_script(&sp->defs, cx->names, cx->src, root);
 		/* the module's own statements; not its x.cuda() calls, which MPS204
 		   reports in a script meant for a Mac while the rest is checked */
 		if ((nseen = mpsfix_cuda_function(&sp->defs, cx->names, cx->src, root, MPSFIX_CUDA_FAILING, seen)))
@@ -603,8 +580,6 @@ bool mpsfix_reach_mps(mpsfix_reach_ctx *cx, TSNode node, TSNode root)
 		mpsfix_walk(root, find_spans, &w);
 		sp->built = true;
 	}
-	if (cx->cuda_file)
-		return false;
 	for (size_t i = 0; i < sp->len; i++)
 		if (start >= sp->items[i].start && end <= sp->items[i].end)
 			return false;
@@ -716,7 +691,7 @@ static bool says_not_mps(const mpsfix_reach_ctx *cx, TSNode t, TSNode a, int dep
 		return true;
 	op = ts_node_child(t, 1);
 	right = bare(ts_node_named_child(t, 1));
-	if (ts_node_is_null(op) || strcmp(ts_node_type(op), "==") || !(v = string_value(right, cx->src, &lit)))
+	if (ts_node_is_null(op) || strcmp(ts_node_type(op), "==") || !(v = mpsfix_literal_string(&lit, right, cx->src)))
 		return false;
 	other = device_kind(v) != 'm';
 	mpsfix_literal_release(&lit);
@@ -733,7 +708,7 @@ static bool may_be_mps(const mpsfix_reach_ctx *cx, TSNode v, int depth)
 	if (ts_node_is_null(v) || depth > MAX_DEPTH)
 		return true;
 	type = ts_node_type(v);
-	if ((s = string_value(v, cx->src, &lit))) {
+	if ((s = mpsfix_literal_string(&lit, v, cx->src))) {
 		bool mps = device_kind(s) == 'm';
 
 		mpsfix_literal_release(&lit);
@@ -827,8 +802,16 @@ bool mpsfix_reach_may_be_tensor(const mpsfix_reach_ctx *cx, TSNode value)
 	const char *last;
 	bool yes = true;
 
-	if (!is(id, "identifier") || !assigned_value(cx, id, &v) || !is(v = bare(v), "call") ||
-	    !name_of(cx, ts_node_child_by_field_name(v, "function", 8), &name))
+	if (!is(id, "identifier"))
+		goto done;
+	/* the name is bound once in its scope, by `id = Class(...)` before it (no
+	   loop, branch or parameter gives it another value) */
+	for (scope = ts_node_parent(id); !ts_node_is_null(scope) && !is(scope, "function_definition") &&
+	     !is(scope, "module");)
+		scope = ts_node_parent(scope);
+	mpsfix_bindings_count(scope, cx->src, &id, 1, &b);
+	if (b.count != 1 || b.dynamic || ts_node_is_null(b.value) || b.at >= ts_node_start_byte(id) ||
+	    !is(v = bare(b.value), "call") || !name_of(cx, ts_node_child_by_field_name(v, "function", 8), &name))
 		goto done;
 	last = last_part(&name);
 	if (*last < 'A' || *last > 'Z' || last != name.data)
@@ -840,13 +823,6 @@ bool mpsfix_reach_may_be_tensor(const mpsfix_reach_ctx *cx, TSNode value)
 	/* the module binds the class's name that once (not `Wrapper = torch.as_tensor` later) */
 	fn = ts_node_child_by_field_name(v, "function", 8);
 	mpsfix_bindings_count(root, cx->src, &fn, 1, &b);
-	if (b.count != 1 || b.dynamic)
-		goto done;
-	/* and the name is bound that once: no loop, branch or parameter gives it another value */
-	for (scope = ts_node_parent(id); !ts_node_is_null(scope) && !is(scope, "function_definition") &&
-	     !is(scope, "module");)
-		scope = ts_node_parent(scope);
-	mpsfix_bindings_count(scope, cx->src, &id, 1, &b);
 	yes = b.count != 1 || b.dynamic;
 done:
 	mpsfix_buf_release(&name);

@@ -51,9 +51,9 @@
 typedef struct {
 	mpsfix_span *items;
 	size_t len, cap;
-	/* functions written for CUDA alone, each with the spans of the calls
-	   that say so (cuda_code.h): a match inside one is unreachable when one
-	   of those calls lies outside the match */
+	/* functions (methods, the module) written for CUDA alone, each with the
+	   spans of the calls that say so (cuda_code.h): a match inside one is
+	   unreachable when one of those calls lies apart from the match */
 	struct mpsfix_cuda_fn {
 		mpsfix_span fn, seen[MPSFIX_CUDA_EVIDENCE];
 		size_t nseen;

@@ -230,3 +230,13 @@ bool mpsfix_literal_from_node(mpsfix_literal *out, TSNode node, const char *src)
 	*out = l;
 	return true;
 }
+
+const char *mpsfix_literal_string(mpsfix_literal *out, TSNode node, const char *src)
+{
+	if (ts_node_is_null(node) || strcmp(ts_node_type(node), "string") || !mpsfix_literal_from_node(out, node, src))
+		return NULL;
+	if (out->type == MPSFIX_LIT_STRING)
+		return out->s;
+	mpsfix_literal_release(out);
+	return NULL;
+}

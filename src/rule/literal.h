@@ -41,6 +41,12 @@ bool mpsfix_literal_equal(const mpsfix_literal *a, const mpsfix_literal *b);
 bool mpsfix_literal_from_node(mpsfix_literal *out, TSNode node, const char *src);
 
 /**
+ * The decoded value of `node` when it is a plain or raw str literal (owned
+ * by `out`: release it), else NULL (and nothing to release).
+ */
+const char *mpsfix_literal_string(mpsfix_literal *out, TSNode node, const char *src);
+
+/**
  * The value of one string literal token [s, s+n), prefix and quotes
  * included (a pattern's string is compared by value): a plain or raw str
  * with its escapes decoded.  Returns false (and leaves `out` untouched) for
