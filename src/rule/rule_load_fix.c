@@ -143,9 +143,10 @@ static int load_edits(mpsfix_rule_loader *ld, mpsfix_fix_case *fc, mpsfix_rule_c
 		error = mpsfix_yaml_collect(&f, ld->doc, item, "edits", edit_names, E_COUNT, 0);
 		if (error < 0)
 			return error;
-		error = load_edit(ld, fc, cs->edits, &f, item);
+		if ((error = load_edit(ld, fc, cs->edits, &f, item)) < 0 || fc->nedits == 0)
+			break;
 		last = &fc->edits[fc->nedits - 1];
-		if (error == 0 && v->nitems > 1 && !last->target && last->op == MPSFIX_FIX_REPLACE)
+		if (v->nitems > 1 && !last->target && last->op == MPSFIX_FIX_REPLACE)
 			return mpsfix_rule__fail(ld, item, "an edit that replaces the whole match cannot "
 						 "be combined with other edits (they would overlap); "
 						 "give it a 'replace' target");
