@@ -23,6 +23,9 @@
  * A case may have a target.txt: the file's torch target for both runs, one
  * line as --target-torch takes it (">=2.7"); without it the runs have none
  * (every MPS-capable version).
+ *
+ * Other .py files of a case are modules input.py imports from its folder;
+ * the engine reads them there (sibling.h).
  */
 #include <dirent.h>
 #include <stdio.h>
@@ -221,8 +224,9 @@ START_TEST(test_fixture_case)
 	mpsfix_rule *rule = NULL;
 	mpsfix_source src = MPSFIX_SOURCE_INIT;
 	mpsfix_result found = MPSFIX_RESULT_INIT, fixed = MPSFIX_RESULT_INIT;
-	mpsfix_engine_opts check = {.fix = false, .unsafe_fixes = true, .verbose = true};
-	mpsfix_engine_opts fix = {.fix = true, .unsafe_fixes = true, .verbose = true};
+	/* the modules beside input.py are read, as beside any file (sibling.h) */
+	mpsfix_engine_opts check = {.fix = false, .unsafe_fixes = true, .verbose = true, .disk_path = in_path};
+	mpsfix_engine_opts fix = {.fix = true, .unsafe_fixes = true, .verbose = true, .disk_path = in_path};
 	mpsfix_ctx ctx;
 	mpsfix_index *ix;
 	mpsfix_buf lines = MPSFIX_BUF_INIT;

@@ -197,6 +197,18 @@ expect_err "--verbose: matching given up" "input.py:1:1: MPS999: gave up matchin
 run "$bin" diff --isolated --no-default-rules --rules fixtures/engine/fix-that-breaks-syntax-is-dropped/rule.yml \
 	fixtures/engine/fix-that-breaks-syntax-is-dropped/input.py
 expect_err "fixes not applied: said without --verbose" "input.py: fixes not applied: the fixed code would not parse"
+# a module imported from the file's own folder that raises at import on a Mac
+# (sibling.h): read beside the file, and beside --stdin-filename's file
+sib=fixtures/engine/reach-sibling-import-fails
+run "$bin" check --isolated --no-default-rules --rules $sib/rule.yml $sib/input.py
+expect_rc "a sibling module failing on import: nothing reported" 0
+"$bin" check --isolated --no-default-rules --rules $sib/rule.yml --stdin-filename $sib/input.py - \
+	<$sib/input.py >"$tmp/out" 2>"$tmp/err"
+rc=$? err=$(cat "$tmp/err")
+expect_rc "the same from standard input named by --stdin-filename" 0
+"$bin" check --isolated --no-default-rules --rules $sib/rule.yml - <$sib/input.py >"$tmp/out" 2>"$tmp/err"
+rc=$? out=$(cat "$tmp/out")
+expect_out "standard input with no file name: no folder, reported" "-:7:1: MPS901 probe"
 
 # --- broken rule files: exit 2, a file:line:col message, no partial run ----------
 for f in fixtures/bad-rules/*.yml; do

@@ -208,6 +208,8 @@ void mpsfix_cmd_file(const mpsfix_cmd *cmd, const mpsfix_index *index, mpsfix_ct
 		free(real_root);
 	}
 	eo.rel_path = skip_rel ? skip_rel : display;
+	/* standard input's modules lie beside the file it stands for, if it names one */
+	eo.disk_path = is_stdin ? opts->stdin_filename : path;
 	if (opts->since && !is_stdin) {
 		/* standard input: no history to compare with */
 		if ((error = mpsfix_git_changed_lines(&scope.since, &scope.nsince, path, opts->since,

@@ -76,6 +76,7 @@ static void series_on_file(void *payload, const mpsfix_series_file *f, mpsfix_en
 	ss->scope.since_active = false;
 	eo->target = &ss->targets->items[ft ? ft->target : 0].range;
 	eo->line_length = ft ? ft->line_length : ss->line_length;
+	eo->disk_path = f->path;
 }
 
 /* Create folder `dir` and its parents (as git format-patch -o does). */

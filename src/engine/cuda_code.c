@@ -592,6 +592,7 @@ typedef struct {
 	mpsfix_names *names;
 	const char *src;
 	TSNode root;
+	bool run;          /* the file runs: its __main__ block too (else it is imported) */
 	mpsfix_buf name;
 } script;
 
@@ -677,7 +678,7 @@ static bool statement_sets_up_cuda(script *sc, TSNode b, TSNode s, int depth)
 	TSNode cond = is(s, "if_statement") ? ts_node_child_by_field_name(s, "condition", 9) : (TSNode){0};
 	TSNode e, fn, args;
 
-	if (is(cond, "comparison_operator") && ts_node_eq(b, sc->root) &&
+	if (sc->run && is(cond, "comparison_operator") && ts_node_eq(b, sc->root) &&
 	    mpsfix_node_text_is(mpsfix_first_named(cond), sc->src, "__name__"))
 		/* if __name__ == "__main__": runs when the file is run */
 		return block_sets_up_cuda(sc, ts_node_child_by_field_name(s, "consequence", 11), depth);
@@ -705,9 +706,10 @@ static bool statement_sets_up_cuda(script *sc, TSNode b, TSNode s, int depth)
 	return false;
 }
 
-bool mpsfix_cuda_script(const mpsfix_cuda_defs *defs, mpsfix_names *names, const char *src, TSNode root)
+bool mpsfix_cuda_script(const mpsfix_cuda_defs *defs, mpsfix_names *names, const char *src, TSNode root,
+			bool run)
 {
-	script sc = {defs, names, src, root, MPSFIX_BUF_INIT};
+	script sc = {defs, names, src, root, run, MPSFIX_BUF_INIT};
 	bool yes = block_sets_up_cuda(&sc, root, 0);
 
 	mpsfix_buf_release(&sc.name);

@@ -106,8 +106,9 @@ bool mpsfix_cuda_subclassed(mpsfix_cuda_defs *defs, const char *src, TSNode cls)
 bool mpsfix_cuda_module(const char *p, size_t n);
 
 /**
- * Does the script at `root` set CUDA up whenever it runs: a statement of the
- * module or of its `if __name__ == "__main__":` block calls
+ * Does the script at `root` set CUDA up whenever it runs (`run`) or is
+ * imported (not `run`): a statement of the module (or, when it runs, of its
+ * `if __name__ == "__main__":` block) calls
  * `init_process_group("nccl")` or `torch.cuda.set_device(...)` or makes a
  * call of mpsfix_cuda_statement(), or calls a function of `defs` (or hands
  * one to a call, as `mp.spawn(main, ...)` does) one of whose statements
@@ -115,6 +116,7 @@ bool mpsfix_cuda_module(const char *p, size_t n);
  * not count); or imports, at its top level and not in a try, a module of
  * mpsfix_cuda_module()?
  */
-bool mpsfix_cuda_script(const mpsfix_cuda_defs *defs, mpsfix_names *names, const char *src, TSNode root);
+bool mpsfix_cuda_script(const mpsfix_cuda_defs *defs, mpsfix_names *names, const char *src, TSNode root,
+			bool run);
 
 #endif

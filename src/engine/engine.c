@@ -323,6 +323,7 @@ static bool reachable(pass *ps, const mpsfix_rule *r, const mpsfix_match *m)
 		.src = ps->src->data, .names = ps->fix.names,
 		.range = {t.lo > r->range.lo ? t.lo : r->range.lo, t.hi < r->range.hi ? t.hi : r->range.hi},
 		.cuda_file = ps->cuda_file,
+		.path = ps->opts->disk_path,
 		/* the spans depend on hasattr(torch, "accelerator"), a fact of versions below 2.6 */
 		.spans = &ps->spans[t.hi < MPSFIX_TORCH_VER(2, 6) || r->range.hi < MPSFIX_TORCH_VER(2, 6)],
 	};

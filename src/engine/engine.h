@@ -107,6 +107,10 @@ typedef struct {
 	/* The file's path inside the project, for the rules' `skip-paths`
 	   (NULL: the source's path) */
 	const char *rel_path;
+	/* Where the file lies on disk: the modules it imports from its own
+	   folder are read there, to see whether their import fails on a Mac
+	   (sibling.h).  NULL: none are read. */
+	const char *disk_path;
 	/*
 	 * The longest line, in columns, a fix may write: a line a fix made
 	 * longer than this is broken inside its brackets (wrap.h).  0: the

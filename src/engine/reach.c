@@ -13,6 +13,7 @@
 #include "cuda_code.h"
 #include "literal.h"
 #include "parse.h"
+#include "sibling.h"
 
 #define MAX_DEPTH 12
 
@@ -564,7 +565,8 @@ bool mpsfix_reach_mps(mpsfix_reach_ctx *cx, TSNode node, TSNode root)
 	if (!sp->defs.read)
 		mpsfix_cuda_defs_read(&sp->defs, cx->names, cx->src, root);
 	if (cx->cuda_file < 0)
-		cx->cuda_file = mpsfix_cuda_script(&sp->defs, cx->names, cx->src, root);
+		cx->cuda_file = mpsfix_cuda_script(&sp->defs, cx->names, cx->src, root, true) ||
+				(cx->path && mpsfix_sibling_imports_fail(cx->path, cx->src, root));
 	if (cx->cuda_file)
 		return false; /* nothing else to find out */
 	if (!sp->built) {

@@ -1,0 +1,156 @@
+/*
+ * sibling.c: does a file import, from its own folder, a module whose import
+ * fails on a Mac?  See sibling.h.  Each such module is read and parsed on
+ * its own, with the questions reach.c and cuda_code.c ask of any module;
+ * its imports are not followed.
+ */
+#include "sibling.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cuda_code.h"
+#include "names.h"
+#include "parse.h"
+#include "reach.h"
+#include "source.h"
+
+static bool is(TSNode n, const char *type)
+{
+	return !ts_node_is_null(n) && strcmp(ts_node_type(n), type) == 0;
+}
+
+/* The last statement of module `root` (not a comment), or a null node. */
+static TSNode last_statement(TSNode root)
+{
+	for (uint32_t i = ts_node_named_child_count(root); i-- > 0;) {
+		TSNode s = ts_node_named_child(root, i);
+
+		if (!is(s, "comment"))
+			return s;
+	}
+	return (TSNode){0};
+}
+
+/* Does the module in regular file `file` fail when it is imported on a Mac? */
+static bool module_fails(const char *file)
+{
+	mpsfix_source s = MPSFIX_SOURCE_INIT;
+	TSParser *parser = NULL;
+	TSTree *tree = NULL;
+	mpsfix_names *names = NULL;
+	mpsfix_reach_spans spans = {0};
+	mpsfix_span seen[MPSFIX_CUDA_EVIDENCE];
+	TSNode root, last;
+	bool fails = false;
+
+	/* a module that cannot be read or parsed is not judged (its errors are
+	   reported where it is checked itself) */
+	if (mpsfix_source_read_max(&s, file, MPSFIX_SIBLING_MAX) < 0 || mpsfix_parser_new(&parser) < 0 ||
+	    mpsfix_parse_named(&tree, parser, file, s.data, s.len) < 0)
+		goto done;
+	root = ts_tree_root_node(tree);
+	if (ts_node_has_error(root))
+		goto done;
+	names = mpsfix_names_new(root, s.data, s.len);
+	mpsfix_cuda_defs_read(&spans.defs, names, s.data, root);
+	if (mpsfix_cuda_script(&spans.defs, names, s.data, root, false) ||
+	    mpsfix_cuda_function(&spans.defs, names, s.data, root, MPSFIX_CUDA_FAILING, seen)) {
+		fails = true;
+		goto done;
+	}
+	/* an early exit where MPS is in use leaves the module's end unreached */
+	if (!ts_node_is_null(last = last_statement(root))) {
+		mpsfix_reach_ctx cx = {
+			.src = s.data, .names = names, .range = MPSFIX_TORCH_RANGE_MPS,
+			.cuda_file = 0, /* found out above */
+			.spans = &spans,
+		};
+
+		fails = !mpsfix_reach_mps(&cx, last, root);
+	}
+done:
+	mpsfix_reach_spans_release(&spans);
+	if (names)
+		mpsfix_names_free(names);
+	if (tree)
+		ts_tree_delete(tree);
+	if (parser)
+		ts_parser_delete(parser);
+	mpsfix_source_release(&s);
+	return fails;
+}
+
+/* Does module `m` (an identifier, as `import m` names it) beside `path` fail on import? */
+static bool sibling_fails(const char *path, const char *src, TSNode m)
+{
+	uint32_t start = ts_node_start_byte(m), n = ts_node_end_byte(m) - start;
+	const char *slash = strrchr(path, '/');
+	struct stat st;
+	char *file;
+	bool fails;
+
+	if (is(m, "dotted_name") && mpsfix_named_count(m) == 1)
+		m = ts_node_named_child(m, 0);
+	if (!is(m, "identifier"))
+		return false; /* a.b: a package's module, not one beside the file */
+	file = slash ? mpsfix_xasprintf("%.*s/%.*s.py", (int)(slash - path), path, (int)n, src + start)
+		     : mpsfix_xasprintf("%.*s.py", (int)n, src + start);
+	fails = stat(file, &st) == 0 && S_ISREG(st.st_mode) && module_fails(file);
+	free(file);
+	return fails;
+}
+
+/* The module an imported name of an import statement names (`m` of `m as n`). */
+static TSNode imported(TSNode n)
+{
+	return is(n, "aliased_import") ? ts_node_child_by_field_name(n, "name", 4) : n;
+}
+
+/* Does top-level statement `s` import a module beside `path` that fails on import? */
+static bool statement_imports_fail(const char *path, const char *src, TSNode s)
+{
+	TSNode from, prefix, m;
+	bool fails = false;
+
+	if (is(s, "import_statement")) {
+		for (uint32_t i = 0; !fails && i < mpsfix_named_count(s); i++)
+			fails = sibling_fails(path, src, imported(ts_node_named_child(s, i)));
+		return fails;
+	}
+	if (!is(s, "import_from_statement"))
+		return false;
+	from = ts_node_child_by_field_name(s, "module_name", 11);
+	if (is(from, "dotted_name"))
+		return sibling_fails(path, src, from); /* from utils import x */
+	if (!is(from, "relative_import"))
+		return false;
+	prefix = mpsfix_first_named(from);
+	if (!is(prefix, "import_prefix") || !mpsfix_node_text_is(prefix, src, "."))
+		return false; /* .. and beyond: a module of another folder */
+	m = ts_node_next_named_sibling(prefix);
+	if (!ts_node_is_null(m))
+		return sibling_fails(path, src, m); /* from .utils import x */
+	/* from . import utils, data */
+	for (uint32_t i = 0; !fails && i < ts_node_named_child_count(s); i++) {
+		TSNode c = ts_node_named_child(s, i);
+
+		if (!ts_node_eq(c, from) && (is(c, "dotted_name") || is(c, "aliased_import")))
+			fails = sibling_fails(path, src, imported(c));
+	}
+	return fails;
+}
+
+bool mpsfix_sibling_imports_fail(const char *path, const char *src, TSNode root)
+{
+	mpsfix_kids k;
+	TSNode s;
+	bool fails = false;
+
+	mpsfix_kids_start(&k, root);
+	while (!fails && mpsfix_kids_next(&k, &s))
+		fails = statement_imports_fail(path, src, s);
+	mpsfix_kids_end(&k);
+	return fails;
+}

@@ -1,0 +1,32 @@
+/*
+ * sibling.h: the modules a file imports from its own folder.  `import utils`
+ * (`from utils import x`) in a script, or `from .utils import x` (`from .
+ * import utils`) in a package, runs DIR/utils.py before anything after it;
+ * where that module cannot be imported on a Mac, the file cannot run there
+ * either.
+ */
+#ifndef MPSFIX_SIBLING_H
+#define MPSFIX_SIBLING_H
+
+#include <tree_sitter/api.h>
+
+#include "common.h"
+
+/* Sibling modules larger than this are not read (generated code). */
+#define MPSFIX_SIBLING_MAX (1024u * 1024u)
+
+/**
+ * Does the module at `root` (text `src`, the file at `path`) import, at its
+ * top level and not in a try, a module of its own folder whose import fails
+ * on a Mac?  That module (a regular file NAME.py beside `path`, parsed
+ * without errors, at most MPSFIX_SIBLING_MAX bytes) fails when its top level
+ * sets CUDA up or imports a CUDA-only module (mpsfix_cuda_script() as
+ * imported), makes a call that fails without CUDA (cuda_code.h's
+ * MPSFIX_CUDA_FAILING), or exits where MPS is in use (reach.h:
+ * `if device not in ("cuda", "xpu"): raise ...`, `assert
+ * torch.cuda.is_available()`).  Its own imports are not followed, and a
+ * module that cannot be read or parsed does not count.
+ */
+bool mpsfix_sibling_imports_fail(const char *path, const char *src, TSNode root);
+
+#endif
