@@ -1,12 +1,14 @@
 /*
  * check_engine.c: what the engine fixtures (fixtures/engine/<case>/, run by
  * check_fixtures.c with unsafe fixes on and every warning) cannot say: that
- * an unsafe fix needs the opt-in, that passes stop at MPSFIX_MAX_PASSES, and
- * which warnings need opts->verbose.
+ * an unsafe fix needs the opt-in, that passes stop at MPSFIX_MAX_PASSES,
+ * which warnings need opts->verbose, and which module texts fail when a file
+ * imports them from its folder.
  */
 #include <stdlib.h>
 #include <string.h>
 
+#include "sibling.h"
 #include "tests.h"
 #include "testutil.h"
 
@@ -165,6 +167,38 @@ START_TEST(test_engine_verbose_warnings)
 }
 END_TEST
 
+/* Which module texts fail when imported on a Mac (sibling.h)? */
+START_TEST(test_engine_sibling_module_fails)
+{
+	static const struct {
+		const char *text;
+		bool fails;
+	} cases[] = {
+		{"import torch\nif not torch.cuda.is_available():\n    raise RuntimeError('cuda')\nx = 1\n", true},
+		{"import torch\nif not torch.cuda.is_available():\n    raise RuntimeError('cuda')\n", true},
+		{"import torch\nassert torch.cuda.is_available()\n", true},
+		{"d = infer_device()\nif d not in ['cuda', 'xpu']:\n    raise RuntimeError(d)\n", true},
+		{"import torch\ntorch.cuda.set_device(0)\n", true},
+		{"import torch\nstart = torch.cuda.Event(enable_timing=True)\n# end\n", true},
+		{"import triton\n", true},
+		/* the __main__ block does not run on import */
+		{"import torch\nif __name__ == '__main__':\n    torch.cuda.set_device(0)\n", false},
+		{"import torch\ndef f():\n    return torch.cuda.Event()\n", false},
+		{"import torch\nif torch.cuda.is_available():\n    raise RuntimeError('no')\n", false},
+		{"try:\n    import triton\nexcept ImportError:\n    triton = None\n", false},
+		{"import torch\nmodel = build().cuda()\n", false},
+		{"if not torch.cuda.is_available(:\n    raise RuntimeError\n", false},
+		{"", false},
+		{"# only a comment\n", false},
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		ck_assert_msg(mpsfix_sibling_module_fails("m.py", cases[i].text, (uint32_t)strlen(cases[i].text)) ==
+				      cases[i].fails,
+			      "case %zu: %s", i, cases[i].text);
+}
+END_TEST
+
 Suite *mpsfix_suite_engine(void)
 {
 	Suite *s = suite_create("engine");
@@ -174,6 +208,7 @@ Suite *mpsfix_suite_engine(void)
 	tcase_add_test(tc, test_engine_pass_limit);
 	tcase_add_test(tc, test_engine_case_torch);
 	tcase_add_test(tc, test_engine_verbose_warnings);
+	tcase_add_test(tc, test_engine_sibling_module_fails);
 	suite_add_tcase(s, tc);
 	return s;
 }

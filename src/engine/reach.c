@@ -371,6 +371,19 @@ static bool exits_on_mps(const mpsfix_reach_ctx *cx, TSNode s)
 	return false;
 }
 
+bool mpsfix_reach_module_exits(const mpsfix_reach_ctx *cx, TSNode root)
+{
+	mpsfix_kids k;
+	TSNode s;
+	bool yes = false;
+
+	mpsfix_kids_start(&k, root);
+	while (!yes && mpsfix_kids_next(&k, &s))
+		yes = exits_on_mps(cx, s);
+	mpsfix_kids_end(&k);
+	return yes;
+}
+
 /* A decorator that skips the function (or class) where the program runs on MPS. */
 static bool skips_on_mps(const mpsfix_reach_ctx *cx, TSNode decorator)
 {

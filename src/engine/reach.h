@@ -94,6 +94,13 @@ void mpsfix_reach_spans_release(mpsfix_reach_spans *s);
  */
 bool mpsfix_reach_mps(mpsfix_reach_ctx *cx, TSNode node, TSNode root);
 
+/**
+ * Does a statement of module `root` end it where the program runs on MPS
+ * (`if not torch.cuda.is_available(): raise ...`, `assert
+ * torch.cuda.is_available()`, the early exits above)?
+ */
+bool mpsfix_reach_module_exits(const mpsfix_reach_ctx *cx, TSNode root);
+
 /** Can expression `value`, evaluated where it stands, be the MPS device (type)? */
 bool mpsfix_reach_may_be_mps(const mpsfix_reach_ctx *cx, TSNode value);
 

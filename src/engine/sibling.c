@@ -21,63 +21,53 @@ static bool is(TSNode n, const char *type)
 	return !ts_node_is_null(n) && strcmp(ts_node_type(n), type) == 0;
 }
 
-/* The last statement of module `root` (not a comment), or a null node. */
-static TSNode last_statement(TSNode root)
+bool mpsfix_sibling_module_fails(const char *name, const char *data, uint32_t len)
 {
-	for (uint32_t i = ts_node_named_child_count(root); i-- > 0;) {
-		TSNode s = ts_node_named_child(root, i);
-
-		if (!is(s, "comment"))
-			return s;
-	}
-	return (TSNode){0};
-}
-
-/* Does the module in regular file `file` fail when it is imported on a Mac? */
-static bool module_fails(const char *file)
-{
-	mpsfix_source s = MPSFIX_SOURCE_INIT;
 	TSParser *parser = NULL;
 	TSTree *tree = NULL;
 	mpsfix_names *names = NULL;
-	mpsfix_reach_spans spans = {0};
+	mpsfix_cuda_defs defs = {0};
 	mpsfix_span seen[MPSFIX_CUDA_EVIDENCE];
-	TSNode root, last;
+	mpsfix_reach_ctx cx = {.range = MPSFIX_TORCH_RANGE_MPS, .cuda_file = 0};
+	TSNode root;
 	bool fails = false;
 
-	/* a module that cannot be read or parsed is not judged (its errors are
-	   reported where it is checked itself) */
-	if (mpsfix_source_read_max(&s, file, MPSFIX_SIBLING_MAX) < 0 || mpsfix_parser_new(&parser) < 0 ||
-	    mpsfix_parse_named(&tree, parser, file, s.data, s.len) < 0)
+	/* a module that does not parse is not judged (its errors are reported
+	   where it is checked itself) */
+	if (mpsfix_parser_new(&parser) < 0 || mpsfix_parse_named(&tree, parser, name, data, len) < 0)
 		goto done;
 	root = ts_tree_root_node(tree);
 	if (ts_node_has_error(root))
 		goto done;
-	names = mpsfix_names_new(root, s.data, s.len);
-	mpsfix_cuda_defs_read(&spans.defs, names, s.data, root);
-	if (mpsfix_cuda_script(&spans.defs, names, s.data, root, false) ||
-	    mpsfix_cuda_function(&spans.defs, names, s.data, root, MPSFIX_CUDA_FAILING, seen)) {
-		fails = true;
-		goto done;
-	}
-	/* an early exit where MPS is in use leaves the module's end unreached */
-	if (!ts_node_is_null(last = last_statement(root))) {
-		mpsfix_reach_ctx cx = {
-			.src = s.data, .names = names, .range = MPSFIX_TORCH_RANGE_MPS,
-			.cuda_file = 0, /* found out above */
-			.spans = &spans,
-		};
-
-		fails = !mpsfix_reach_mps(&cx, last, root);
-	}
+	names = mpsfix_names_new(root, data, len);
+	mpsfix_cuda_defs_read(&defs, names, data, root);
+	cx.src = data;
+	cx.names = names;
+	/* set up for CUDA, failing without it, or leaving where MPS is in use */
+	fails = mpsfix_cuda_script(&defs, names, data, root, false) ||
+		mpsfix_cuda_function(&defs, names, data, root, MPSFIX_CUDA_FAILING, seen) ||
+		mpsfix_reach_module_exits(&cx, root);
 done:
-	mpsfix_reach_spans_release(&spans);
+	mpsfix_cuda_defs_release(&defs);
 	if (names)
 		mpsfix_names_free(names);
 	if (tree)
 		ts_tree_delete(tree);
 	if (parser)
 		ts_parser_delete(parser);
+	return fails;
+}
+
+/* Does the module in regular file `file` fail when it is imported on a Mac? */
+static bool module_fails(const char *file)
+{
+	mpsfix_source s = MPSFIX_SOURCE_INIT;
+	bool fails;
+
+	/* one that cannot be read is not judged either */
+	if (mpsfix_source_read_max(&s, file, MPSFIX_SIBLING_MAX) < 0)
+		return false;
+	fails = mpsfix_sibling_module_fails(file, s.data, s.len);
 	mpsfix_source_release(&s);
 	return fails;
 }

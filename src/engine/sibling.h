@@ -29,4 +29,11 @@
  */
 bool mpsfix_sibling_imports_fail(const char *path, const char *src, TSNode root);
 
+/**
+ * Does the module whose text is `len` bytes at `data` (`name`, for
+ * messages) fail when it is imported on a Mac, as mpsfix_sibling_imports_fail()
+ * judges a module beside the file?  False for text that does not parse.
+ */
+bool mpsfix_sibling_module_fails(const char *name, const char *data, uint32_t len);
+
 #endif

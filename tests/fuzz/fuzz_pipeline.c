@@ -8,6 +8,7 @@
  *   another finding, for each pass on the text it starts from;
  * - the results are those a fresh parser and matcher give (nothing carries
  *   over from one input to the next, as nothing may from file to file).
+ * The text is also judged as a module imported beside a file (sibling.h).
  * The rules come from $MPSFIX_RULES_DIR, else the source tree's rules/.
  */
 #include <stdio.h>
@@ -18,6 +19,7 @@
 #include "fuzz.h"
 #include "parse.h"
 #include "rule.h"
+#include "sibling.h"
 #include "source.h"
 
 static mpsfix_ctx ctx;
@@ -235,6 +237,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (mpsfix_source_from_buffer(&src, "fuzz.py", (const char *)data, size) < 0)
 		return 0; /* binary, not UTF-8, too large: skipped before any rule runs */
+	/* the same text, as a module imported beside a file (sibling.h) */
+	(void)mpsfix_sibling_module_fails("fuzz.py", src.data, src.len);
 	if (run(&reported, &src, false, 0) || run(&res, &src, true, 0))
 		goto done;
 	if (!res.text)
