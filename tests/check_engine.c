@@ -187,6 +187,10 @@ START_TEST(test_engine_sibling_module_fails)
 		{"import torch\nif torch.cuda.is_available():\n    raise RuntimeError('no')\n", false},
 		{"try:\n    import triton\nexcept ImportError:\n    triton = None\n", false},
 		{"import torch\nmodel = build().cuda()\n", false},
+		/* no CUDA device: the loop runs no turn */
+		{"import torch\nfor i in range(torch.cuda.device_count()):\n    torch.cuda.set_device(i)\n", false},
+		{"import torch\nwhile torch.cuda.is_available():\n    torch.cuda.set_device(0)\n    break\n", false},
+		{"import torch\nfor d in devices:\n    torch.cuda.set_device(d)\n", true},
 		{"if not torch.cuda.is_available(:\n    raise RuntimeError\n", false},
 		{"", false},
 		{"# only a comment\n", false},

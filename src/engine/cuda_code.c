@@ -387,10 +387,50 @@ static bool if_fails(const evidence *ev, TSNode s, int depth)
 	return f && has_else && any == 2;
 }
 
+/* Is `n` (or a part of it) a call that asks how many CUDA (XPU) devices there are, or whether any? */
+typedef struct {
+	evidence *ev;
+	bool yes;
+} counts_devices;
+
+static mpsfix_walk_action find_device_count(TSNode n, void *payload)
+{
+	static const char *const asks[] = {
+		"torch.cuda.device_count", "torch.cuda.is_available", "torch.xpu.device_count", "torch.xpu.is_available",
+	};
+	counts_devices *cd = payload;
+
+	if (!is(n, "call"))
+		return MPSFIX_WALK_DESCEND;
+	if (mpsfix_names_name_of(cd->ev->names, ts_node_child_by_field_name(n, "function", 8), cd->ev->src,
+				 &cd->ev->name))
+		for (size_t i = 0; !cd->yes && i < MPSFIX_ARRAY_SIZE(asks); i++)
+			cd->yes = !strcmp(cd->ev->name.data, asks[i]);
+	return cd->yes ? MPSFIX_WALK_STOP : MPSFIX_WALK_DESCEND;
+}
+
+/*
+ * Does loop `s` run where CUDA is missing?  Not `for i in
+ * range(torch.cuda.device_count()):` (no devices, no turn) nor `while
+ * torch.cuda.is_available():`.
+ */
+static bool loop_runs(evidence *ev, TSNode s)
+{
+	counts_devices cd = {ev, false};
+	TSNode head = ts_node_child_by_field_name(s, is(s, "for_statement") ? "right" : "condition",
+						  is(s, "for_statement") ? 5 : 9);
+
+	if (!is(s, "for_statement") && !is(s, "while_statement"))
+		return true;
+	mpsfix_walk(head, find_device_count, &cd);
+	return !cd.yes;
+}
+
 /*
  * The statements of block `b` (or the module) that run whenever it runs,
  * and those of the loops and with blocks among them (a loop over a
- * program's data runs), up to the first that may leave the block (a
+ * program's data runs; not one over the CUDA devices, loop_runs), up to
+ * the first that may leave the block (a
  * return or raise, or an if or a try that may return, break or continue);
  * not those under an if, a try or a match, but an if all of whose ways fail
  * (if_fails) counts as a whole.
@@ -409,7 +449,7 @@ static void block_evidence(evidence *ev, TSNode b, int depth)
 		if (is(s, "with_statement"))
 			mpsfix_walk(s, find_evidence, ev); /* its items; the block is held back */
 		if ((is(s, "for_statement") || is(s, "while_statement") || is(s, "with_statement")) && depth < 8 &&
-		    !ev->found && !(is(s, "with_statement") && suppresses(ev, s)))
+		    !ev->found && !(is(s, "with_statement") && suppresses(ev, s)) && loop_runs(ev, s))
 			block_evidence(ev, ts_node_child_by_field_name(s, "body", 4), depth + 1);
 		if (is(s, "if_statement") && depth < 8 && !ev->found && if_fails(ev, s, depth + 1)) {
 			if (ev->seen)

@@ -16,6 +16,7 @@
 #include "prefilter.h"
 #include "wrap.h"
 #include "reach.h"
+#include "sibling.h"
 #include "signature.h"
 #include "suppress.h"
 
@@ -96,9 +97,11 @@ int mpsfix_ctx_init(mpsfix_ctx *ctx)
 	int error;
 
 	ctx->matcher = NULL;
+	ctx->siblings = NULL;
 	if ((error = mpsfix_parser_new(&ctx->parser)) < 0)
 		return error;
 	ctx->matcher = mpsfix_matcher_new();
+	ctx->siblings = mpsfix_sibling_cache_new();
 	return 0;
 }
 
@@ -107,8 +110,10 @@ void mpsfix_ctx_release(mpsfix_ctx *ctx)
 	if (ctx->parser)
 		ts_parser_delete(ctx->parser);
 	mpsfix_matcher_free(ctx->matcher);
+	mpsfix_sibling_cache_free(ctx->siblings);
 	ctx->parser = NULL;
 	ctx->matcher = NULL;
+	ctx->siblings = NULL;
 }
 
 static void findings_release(mpsfix_result *r)
@@ -323,7 +328,7 @@ static bool reachable(pass *ps, const mpsfix_rule *r, const mpsfix_match *m)
 		.src = ps->src->data, .names = ps->fix.names,
 		.range = {t.lo > r->range.lo ? t.lo : r->range.lo, t.hi < r->range.hi ? t.hi : r->range.hi},
 		.cuda_file = ps->cuda_file,
-		.path = ps->opts->disk_path,
+		.path = ps->opts->disk_path, .siblings = ps->ctx->siblings,
 		/* the spans depend on hasattr(torch, "accelerator"), a fact of versions below 2.6 */
 		.spans = &ps->spans[t.hi < MPSFIX_TORCH_VER(2, 6) || r->range.hi < MPSFIX_TORCH_VER(2, 6)],
 	};

@@ -24,10 +24,11 @@ typedef struct mpsfix_index mpsfix_index;
 mpsfix_index *mpsfix_index_new(mpsfix_rule *const *rules, size_t n);
 void mpsfix_index_free(mpsfix_index *ix);
 
-/** Per-thread state: a parser and matcher scratch. */
+/** Per-thread state: a parser and matcher scratch, what is known of the modules files import. */
 typedef struct {
 	TSParser *parser;
 	mpsfix_matcher *matcher;
+	struct mpsfix_sibling_cache *siblings;
 } mpsfix_ctx;
 
 int mpsfix_ctx_init(mpsfix_ctx *ctx);

@@ -579,7 +579,8 @@ bool mpsfix_reach_mps(mpsfix_reach_ctx *cx, TSNode node, TSNode root)
 		mpsfix_cuda_defs_read(&sp->defs, cx->names, cx->src, root);
 	if (cx->cuda_file < 0)
 		cx->cuda_file = mpsfix_cuda_script(&sp->defs, cx->names, cx->src, root, true) ||
-				(cx->path && mpsfix_sibling_imports_fail(cx->path, cx->src, root));
+				(cx->path && cx->siblings &&
+				 mpsfix_sibling_imports_fail(cx->siblings, cx->path, cx->src, root));
 	if (cx->cuda_file)
 		return false; /* nothing else to find out */
 	if (!sp->built) {

@@ -72,6 +72,7 @@ typedef struct {
 				  known yet (mpsfix_reach_mps() finds out and keeps it) */
 	const char *path;      /* the file on disk, beside which the modules it
 				  imports by a bare name lie (sibling.h; NULL: none) */
+	struct mpsfix_sibling_cache *siblings; /* what is known of those (with path) */
 	mpsfix_reach_spans *spans; /* the text's unreachable spans for this range's
 				      version facts, built at the first question */
 } mpsfix_reach_ctx;

@@ -58,37 +58,111 @@ done:
 	return fails;
 }
 
+typedef struct {
+	char *file;
+	mpsfix_file_stamp stamp; /* the file as read */
+	bool fails;
+} cached;
+
+struct mpsfix_sibling_cache {
+	cached *items; /* sorted by file */
+	size_t len, cap;
+};
+
+mpsfix_sibling_cache *mpsfix_sibling_cache_new(void)
+{
+	return mpsfix_xcalloc(1, sizeof(mpsfix_sibling_cache));
+}
+
+void mpsfix_sibling_cache_free(mpsfix_sibling_cache *c)
+{
+	if (!c)
+		return;
+	for (size_t i = 0; i < c->len; i++)
+		free(c->items[i].file);
+	free(c->items);
+	free(c);
+}
+
+/* Where `file` is in `c`, or would be. */
+static size_t cache_find(const mpsfix_sibling_cache *c, const char *file, bool *found)
+{
+	size_t lo = 0, hi = c->len;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int cmp = strcmp(c->items[mid].file, file);
+
+		if (cmp == 0) {
+			*found = true;
+			return mid;
+		}
+		if (cmp < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	*found = false;
+	return lo;
+}
+
+static bool same_stamp(const mpsfix_file_stamp *a, const mpsfix_file_stamp *b)
+{
+	return a->known && b->known && a->dev == b->dev && a->ino == b->ino && a->size == b->size &&
+	       a->mtime_sec == b->mtime_sec && a->mtime_nsec == b->mtime_nsec &&
+	       a->ctime_sec == b->ctime_sec && a->ctime_nsec == b->ctime_nsec;
+}
+
 /* Does the module in regular file `file` fail when it is imported on a Mac? */
-static bool module_fails(const char *file)
+static bool module_fails(mpsfix_sibling_cache *c, const char *file)
 {
 	mpsfix_source s = MPSFIX_SOURCE_INIT;
-	bool fails;
+	bool found, fails;
+	size_t at;
 
 	/* one that cannot be read is not judged either */
 	if (mpsfix_source_read_max(&s, file, MPSFIX_SIBLING_MAX) < 0)
 		return false;
-	fails = mpsfix_sibling_module_fails(file, s.data, s.len);
+	at = cache_find(c, file, &found);
+	if (found && same_stamp(&c->items[at].stamp, &s.stamp)) {
+		fails = c->items[at].fails;
+	} else {
+		fails = mpsfix_sibling_module_fails(file, s.data, s.len);
+		if (!found) {
+			mpsfix_grow((void **)&c->items, &c->cap, c->len + 1, sizeof(*c->items));
+			memmove(&c->items[at + 1], &c->items[at], (c->len - at) * sizeof(*c->items));
+			c->items[at].file = mpsfix_xstrdup(file);
+			c->len++;
+		}
+		c->items[at].stamp = s.stamp;
+		c->items[at].fails = fails;
+	}
 	mpsfix_source_release(&s);
 	return fails;
 }
 
 /* Does module `m` (an identifier, as `import m` names it) beside `path` fail on import? */
-static bool sibling_fails(const char *path, const char *src, TSNode m)
+static bool sibling_fails(mpsfix_sibling_cache *c, const char *path, const char *src, TSNode m)
 {
 	uint32_t start = ts_node_start_byte(m), n = ts_node_end_byte(m) - start;
 	const char *slash = strrchr(path, '/');
 	struct stat st;
-	char *file;
+	char *dir, *file;
 	bool fails;
 
 	if (is(m, "dotted_name") && mpsfix_named_count(m) == 1)
 		m = ts_node_named_child(m, 0);
 	if (!is(m, "identifier"))
 		return false; /* a.b: a package's module, not one beside the file */
-	file = slash ? mpsfix_xasprintf("%.*s/%.*s.py", (int)(slash - path), path, (int)n, src + start)
-		     : mpsfix_xasprintf("%.*s.py", (int)n, src + start);
-	fails = stat(file, &st) == 0 && S_ISREG(st.st_mode) && module_fails(file);
+	dir = slash ? mpsfix_xstrndup(path, (size_t)(slash - path) + 1) : mpsfix_xstrdup("");
+	/* a package of that name is imported before a module: Python's order */
+	file = mpsfix_xasprintf("%s%.*s/__init__.py", dir, (int)n, src + start);
+	fails = stat(file, &st) == 0;
 	free(file);
+	file = mpsfix_xasprintf("%s%.*s.py", dir, (int)n, src + start);
+	fails = !fails && stat(file, &st) == 0 && S_ISREG(st.st_mode) && module_fails(c, file);
+	free(file);
+	free(dir);
 	return fails;
 }
 
@@ -99,21 +173,21 @@ static TSNode imported(TSNode n)
 }
 
 /* Does top-level statement `s` import a module beside `path` that fails on import? */
-static bool statement_imports_fail(const char *path, const char *src, TSNode s)
+static bool statement_imports_fail(mpsfix_sibling_cache *c, const char *path, const char *src, TSNode s)
 {
 	TSNode from, prefix, m;
 	bool fails = false;
 
 	if (is(s, "import_statement")) {
 		for (uint32_t i = 0; !fails && i < mpsfix_named_count(s); i++)
-			fails = sibling_fails(path, src, imported(ts_node_named_child(s, i)));
+			fails = sibling_fails(c, path, src, imported(ts_node_named_child(s, i)));
 		return fails;
 	}
 	if (!is(s, "import_from_statement"))
 		return false;
 	from = ts_node_child_by_field_name(s, "module_name", 11);
 	if (is(from, "dotted_name"))
-		return sibling_fails(path, src, from); /* from utils import x */
+		return sibling_fails(c, path, src, from); /* from utils import x */
 	if (!is(from, "relative_import"))
 		return false;
 	prefix = mpsfix_first_named(from);
@@ -121,18 +195,18 @@ static bool statement_imports_fail(const char *path, const char *src, TSNode s)
 		return false; /* .. and beyond: a module of another folder */
 	m = ts_node_next_named_sibling(prefix);
 	if (!ts_node_is_null(m))
-		return sibling_fails(path, src, m); /* from .utils import x */
+		return sibling_fails(c, path, src, m); /* from .utils import x */
 	/* from . import utils, data */
 	for (uint32_t i = 0; !fails && i < ts_node_named_child_count(s); i++) {
-		TSNode c = ts_node_named_child(s, i);
+		TSNode name = ts_node_named_child(s, i);
 
-		if (!ts_node_eq(c, from) && (is(c, "dotted_name") || is(c, "aliased_import")))
-			fails = sibling_fails(path, src, imported(c));
+		if (!ts_node_eq(name, from) && (is(name, "dotted_name") || is(name, "aliased_import")))
+			fails = sibling_fails(c, path, src, imported(name));
 	}
 	return fails;
 }
 
-bool mpsfix_sibling_imports_fail(const char *path, const char *src, TSNode root)
+bool mpsfix_sibling_imports_fail(mpsfix_sibling_cache *cache, const char *path, const char *src, TSNode root)
 {
 	mpsfix_kids k;
 	TSNode s;
@@ -140,7 +214,7 @@ bool mpsfix_sibling_imports_fail(const char *path, const char *src, TSNode root)
 
 	mpsfix_kids_start(&k, root);
 	while (!fails && mpsfix_kids_next(&k, &s))
-		fails = statement_imports_fail(path, src, s);
+		fails = statement_imports_fail(cache, path, src, s);
 	mpsfix_kids_end(&k);
 	return fails;
 }

@@ -15,6 +15,15 @@
 /* Sibling modules larger than this are not read (generated code). */
 #define MPSFIX_SIBLING_MAX (1024u * 1024u)
 
+/*
+ * What was found out about the modules read, by path and file stamp (one
+ * cache per thread: a module many files import is parsed once).
+ */
+typedef struct mpsfix_sibling_cache mpsfix_sibling_cache;
+
+mpsfix_sibling_cache *mpsfix_sibling_cache_new(void);
+void mpsfix_sibling_cache_free(mpsfix_sibling_cache *c);
+
 /**
  * Does the module at `root` (text `src`, the file at `path`) import, at its
  * top level and not in a try, a module of its own folder whose import fails
@@ -25,9 +34,11 @@
  * MPSFIX_CUDA_FAILING), or exits where MPS is in use (reach.h:
  * `if device not in ("cuda", "xpu"): raise ...`, `assert
  * torch.cuda.is_available()`).  Its own imports are not followed, and a
- * module that cannot be read or parsed does not count.
+ * module that cannot be read or parsed does not count.  `cache` keeps what
+ * is found out about each module read.
  */
-bool mpsfix_sibling_imports_fail(const char *path, const char *src, TSNode root);
+bool mpsfix_sibling_imports_fail(mpsfix_sibling_cache *cache, const char *path, const char *src,
+				 TSNode root);
 
 /**
  * Does the module whose text is `len` bytes at `data` (`name`, for
