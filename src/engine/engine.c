@@ -193,6 +193,8 @@ typedef struct {
 				     first finding (most files have none) */
 	int cuda_file;           /* the text sets CUDA up unconditionally (reach.h);
 				    -1: not known yet */
+	int imports_fail;        /* it imports a module of its folder that fails on
+				    a Mac (sibling.h); -1: not known yet */
 	mpsfix_reach_spans spans[2]; /* what cannot run on MPS, for ranges that reach
 					torch 2.6 and for ranges below it */
 	bool *possible;          /* by rule order: its words are in ps->src (the
@@ -328,12 +330,18 @@ static bool reachable(pass *ps, const mpsfix_rule *r, const mpsfix_match *m)
 		.src = ps->src->data, .names = ps->fix.names,
 		.range = {t.lo > r->range.lo ? t.lo : r->range.lo, t.hi < r->range.hi ? t.hi : r->range.hi},
 		.cuda_file = ps->cuda_file,
-		.path = ps->opts->disk_path, .siblings = ps->ctx->siblings,
 		/* the spans depend on hasattr(torch, "accelerator"), a fact of versions below 2.6 */
 		.spans = &ps->spans[t.hi < MPSFIX_TORCH_VER(2, 6) || r->range.hi < MPSFIX_TORCH_VER(2, 6)],
 	};
 	const mpsfix_binding *b;
-	bool reach = r->reach_any || mpsfix_reach_mps(&rx, m->node, ps->root);
+	bool reach;
+
+	if (!r->reach_any && ps->imports_fail < 0)
+		/* a module of its folder that fails on import stops the whole file */
+		ps->imports_fail = ps->opts->disk_path && ps->ctx->siblings &&
+				   mpsfix_sibling_imports_fail(ps->ctx->siblings, ps->opts->disk_path, ps->src->data,
+							       ps->root);
+	reach = r->reach_any || (!ps->imports_fail && mpsfix_reach_mps(&rx, m->node, ps->root));
 
 	ps->cuda_file = rx.cuda_file; /* found out once per text */
 	if (!reach)
@@ -454,6 +462,7 @@ static void run_pass(pass *ps, mpsfix_result *findings, mpsfix_edits *edits)
 	mpsfix_suppressions_free(ps->sup);
 	ps->sup = NULL;
 	ps->cuda_file = -1;
+	ps->imports_fail = -1;
 	mpsfix_reach_spans_release(&ps->spans[0]);
 	mpsfix_reach_spans_release(&ps->spans[1]);
 	findings->file_ignored = false;

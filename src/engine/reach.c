@@ -13,7 +13,6 @@
 #include "cuda_code.h"
 #include "literal.h"
 #include "parse.h"
-#include "sibling.h"
 
 #define MAX_DEPTH 12
 
@@ -578,9 +577,7 @@ bool mpsfix_reach_mps(mpsfix_reach_ctx *cx, TSNode node, TSNode root)
 	if (!sp->defs.read)
 		mpsfix_cuda_defs_read(&sp->defs, cx->names, cx->src, root);
 	if (cx->cuda_file < 0)
-		cx->cuda_file = mpsfix_cuda_script(&sp->defs, cx->names, cx->src, root, true) ||
-				(cx->path && cx->siblings &&
-				 mpsfix_sibling_imports_fail(cx->siblings, cx->path, cx->src, root));
+		cx->cuda_file = mpsfix_cuda_script(&sp->defs, cx->names, cx->src, root, true);
 	if (cx->cuda_file)
 		return false; /* nothing else to find out */
 	if (!sp->built) {

@@ -70,9 +70,6 @@ typedef struct {
 				     within the file's target */
 	int cuda_file;         /* does the file set up CUDA unconditionally?  -1: not
 				  known yet (mpsfix_reach_mps() finds out and keeps it) */
-	const char *path;      /* the file on disk, beside which the modules it
-				  imports by a bare name lie (sibling.h; NULL: none) */
-	struct mpsfix_sibling_cache *siblings; /* what is known of those (with path) */
 	mpsfix_reach_spans *spans; /* the text's unreachable spans for this range's
 				      version facts, built at the first question */
 } mpsfix_reach_ctx;
@@ -90,8 +87,8 @@ void mpsfix_reach_spans_release(mpsfix_reach_spans *s);
  * a try does not count.  Nor in a module that imports (at its top level,
  * not in a try) a module that works only with CUDA: triton, flash_attn,
  * apex, transformer_engine, deepspeed, torchao.float8, tensorrt,
- * colossalai, megatron, msamp; or, given its path, one of its own folder
- * whose import fails on a Mac (sibling.h).
+ * colossalai, megatron, msamp.  (Nor, engine.c asks first, in a file that
+ * imports a module of its own folder whose import fails on a Mac: sibling.h.)
  */
 bool mpsfix_reach_mps(mpsfix_reach_ctx *cx, TSNode node, TSNode root);
 
