@@ -146,23 +146,22 @@ static bool sibling_fails(mpsfix_sibling_cache *c, const char *path, const char 
 {
 	uint32_t start = ts_node_start_byte(m), n = ts_node_end_byte(m) - start;
 	const char *slash = strrchr(path, '/');
+	int dir = slash ? (int)(slash - path) + 1 : 0; /* its folder, with the slash */
 	struct stat st;
-	char *dir, *file;
-	bool fails;
+	char *file;
+	bool package, fails;
 
 	if (is(m, "dotted_name") && mpsfix_named_count(m) == 1)
 		m = ts_node_named_child(m, 0);
 	if (!is(m, "identifier"))
 		return false; /* a.b: a package's module, not one beside the file */
-	dir = slash ? mpsfix_xstrndup(path, (size_t)(slash - path) + 1) : mpsfix_xstrdup("");
 	/* a package of that name is imported before a module: Python's order */
-	file = mpsfix_xasprintf("%s%.*s/__init__.py", dir, (int)n, src + start);
-	fails = stat(file, &st) == 0;
+	file = mpsfix_xasprintf("%.*s%.*s/__init__.py", dir, path, (int)n, src + start);
+	package = stat(file, &st) == 0;
 	free(file);
-	file = mpsfix_xasprintf("%s%.*s.py", dir, (int)n, src + start);
-	fails = !fails && stat(file, &st) == 0 && S_ISREG(st.st_mode) && module_fails(c, file);
+	file = mpsfix_xasprintf("%.*s%.*s.py", dir, path, (int)n, src + start);
+	fails = !package && stat(file, &st) == 0 && S_ISREG(st.st_mode) && module_fails(c, file);
 	free(file);
-	free(dir);
 	return fails;
 }
 
