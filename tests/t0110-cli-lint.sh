@@ -451,7 +451,7 @@ expect_rc "--quiet: exit 1" 1
 [ -z "$err" ] && ok "--quiet: no summary" || fail "--quiet: no summary" "$err"
 expect_out "--quiet still reports" "train.py:6:10: MPS101"
 
-# --- 10. a rule's skip-paths: MPS104 leaves tests and conversion scripts alone ----------------
+# --- 10. a rule's skip-paths: MPS104 leaves tests and conversion scripts alone, MPS101 tests ----
 sp=$tmp/skip-paths
 mkdir -p "$sp/tests" "$sp/scripts" "$sp/src/testing"
 sel='import torch
@@ -468,6 +468,16 @@ expect_no_out "skip-paths: a conversion script is skipped" "convert_ckpt.py"
 expect_no_out "skip-paths: conftest.py is skipped" "conftest.py"
 run_in "$sp/src" "$bin" check --isolated --select MPS104 --format concise "$sp/src/train.py"
 expect_out "skip-paths: a path given outside the folder run from" "train.py:2:10: MPS104"
+loader='import torch
+loader = torch.utils.data.DataLoader(range(4), pin_memory=True)
+'
+for f in tests/test_loader.py src/test_support.py src/loader.py; do
+	printf '%s' "$loader" >"$sp/$f"
+done
+run_in "$sp" "$bin" check --isolated --select MPS101 --format concise .
+expect_out "skip-paths: MPS101 reports a training loader" "src/loader.py:2:10: MPS101"
+expect_no_out "skip-paths: MPS101 leaves a test's loader alone" "tests/test_loader.py"
+expect_no_out "skip-paths: MPS101 leaves test_*.py alone" "src/test_support.py"
 
 # --- 11. the AMP trainer of issue 19: device variables, on torch 2.5.1 --------------------
 # fixtures/cli/amp-trainer/project: AMP enabled for MPS and CUDA alike, copies to

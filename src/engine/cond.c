@@ -6,6 +6,7 @@
 
 #include <string.h>
 
+#include "argparse.h"
 #include "parse.h"
 
 static bool is(TSNode n, const char *type)
@@ -106,7 +107,7 @@ static bool whole_statement(TSNode node)
 static bool has_positive_parts(const mpsfix_constraint *c)
 {
 	return c->nvalues || c->nkinds || c->has_regex || c->nis || c->nhas || c->with_item == 1 ||
-	       c->statement == 1;
+	       c->statement == 1 || c->opt_in == 1;
 }
 
 static bool holds(const mpsfix_cond_ctx *cx, const mpsfix_constraint *c, bool bound, TSNode node,
@@ -131,6 +132,8 @@ static bool holds(const mpsfix_cond_ctx *cx, const mpsfix_constraint *c, bool bo
 	if (c->with_item >= 0 && with_item(node) != (c->with_item == 1))
 		return false;
 	if (c->statement >= 0 && whole_statement(node) != (c->statement == 1))
+		return false;
+	if (c->opt_in >= 0 && mpsfix_argparse_opt_in(cx->src, cx->root, node) != (c->opt_in == 1))
 		return false;
 	if (c->nis && !matches_one(cx, c->is, c->nis, node))
 		return false;

@@ -44,6 +44,8 @@ typedef struct mpsfix_constraint_s {
 	int absent;             /* `absent:` 1 true (not passed), 0 false (passed), -1 unset */
 	int with_item;          /* `with-item:` 1 true, 0 false, -1 unset */
 	int statement;          /* `statement:` 1 true, 0 false, -1 unset */
+	int opt_in;             /* `opt-in:` 1 true, 0 false, -1 unset: a command-line
+				   switch off by default (argparse.h) */
 	struct mpsfix_pattern **is; /* `pattern:` the code matches one of these (owned) */
 	size_t nis;
 	struct mpsfix_pattern **has; /* `has:` some node of the code matches one (owned) */
