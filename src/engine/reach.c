@@ -431,7 +431,7 @@ static void add_span(mpsfix_reach_spans *sp, TSNode n)
 /* A span of code written for CUDA alone, with the calls that say so (cuda_code.h). */
 static void add_cuda_fn(mpsfix_reach_spans *sp, TSNode n, const mpsfix_span *seen, size_t nseen)
 {
-	struct mpsfix_cuda_fn f = {{ts_node_start_byte(n), ts_node_end_byte(n)}, {{0, 0}, {0, 0}}, nseen};
+	struct mpsfix_cuda_fn f = {{ts_node_start_byte(n), ts_node_end_byte(n)}, {{0, 0}, {0, 0}}, nseen, false};
 
 	memcpy(f.seen, seen, nseen * sizeof(*seen));
 	mpsfix_grow((void **)&sp->fns, &sp->capfns, sp->nfns + 1, sizeof(f));
@@ -569,6 +569,15 @@ void mpsfix_reach_spans_release(mpsfix_reach_spans *s)
 	memset(s, 0, sizeof(*s));
 }
 
+/* Is `node` a call `x.cuda(...)`? */
+static bool cuda_move(const mpsfix_reach_ctx *cx, TSNode node)
+{
+	TSNode f = ts_node_child_by_field_name(node, "function", 8);
+
+	return is(node, "call") && is(f, "attribute") &&
+	       mpsfix_node_text_is(ts_node_child_by_field_name(f, "attribute", 9), cx->src, "cuda");
+}
+
 bool mpsfix_reach_mps(mpsfix_reach_ctx *cx, TSNode node, TSNode root)
 {
 	uint32_t start = ts_node_start_byte(node), end = ts_node_end_byte(node);
@@ -586,10 +595,16 @@ bool mpsfix_reach_mps(mpsfix_reach_ctx *cx, TSNode node, TSNode root)
 		mpsfix_span seen[MPSFIX_CUDA_EVIDENCE];
 		size_t nseen;
 
-		/* the module's own statements; not its x.cuda() calls, which MPS204
-		   reports in a script meant for a Mac while the rest is checked */
-		if ((nseen = mpsfix_cuda_function(&sp->defs, cx->names, cx->src, root, MPSFIX_CUDA_FAILING, seen)))
+		/* the module's own statements (a notebook's cells): a call that fails
+		   on a Mac, or else an x.cuda(), which is no evidence against a match
+		   that is an x.cuda() itself (MPS204 reports each of them) */
+		if ((nseen = mpsfix_cuda_function(&sp->defs, cx->names, cx->src, root, MPSFIX_CUDA_FAILING, seen))) {
 			add_cuda_fn(sp, root, seen, nseen);
+		} else if ((nseen = mpsfix_cuda_function(&sp->defs, cx->names, cx->src, root,
+							 MPSFIX_CUDA_FAILING | MPSFIX_CUDA_MOVES, seen))) {
+			add_cuda_fn(sp, root, seen, nseen);
+			sp->fns[sp->nfns - 1].moves = true;
+		}
 		mpsfix_walk(root, find_spans, &w);
 		sp->built = true;
 	}
@@ -599,7 +614,7 @@ bool mpsfix_reach_mps(mpsfix_reach_ctx *cx, TSNode node, TSNode root)
 	for (size_t i = 0; i < sp->nfns; i++) {
 		const struct mpsfix_cuda_fn *f = &sp->fns[i];
 
-		if (start < f->fn.start || end > f->fn.end)
+		if (start < f->fn.start || end > f->fn.end || (f->moves && cuda_move(cx, node)))
 			continue;
 		for (size_t j = 0; j < f->nseen; j++)
 			if (f->seen[j].end <= start || f->seen[j].start >= end)

@@ -57,6 +57,8 @@ typedef struct {
 	struct mpsfix_cuda_fn {
 		mpsfix_span fn, seen[MPSFIX_CUDA_EVIDENCE];
 		size_t nseen;
+		bool moves;   /* the evidence moves to CUDA (x.cuda()): not against a match
+				 that is such a move itself */
 	} *fns;
 	size_t nfns, capfns;
 	mpsfix_cuda_defs defs; /* the module's functions */
