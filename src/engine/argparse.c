@@ -22,13 +22,6 @@ static bool is(TSNode n, const char *type)
 	return !ts_node_is_null(n) && !strcmp(ts_node_type(n), type);
 }
 
-static TSNode unparenthesized(TSNode n)
-{
-	while (is(n, "parenthesized_expression") && ts_node_named_child_count(n) == 1)
-		n = ts_node_named_child(n, 0);
-	return n;
-}
-
 /* Is `n` the identifier NAME? */
 static bool is_name(const scan *s, TSNode n)
 {
@@ -183,7 +176,7 @@ static mpsfix_walk_action visit(TSNode n, void *payload)
 
 bool mpsfix_argparse_opt_in(const char *src, TSNode root, TSNode value)
 {
-	TSNode v = unparenthesized(value), attr;
+	TSNode v = mpsfix_unparenthesized(value), attr;
 	scan s = {src, NULL, 0, false, false};
 
 	if (!is(v, "attribute") || !is(attr = ts_node_child_by_field_name(v, "attribute", 9), "identifier"))

@@ -115,9 +115,12 @@ static mpsfix_walk_action visit(TSNode n, void *payload)
 	const char *type = ts_node_type(n);
 	TSNode fn, p;
 
+	/* vars(obj) is obj.__dict__: only vars() is the scope's namespace */
 	if (!w->nested && !strcmp(type, "call") && is(fn = ts_node_child_by_field_name(n, "function", 8), "identifier") &&
 	    (mpsfix_node_text_is(fn, w->src, "exec") || mpsfix_node_text_is(fn, w->src, "globals") ||
-	     mpsfix_node_text_is(fn, w->src, "locals") || mpsfix_node_text_is(fn, w->src, "vars"))) {
+	     mpsfix_node_text_is(fn, w->src, "locals") ||
+	     (mpsfix_node_text_is(fn, w->src, "vars") &&
+	      !mpsfix_named_count(ts_node_child_by_field_name(n, "arguments", 9))))) {
 		for (size_t i = 0; i < w->n; i++)
 			w->out[i].dynamic = true; /* exec(open("configurator.py").read()) */
 		return MPSFIX_WALK_DESCEND;

@@ -15,7 +15,7 @@
 typedef struct {
 	uint32_t count;  /* how many places bind the name in the scope */
 	bool dynamic;    /* the scope's own code (not a function inside it) calls
-			    exec(), globals(), locals() or vars(): any name may be
+			    exec(), globals(), locals() or vars() (not vars(obj)): any name may be
 			    bound (the same for every name) */
 	TSNode value;    /* the right side of the first `NAME = value`, or null */
 	uint32_t at;     /* where that assignment starts */

@@ -171,26 +171,6 @@ bool mpsfix_rule_constrains_params(const mpsfix_rule *r)
 	return false;
 }
 
-/* Strip the parentheses around an expression. */
-static TSNode unparenthesized(TSNode n)
-{
-	while (is(n, "parenthesized_expression")) {
-		TSNode inner = {0};
-		uint32_t count = 0;
-
-		/* comments inside the parentheses are extras */
-		for (uint32_t i = 0; i < ts_node_named_child_count(n); i++)
-			if (!ts_node_is_extra(ts_node_named_child(n, i))) {
-				inner = ts_node_named_child(n, i);
-				count++;
-			}
-		if (count != 1)
-			break;
-		n = inner;
-	}
-	return n;
-}
-
 /* Do the metavariables that `mm` and `m` both bind bind the same code? */
 static bool same_bindings(const mpsfix_match *mm, const mpsfix_match *m, const char *src)
 {
@@ -233,7 +213,7 @@ static bool inside(const mpsfix_cond_ctx *cx, mpsfix_pattern *const *ps, size_t 
 			if (!matches_at(cx, ps[i], a, &mm))
 				continue;
 			b = mpsfix_match_get(&mm, "MATCH");
-			ok = (!b || (b->bound && !b->multi && ts_node_eq(unparenthesized(b->node), node))) &&
+			ok = (!b || (b->bound && !b->multi && ts_node_eq(mpsfix_unparenthesized(b->node), node))) &&
 			     same_bindings(&mm, m, cx->src);
 			for (size_t k = 0; r && ok && k < r->nconstraints; k++) {
 				const mpsfix_constraint *c = &r->constraints[k];

@@ -16,6 +16,7 @@
 #include "prefilter.h"
 #include "wrap.h"
 #include "reach.h"
+#include "instance.h"
 #include "sibling.h"
 #include "signature.h"
 #include "suppress.h"
@@ -319,6 +320,23 @@ static void add_finding(pass *ps, const mpsfix_rule *r, const mpsfix_match *m)
 }
 
 /*
+ * Is `value` an instance of a class of the project the file lies in, made by
+ * `value = pkg.mod.Class(...)`?  That class's methods are checked where they
+ * are written (sibling.h).
+ */
+static bool own_class(const pass *ps, const mpsfix_reach_ctx *rx, TSNode value)
+{
+	mpsfix_buf cls = MPSFIX_BUF_INIT;
+	TSNode call;
+	bool yes = ps->opts->disk_path && ps->ctx->siblings && mpsfix_instance_class(rx->src, rx->names, value, &cls, &call) &&
+		   strchr(cls.data, '.') &&
+		   mpsfix_sibling_own_class(ps->ctx->siblings, ps->opts->disk_path, cls.data);
+
+	mpsfix_buf_release(&cls);
+	return yes;
+}
+
+/*
  * Can the match run on MPS (unless the rule wants code that cannot, too), can
  * the argument the rule names as the device be "mps", and can the one it
  * names as a tensor be one?
@@ -350,7 +368,7 @@ static bool reachable(pass *ps, const mpsfix_rule *r, const mpsfix_match *m)
 	    !mpsfix_reach_may_be_mps(&rx, b->node))
 		return false;
 	if (r->tensor && (b = mpsfix_match_get(m, r->tensor)) && b->bound && !b->multi &&
-	    !mpsfix_reach_may_be_tensor(&rx, b->node))
+	    (!mpsfix_instance_may_be_tensor(rx.src, rx.names, b->node) || own_class(ps, &rx, b->node)))
 		return false;
 	return true;
 }

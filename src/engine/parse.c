@@ -471,6 +471,16 @@ uint32_t mpsfix_named_count(TSNode n)
 	return ts_node_is_null(n) ? 0 : ts_node_named_child_count(n);
 }
 
+TSNode mpsfix_unparenthesized(TSNode n)
+{
+	TSNode inner;
+
+	while (!ts_node_is_null(n) && !strcmp(ts_node_type(n), "parenthesized_expression") &&
+	       !ts_node_is_null(inner = mpsfix_first_named(n)))
+		n = inner;
+	return n;
+}
+
 TSNode mpsfix_first_named(TSNode n)
 {
 	for (uint32_t i = 0; i < mpsfix_named_count(n); i++)

@@ -105,6 +105,9 @@ TSNode mpsfix_call_argument(TSNode args, const char *src, const char *name);
 /** The number of named children of `n` (0 for a null node, which tree-sitter does not check). */
 uint32_t mpsfix_named_count(TSNode n);
 
+/** The expression inside the parentheses (and comments) around `n`; `n` itself when there are none. */
+TSNode mpsfix_unparenthesized(TSNode n);
+
 /** The first named child of `n` that is not a comment, or a null node. */
 TSNode mpsfix_first_named(TSNode n);
 

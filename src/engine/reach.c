@@ -40,17 +40,7 @@ static bool starts(const char *s, const char *prefix)
 /* The expression inside parentheses (and comments). */
 static TSNode bare(TSNode n)
 {
-	while (is(n, "parenthesized_expression") && mpsfix_named_count(n) > 0) {
-		TSNode inner = {0};
-
-		for (uint32_t i = 0; i < mpsfix_named_count(n); i++)
-			if (!ts_node_is_extra(ts_node_named_child(n, i)))
-				inner = ts_node_named_child(n, i);
-		if (ts_node_is_null(inner))
-			break;
-		n = inner;
-	}
-	return n;
+	return mpsfix_unparenthesized(n);
 }
 
 /* The qualified (or, unresolved, dotted) name of `n` into `out`; false if it has none. */
@@ -798,61 +788,3 @@ bool mpsfix_reach_may_be_mps(const mpsfix_reach_ctx *cx, TSNode value)
  * Does the module define class `name` at its top level, deriving from
  * nothing of torch's (a Tensor or Parameter subclass pins as tensors do)?
  */
-static bool module_class(const mpsfix_reach_ctx *cx, TSNode root, const char *name)
-{
-	mpsfix_buf base = MPSFIX_BUF_INIT;
-	mpsfix_kids k;
-	TSNode d, args;
-	bool yes = false;
-
-	mpsfix_kids_start(&k, root);
-	while (!yes && mpsfix_kids_next(&k, &d)) {
-		if (is(d, "decorated_definition"))
-			d = ts_node_child_by_field_name(d, "definition", 10);
-		if (!is(d, "class_definition") ||
-		    !mpsfix_node_text_is(ts_node_child_by_field_name(d, "name", 4), cx->src, name))
-			continue;
-		yes = true;
-		args = ts_node_child_by_field_name(d, "superclasses", 12);
-		for (uint32_t i = 0; yes && i < mpsfix_named_count(args); i++)
-			yes = !(name_of(cx, ts_node_named_child(args, i), &base) && starts(base.data, "torch."));
-	}
-	mpsfix_kids_end(&k);
-	mpsfix_buf_release(&base);
-	return yes;
-}
-
-bool mpsfix_reach_may_be_tensor(const mpsfix_reach_ctx *cx, TSNode value)
-{
-	mpsfix_buf name = MPSFIX_BUF_INIT;
-	TSNode id = bare(value), v, root, scope, fn;
-	mpsfix_binding b;
-	const char *last;
-	bool yes = true;
-
-	if (!is(id, "identifier"))
-		goto done;
-	/* the name is bound once in its scope, by `id = Class(...)` before it (no
-	   loop, branch or parameter gives it another value) */
-	for (scope = ts_node_parent(id); !ts_node_is_null(scope) && !is(scope, "function_definition") &&
-	     !is(scope, "module");)
-		scope = ts_node_parent(scope);
-	mpsfix_bindings_count(scope, cx->src, &id, 1, &b);
-	if (b.count != 1 || b.dynamic || ts_node_is_null(b.value) || b.at >= ts_node_start_byte(id) ||
-	    !is(v = bare(b.value), "call") || !name_of(cx, ts_node_child_by_field_name(v, "function", 8), &name))
-		goto done;
-	last = last_part(&name);
-	if (*last < 'A' || *last > 'Z' || last != name.data)
-		goto done; /* a function's result, or a class from elsewhere (whose method may pin tensors) */
-	for (root = v; !ts_node_is_null(ts_node_parent(root)); root = ts_node_parent(root))
-		;
-	if (!module_class(cx, root, name.data))
-		goto done;
-	/* the module binds the class's name that once (not `Wrapper = torch.as_tensor` later) */
-	fn = ts_node_child_by_field_name(v, "function", 8);
-	mpsfix_bindings_count(root, cx->src, &fn, 1, &b);
-	yes = b.count != 1 || b.dynamic;
-done:
-	mpsfix_buf_release(&name);
-	return yes;
-}

@@ -104,14 +104,4 @@ bool mpsfix_reach_module_exits(const mpsfix_reach_ctx *cx, TSNode root);
 /** Can expression `value`, evaluated where it stands, be the MPS device (type)? */
 bool mpsfix_reach_may_be_mps(const mpsfix_reach_ctx *cx, TSNode value);
 
-/**
- * Can expression `value` be a torch tensor?  Not a name that its function
- * (or the module) binds once, to an instance of a class the file defines
- * at its top level from nothing of torch's: that class's method of the same
- * name is right there, and the tensor calls inside it are reported where
- * they are.  A class imported from elsewhere may pin tensors in its own
- * method (diffusers' EMAModel, a TensorDict), so its instances can be.
- */
-bool mpsfix_reach_may_be_tensor(const mpsfix_reach_ctx *cx, TSNode value);
-
 #endif

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "cuda_code.h"
+#include "instance.h"
 #include "names.h"
 #include "parse.h"
 #include "reach.h"
@@ -21,52 +22,88 @@ static bool is(TSNode n, const char *type)
 	return !ts_node_is_null(n) && strcmp(ts_node_type(n), type) == 0;
 }
 
+/* A module read on its own: its tree and imports. */
+typedef struct {
+	TSParser *parser;
+	TSTree *tree;
+	mpsfix_names *names;
+	TSNode root;
+} parsed;
+
+/*
+ * Parse the module whose text is `len` bytes at `data`.  False for text
+ * that does not parse: such a module is not judged (its errors are reported
+ * where it is checked itself).
+ */
+static bool parse_module(parsed *p, const char *name, const char *data, uint32_t len)
+{
+	memset(p, 0, sizeof(*p));
+	if (mpsfix_parser_new(&p->parser) < 0 || mpsfix_parse_named(&p->tree, p->parser, name, data, len) < 0)
+		return false;
+	p->root = ts_tree_root_node(p->tree);
+	if (ts_node_has_error(p->root))
+		return false;
+	p->names = mpsfix_names_new(p->root, data, len);
+	return true;
+}
+
+static void parsed_release(parsed *p)
+{
+	if (p->names)
+		mpsfix_names_free(p->names);
+	if (p->tree)
+		ts_tree_delete(p->tree);
+	if (p->parser)
+		ts_parser_delete(p->parser);
+}
+
 bool mpsfix_sibling_module_fails(const char *name, const char *data, uint32_t len)
 {
-	TSParser *parser = NULL;
-	TSTree *tree = NULL;
-	mpsfix_names *names = NULL;
+	parsed p;
 	mpsfix_cuda_defs defs = {0};
 	mpsfix_span seen[MPSFIX_CUDA_EVIDENCE];
 	mpsfix_reach_ctx cx = {.range = MPSFIX_TORCH_RANGE_MPS, .cuda_file = 0};
-	TSNode root;
 	bool fails = false;
 
-	/* a module that does not parse is not judged (its errors are reported
-	   where it is checked itself) */
-	if (mpsfix_parser_new(&parser) < 0 || mpsfix_parse_named(&tree, parser, name, data, len) < 0)
+	if (!parse_module(&p, name, data, len))
 		goto done;
-	root = ts_tree_root_node(tree);
-	if (ts_node_has_error(root))
-		goto done;
-	names = mpsfix_names_new(root, data, len);
-	mpsfix_cuda_defs_read(&defs, names, data, root);
+	mpsfix_cuda_defs_read(&defs, p.names, data, p.root);
 	cx.src = data;
-	cx.names = names;
+	cx.names = p.names;
 	/* set up for CUDA, failing without it, or leaving where MPS is in use */
-	fails = mpsfix_cuda_script(&defs, names, data, root, false) ||
-		mpsfix_cuda_function(&defs, names, data, root, MPSFIX_CUDA_FAILING, seen) ||
-		mpsfix_reach_module_exits(&cx, root);
+	fails = mpsfix_cuda_script(&defs, p.names, data, p.root, false) ||
+		mpsfix_cuda_function(&defs, p.names, data, p.root, MPSFIX_CUDA_FAILING, seen) ||
+		mpsfix_reach_module_exits(&cx, p.root);
 done:
 	mpsfix_cuda_defs_release(&defs);
-	if (names)
-		mpsfix_names_free(names);
-	if (tree)
-		ts_tree_delete(tree);
-	if (parser)
-		ts_parser_delete(parser);
+	parsed_release(&p);
 	return fails;
 }
 
+bool mpsfix_sibling_defines_class(const char *name, const char *data, uint32_t len, const char *cls)
+{
+	parsed p;
+	bool yes = false;
+
+	if (parse_module(&p, name, data, len))
+		yes = mpsfix_instance_module_class(data, p.names, p.root, cls);
+	parsed_release(&p);
+	return yes;
+}
+
 typedef struct {
-	char *file;
+	char *file;              /* a module's file; for a class, "FILE\nCLASS" */
 	mpsfix_file_stamp stamp; /* the file as read */
-	bool fails;
+	bool yes;                /* it fails on import; the class is the project's own */
 } cached;
 
-struct mpsfix_sibling_cache {
+typedef struct {
 	cached *items; /* sorted by file */
 	size_t len, cap;
+} table;
+
+struct mpsfix_sibling_cache {
+	table modules, classes;
 };
 
 mpsfix_sibling_cache *mpsfix_sibling_cache_new(void)
@@ -78,14 +115,17 @@ void mpsfix_sibling_cache_free(mpsfix_sibling_cache *c)
 {
 	if (!c)
 		return;
-	for (size_t i = 0; i < c->len; i++)
-		free(c->items[i].file);
-	free(c->items);
+	for (size_t i = 0; i < c->modules.len; i++)
+		free(c->modules.items[i].file);
+	for (size_t i = 0; i < c->classes.len; i++)
+		free(c->classes.items[i].file);
+	free(c->modules.items);
+	free(c->classes.items);
 	free(c);
 }
 
 /* Where `file` is in `c`, or would be. */
-static size_t cache_find(const mpsfix_sibling_cache *c, const char *file, bool *found)
+static size_t cache_find(const table *c, const char *file, bool *found)
 {
 	size_t lo = 0, hi = c->len;
 
@@ -113,32 +153,57 @@ static bool same_stamp(const mpsfix_file_stamp *a, const mpsfix_file_stamp *b)
 	       a->ctime_sec == b->ctime_sec && a->ctime_nsec == b->ctime_nsec;
 }
 
-/* Does the module in regular file `file` fail when it is imported on a Mac? */
-static bool module_fails(mpsfix_sibling_cache *c, const char *file)
+/* Is there a regular file at `file`? */
+static bool regular(const char *file)
+{
+	struct stat st;
+
+	return stat(file, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/*
+ * The answer `judge` gives for the module in regular file `file` (`key` in
+ * table `t`), read once per file stamp; false for a file that cannot be
+ * read or is too large.
+ */
+static bool cached_answer(table *t, const char *file, const char *key, const char *arg,
+			  bool (*judge)(const char *name, const char *data, uint32_t len, const char *arg))
 {
 	mpsfix_source s = MPSFIX_SOURCE_INIT;
-	bool found, fails;
+	bool found, yes;
 	size_t at;
 
 	/* one that cannot be read is not judged either */
 	if (mpsfix_source_read_max(&s, file, MPSFIX_SIBLING_MAX) < 0)
 		return false;
-	at = cache_find(c, file, &found);
-	if (found && same_stamp(&c->items[at].stamp, &s.stamp)) {
-		fails = c->items[at].fails;
+	at = cache_find(t, key, &found);
+	if (found && same_stamp(&t->items[at].stamp, &s.stamp)) {
+		yes = t->items[at].yes;
 	} else {
-		fails = mpsfix_sibling_module_fails(file, s.data, s.len);
+		yes = judge(file, s.data, s.len, arg);
 		if (!found) {
-			mpsfix_grow((void **)&c->items, &c->cap, c->len + 1, sizeof(*c->items));
-			memmove(&c->items[at + 1], &c->items[at], (c->len - at) * sizeof(*c->items));
-			c->items[at].file = mpsfix_xstrdup(file);
-			c->len++;
+			mpsfix_grow((void **)&t->items, &t->cap, t->len + 1, sizeof(*t->items));
+			memmove(&t->items[at + 1], &t->items[at], (t->len - at) * sizeof(*t->items));
+			t->items[at].file = mpsfix_xstrdup(key);
+			t->len++;
 		}
-		c->items[at].stamp = s.stamp;
-		c->items[at].fails = fails;
+		t->items[at].stamp = s.stamp;
+		t->items[at].yes = yes;
 	}
 	mpsfix_source_release(&s);
-	return fails;
+	return yes;
+}
+
+static bool judge_fails(const char *name, const char *data, uint32_t len, const char *arg)
+{
+	(void)arg;
+	return mpsfix_sibling_module_fails(name, data, len);
+}
+
+/* Does the module in regular file `file` fail when it is imported on a Mac? */
+static bool module_fails(mpsfix_sibling_cache *c, const char *file)
+{
+	return regular(file) && cached_answer(&c->modules, file, file, NULL, judge_fails);
 }
 
 /* Does module `m` (an identifier, as `import m` names it) beside `path` fail on import? */
@@ -160,7 +225,7 @@ static bool sibling_fails(mpsfix_sibling_cache *c, const char *path, const char 
 	package = stat(file, &st) == 0;
 	free(file);
 	file = mpsfix_xasprintf("%.*s%.*s.py", dir, path, (int)n, src + start);
-	fails = !package && stat(file, &st) == 0 && S_ISREG(st.st_mode) && module_fails(c, file);
+	fails = !package && module_fails(c, file);
 	free(file);
 	return fails;
 }
@@ -216,4 +281,43 @@ bool mpsfix_sibling_imports_fail(mpsfix_sibling_cache *cache, const char *path, 
 		fails = statement_imports_fail(cache, path, src, s);
 	mpsfix_kids_end(&k);
 	return fails;
+}
+
+bool mpsfix_sibling_own_class(mpsfix_sibling_cache *c, const char *path, const char *cls)
+{
+	static const char *const forms[] = {"%s/%s.py", "%s/%s/__init__.py", "%s/src/%s.py", "%s/src/%s/__init__.py"};
+	const char *dot = strrchr(cls, '.');
+	char *dir = NULL, *mod = NULL, *file = NULL, *key = NULL, *slash, *git;
+	bool yes = false, top = false;
+	struct stat st;
+
+	if (!dot || !(dir = realpath(path, NULL)))
+		goto done;
+	mod = mpsfix_xstrndup(cls, (size_t)(dot - cls)); /* a.b.C: the module a/b */
+	for (char *p = mod; *p; p++)
+		if (*p == '.')
+			*p = '/';
+	/* the file's folder, and those above it up to the repository's top */
+	for (int level = 0; !top && level < MPSFIX_SIBLING_LEVELS && (slash = strrchr(dir, '/')); level++) {
+		*slash = '\0';
+		for (size_t i = 0; i < sizeof(forms) / sizeof(*forms); i++) {
+			file = mpsfix_xasprintf(forms[i], dir, mod);
+			if (regular(file)) {
+				key = mpsfix_xasprintf("%s\n%s", file, dot + 1);
+				yes = cached_answer(&c->classes, file, key, dot + 1, mpsfix_sibling_defines_class);
+				goto done;
+			}
+			free(file);
+			file = NULL;
+		}
+		git = mpsfix_xasprintf("%s/.git", dir);
+		top = stat(git, &st) == 0;
+		free(git);
+	}
+done:
+	free(dir);
+	free(mod);
+	free(file);
+	free(key);
+	return yes;
 }

@@ -15,6 +15,9 @@
 /* Sibling modules larger than this are not read (generated code). */
 #define MPSFIX_SIBLING_MAX (1024u * 1024u)
 
+/* How many folders mpsfix_sibling_own_class() looks in, the file's and those above it. */
+#define MPSFIX_SIBLING_LEVELS 8
+
 /*
  * What was found out about the modules read, by path and file stamp (one
  * cache per thread: a module many files import is parsed once).
@@ -46,5 +49,23 @@ bool mpsfix_sibling_imports_fail(mpsfix_sibling_cache *cache, const char *path, 
  * judges a module beside the file?  False for text that does not parse.
  */
 bool mpsfix_sibling_module_fails(const char *name, const char *data, uint32_t len);
+
+/**
+ * Is `cls` (`a.b.C`, as the file's imports qualify a name) a class of the
+ * project that the file at `path` lies in?  The module a.b is the first of
+ * a/b.py, a/b/__init__.py, src/a/b.py, src/a/b/__init__.py found in the
+ * file's folder or a folder above it (MPSFIX_SIBLING_LEVELS folders at most,
+ * up to the one that holds .git); C is its class when that module (as
+ * mpsfix_sibling_imports_fail() reads one) defines C at its top level from
+ * nothing of torch's.  Its methods are then checked where they are written.
+ */
+bool mpsfix_sibling_own_class(mpsfix_sibling_cache *cache, const char *path, const char *cls);
+
+/**
+ * Does the module whose text is `len` bytes at `data` (`name`, for
+ * messages) define class `cls` at its top level from nothing of torch's?
+ * False for text that does not parse.
+ */
+bool mpsfix_sibling_defines_class(const char *name, const char *data, uint32_t len, const char *cls);
 
 #endif

@@ -8,7 +8,8 @@
  *   another finding, for each pass on the text it starts from;
  * - the results are those a fresh parser and matcher give (nothing carries
  *   over from one input to the next, as nothing may from file to file).
- * The text is also judged as a module imported beside a file (sibling.h).
+ * The text is also judged as a module imported beside a file, and as the
+ * module of a class the file imports (sibling.h).
  * The rules come from $MPSFIX_RULES_DIR, else the source tree's rules/.
  */
 #include <stdio.h>
@@ -239,6 +240,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0; /* binary, not UTF-8, too large: skipped before any rule runs */
 	/* the same text, as a module imported beside a file (sibling.h) */
 	(void)mpsfix_sibling_module_fails("fuzz.py", src.data, src.len);
+	(void)mpsfix_sibling_defines_class("fuzz.py", src.data, src.len, "EMAModel");
 	if (run(&reported, &src, false, 0) || run(&res, &src, true, 0))
 		goto done;
 	if (!res.text)
