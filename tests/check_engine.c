@@ -2,12 +2,15 @@
  * check_engine.c: what the engine fixtures (fixtures/engine/<case>/, run by
  * check_fixtures.c with unsafe fixes on and every warning) cannot say: that
  * an unsafe fix needs the opt-in, that passes stop at MPSFIX_MAX_PASSES,
- * which warnings need opts->verbose, and which module texts fail when a file
- * imports them from its folder.
+ * which warnings need opts->verbose, which module texts fail when a file
+ * imports them from its folder, and which values are command-line switches
+ * off by default (argparse.h).
  */
 #include <stdlib.h>
 #include <string.h>
 
+#include "argparse.h"
+#include "parse.h"
 #include "sibling.h"
 #include "tests.h"
 #include "testutil.h"
@@ -203,6 +206,97 @@ START_TEST(test_engine_sibling_module_fails)
 }
 END_TEST
 
+/* The value of the last `pin_memory=` keyword argument of a text. */
+static mpsfix_walk_action last_pin(TSNode n, void *payload)
+{
+	TSNode *out = payload;
+
+	if (!strcmp(ts_node_type(n), "keyword_argument"))
+		*out = n; /* the texts name no other keyword after pin_memory= */
+	return MPSFIX_WALK_DESCEND;
+}
+
+START_TEST(test_engine_argparse_opt_in)
+{
+#define HEAD "import argparse, sys, torch\nparser = argparse.ArgumentParser()\n" \
+	     "parser.add_argument('--pin-memory', action='store_true')\n"
+#define TAIL "loader = torch.utils.data.DataLoader(ds, pin_memory=args.pin_memory)\n"
+	static const struct {
+		const char *text;
+		bool opt_in;
+	} cases[] = {
+		{HEAD "args = parser.parse_args()\n" TAIL, true},
+		{HEAD "def parse():\n    a = parser.parse_args()\n    return a\n"
+		      "def main():\n    args = parse()\n    " TAIL, true},
+		{HEAD "def parse():\n    return parser.parse_args()\nargs = parse()\n" TAIL, true},
+		{HEAD "args = parser.parse_args()\ndef main():\n    " TAIL, true},
+		{"import argparse, torch\np = argparse.ArgumentParser()\n"
+		 "p.add_argument('-p', '--pin_memory', action='store_true', default=None)\n"
+		 "args = p.parse_args()\n" TAIL, true},
+		/* not the parser's namespace, or not only */
+		{HEAD "args = load_config()\n" TAIL, false},
+		{HEAD "def main(args):\n    " TAIL, false},
+		{HEAD "args = parser.parse_args(['--pin-memory'])\n" TAIL, false},
+		{HEAD "args = parser.parse_args(namespace=ns)\n" TAIL, false},
+		{HEAD "def parse():\n    if x:\n        return cfg\n    return parser.parse_args()\nargs = parse()\n" TAIL,
+		 false},
+		{HEAD "args = parser.parse_args()\nargs = other\n" TAIL, false},
+		/* pinning may be on without the switch */
+		{HEAD "sys.argv += ['--pin-memory']\nargs = parser.parse_args()\n" TAIL, false},
+		{HEAD "sys.argv.append('--pin-memory')\nargs = parser.parse_args()\n" TAIL, false},
+		{"import argparse, torch\nparser = argparse.ArgumentParser(argument_default=True)\n"
+		 "parser.add_argument('--pin-memory', action='store_true')\nargs = parser.parse_args()\n" TAIL, false},
+		{"import argparse, torch\nparser = argparse.ArgumentParser(parents=[base])\n"
+		 "parser.add_argument('--pin-memory', action='store_true')\nargs = parser.parse_args()\n" TAIL, false},
+		{HEAD "args = parser.parse_args()\nvars(args).update(cfg)\n" TAIL, false},
+		{HEAD "args = parser.parse_args()\nconfig = vars(args)\nconfig['pin_memory'] = True\n" TAIL, false},
+		{HEAD "args = parser.parse_args()\nconfig = vars(args)\nconfig[key] = True\n" TAIL, false},
+		{HEAD "args = parser.parse_args()\nconfig = vars(args)\nconfig.update(extra)\n" TAIL, false},
+		{HEAD "args = parser.parse_args()\nconfig = vars(args)\nconfig['lr'] = config['lr'] * 2\n"
+		      "log(config.items())\ntrack(config=config)\n" TAIL, true},
+		{HEAD "args = parser.parse_args()\nargs.__dict__.update(cfg)\n" TAIL, false},
+		{HEAD "defaults = argparse.Namespace(pin_memory=True)\nargs = parser.parse_args()\n" TAIL, false},
+		{HEAD "parser.set_defaults(pin_memory=True)\nargs = parser.parse_args()\n" TAIL, false},
+		{HEAD "args = parser.parse_args()\nargs.pin_memory = torch.cuda.is_available()\n" TAIL, false},
+		{HEAD "args = parser.parse_args()\nsetattr(args, key, True)\n" TAIL, false},
+		{"import argparse, torch\nparser = argparse.ArgumentParser()\n"
+		 "parser.add_argument('pin_memory', action='store_true')\nargs = parser.parse_args()\n" TAIL, false},
+		{"import argparse, torch\nparser = argparse.ArgumentParser()\n"
+		 "parser.add_argument('--pin', dest='pin-memory', action='store_true')\nargs = parser.parse_args()\n"
+		 TAIL, false},
+		{HEAD "parser.add_argument('--no-pin', dest='pin_memory', action='store_false')\n"
+		      "args = parser.parse_args()\n" TAIL, false},
+		{HEAD "parser.add_argument(*more)\nargs = parser.parse_args()\n" TAIL, false},
+		/* read only: vars(args) passed on, another attribute set */
+		{HEAD "args = parser.parse_args()\nprint(dict(vars(args)))\nargs.lr = 0.1\n" TAIL, true},
+		{"import torch\nloader = torch.utils.data.DataLoader(ds, pin_memory=args.pin_memory)\n", false},
+		{HEAD "args = parser.parse_args()\nloader = DataLoader(ds, pin_memory=True)\n", false},
+	};
+#undef HEAD
+#undef TAIL
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *text = cases[i].text;
+		TSParser *parser = NULL;
+		TSTree *tree = NULL;
+		TSNode kw = {0};
+		mpsfix_argparse a = MPSFIX_ARGPARSE_INIT;
+
+		ck_assert_int_eq(mpsfix_parser_new(&parser), 0);
+		ck_assert_int_eq(mpsfix_parse_named(&tree, parser, "t.py", text, (uint32_t)strlen(text)), 0);
+		mpsfix_walk(ts_tree_root_node(tree), last_pin, &kw);
+		ck_assert_msg(!ts_node_is_null(kw), "case %zu: no keyword argument", i);
+		kw = ts_node_child_by_field_name(kw, "value", 5);
+		/* asked twice: the second answer comes from what the first read */
+		for (int ask = 0; ask < 2; ask++)
+			ck_assert_msg(mpsfix_argparse_opt_in(&a, text, ts_tree_root_node(tree), kw) == cases[i].opt_in,
+				      "case %zu (asked %d times): %s", i, ask + 1, text);
+		mpsfix_argparse_release(&a);
+		ts_tree_delete(tree);
+		ts_parser_delete(parser);
+	}
+}
+END_TEST
+
 Suite *mpsfix_suite_engine(void)
 {
 	Suite *s = suite_create("engine");
@@ -213,6 +307,7 @@ Suite *mpsfix_suite_engine(void)
 	tcase_add_test(tc, test_engine_case_torch);
 	tcase_add_test(tc, test_engine_verbose_warnings);
 	tcase_add_test(tc, test_engine_sibling_module_fails);
+	tcase_add_test(tc, test_engine_argparse_opt_in);
 	suite_add_tcase(s, tc);
 	return s;
 }

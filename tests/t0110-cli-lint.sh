@@ -478,6 +478,17 @@ run_in "$sp" "$bin" check --isolated --select MPS101 --format concise .
 expect_out "skip-paths: MPS101 reports a training loader" "src/loader.py:2:10: MPS101"
 expect_no_out "skip-paths: MPS101 leaves a test's loader alone" "tests/test_loader.py"
 expect_no_out "skip-paths: MPS101 leaves test_*.py alone" "src/test_support.py"
+# a file named alone: its path inside its git work tree, not the folders above the project
+mkdir -p "$sp/test/proj/tests"
+printf '%s' "$loader" >"$sp/test/proj/train.py"
+printf '%s' "$loader" >"$sp/test/proj/tests/helpers.py"
+(cd "$sp/test/proj" && git init -q .)
+run_in "$sp" "$bin" check --isolated --select MPS101 --format concise "$sp/test/proj/train.py"
+expect_out "skip-paths: a folder above the work tree is not the project's" "train.py:2:10: MPS101"
+run_in / "$bin" check --isolated --select MPS101 --format concise "$sp/test/proj/tests/helpers.py"
+expect_no_out "skip-paths: a file named alone in the work tree's tests folder is skipped" "helpers.py"
+run_in "$sp/test/proj" "$bin" check --isolated --select MPS101 --format concise --stdin-filename tests/helpers.py - <"$sp/test/proj/tests/helpers.py"
+expect_no_out "skip-paths: --stdin-filename in the tests folder is skipped" "helpers.py"
 
 # --- 11. the AMP trainer of issue 19: device variables, on torch 2.5.1 --------------------
 # fixtures/cli/amp-trainer/project: AMP enabled for MPS and CUDA alike, copies to

@@ -4,55 +4,41 @@
  */
 #include "argparse.h"
 
+#include <stdlib.h>
 #include <string.h>
 
+#include "bindings.h"
+#include "instance.h"
 #include "literal.h"
 #include "parse.h"
-
-typedef struct {
-	const char *src;
-	const char *name;   /* NAME, in src */
-	size_t len;
-	bool off_switch;    /* an add_argument declares NAME as a store_true switch off by default */
-	bool other;         /* something else may give NAME a value */
-} scan;
 
 static bool is(TSNode n, const char *type)
 {
 	return !ts_node_is_null(n) && !strcmp(ts_node_type(n), type);
 }
 
-/* Is `n` the identifier NAME? */
-static bool is_name(const scan *s, TSNode n)
-{
-	return is(n, "identifier") && ts_node_end_byte(n) - ts_node_start_byte(n) == s->len &&
-	       !memcmp(s->src + ts_node_start_byte(n), s->name, s->len);
-}
-
-/* Is the call's function `E.method`? */
-static bool method_is(const scan *s, TSNode call, const char *method)
+/* Is the call's function `E.method` (or, with `bare`, `method` too)? */
+static bool calls(const char *src, TSNode call, const char *method, bool bare)
 {
 	TSNode f = ts_node_child_by_field_name(call, "function", 8);
 
-	return is(f, "attribute") &&
-	       mpsfix_node_text_is(ts_node_child_by_field_name(f, "attribute", 9), s->src, method);
+	if (bare && is(f, "identifier"))
+		return mpsfix_node_text_is(f, src, method);
+	return is(f, "attribute") && mpsfix_node_text_is(ts_node_child_by_field_name(f, "attribute", 9), src, method);
 }
 
-/*
- * Is option string `opt` (dashes included) NAME as argparse's dest: the
- * dashes in front taken off, the others read as underscores?
- */
-static bool dest_is(const scan *s, const char *opt, bool strip)
+/* The dest argparse derives from option string `opt`: dashes in front off, the others read as `_`. */
+static char *dest_of(const char *opt)
 {
-	size_t i = 0;
+	char *d;
 
-	if (strip)
-		while (opt[0] == '-')
-			opt++;
-	for (; opt[i] && i < s->len; i++)
-		if ((opt[i] == '-' ? '_' : opt[i]) != s->name[i])
-			return false;
-	return i == s->len && !opt[i];
+	while (*opt == '-')
+		opt++;
+	d = mpsfix_xstrdup(opt);
+	for (char *p = d; *p; p++)
+		if (*p == '-')
+			*p = '_';
+	return d;
 }
 
 /* Is `v` absent, False or None (a store_true switch's default)? */
@@ -61,128 +47,341 @@ static bool off(TSNode v)
 	return ts_node_is_null(v) || is(v, "false") || is(v, "none");
 }
 
-/* `add_argument(...)`: does it declare NAME, and how? */
-static void add_argument(scan *s, TSNode args)
+/* `add_argument(...)`: which dest it declares, and how. */
+static void add_argument(mpsfix_argparse *a, const char *src, TSNode args)
 {
 	mpsfix_literal lit;
 	const char *str;
-	int dest = -1, first_long = -1, first = -1; /* is it NAME: -1 not given, 0 no, 1 yes */
-	bool unknown = false, store_true = false;
+	char *dest = NULL, *first_long = NULL, *first = NULL;
+	bool store_true = false, positional = false;
 	TSNode deflt = {0}, c;
 	mpsfix_kids k;
+
+	mpsfix_kids_start(&k, args);
+	while (!a->any && mpsfix_kids_next(&k, &c)) {
+		if (is(c, "keyword_argument")) {
+			TSNode key = ts_node_child_by_field_name(c, "name", 4);
+			TSNode v = ts_node_child_by_field_name(c, "value", 5);
+
+			str = mpsfix_literal_string(&lit, v, src);
+			if (mpsfix_node_text_is(key, src, "dest")) {
+				a->any = !str; /* dest=VAR: any dest at all */
+				if (str && !dest)
+					dest = mpsfix_xstrdup(str); /* kept as written: argparse does not touch it */
+			} else if (mpsfix_node_text_is(key, src, "action")) {
+				store_true = str && !strcmp(str, "store_true");
+			} else if (mpsfix_node_text_is(key, src, "default")) {
+				deflt = v;
+			}
+			if (str)
+				mpsfix_literal_release(&lit);
+		} else if ((str = mpsfix_literal_string(&lit, c, src))) {
+			/* an option string, or a positional argument's name */
+			if (!first_long && !strncmp(str, "--", 2))
+				first_long = dest_of(str);
+			if (!first) {
+				first = dest_of(str);
+				positional = str[0] != '-';
+			}
+			mpsfix_literal_release(&lit);
+		} else {
+			a->any = true; /* *flags, **options, a name: any dest, any action */
+		}
+	}
+	mpsfix_kids_end(&k);
+	str = dest ? dest : first_long ? first_long : first;
+	if (!a->any && str) {
+		if (store_true && !positional && off(deflt))
+			mpsfix_strvec_push(&a->off, str);
+		else
+			mpsfix_strvec_push(&a->set, str); /* a positional store_true is always True */
+	}
+	free(dest);
+	free(first_long);
+	free(first);
+}
+
+/* `set_defaults(...)`: the dests it sets. */
+static void set_defaults(mpsfix_argparse *a, const char *src, TSNode args)
+{
+	mpsfix_kids k;
+	TSNode c;
 
 	mpsfix_kids_start(&k, args);
 	while (mpsfix_kids_next(&k, &c)) {
 		if (is(c, "keyword_argument")) {
 			TSNode key = ts_node_child_by_field_name(c, "name", 4);
-			TSNode v = ts_node_child_by_field_name(c, "value", 5);
+			uint32_t start = ts_node_start_byte(key);
 
-			str = mpsfix_literal_string(&lit, v, s->src);
-			if (mpsfix_node_text_is(key, s->src, "dest")) {
-				dest = str && dest_is(s, str, false);
-				unknown |= !str;
-			} else if (mpsfix_node_text_is(key, s->src, "action")) {
-				store_true = str && !strcmp(str, "store_true");
-			} else if (mpsfix_node_text_is(key, s->src, "default")) {
-				deflt = v;
-			}
-			if (str)
-				mpsfix_literal_release(&lit);
-		} else if ((str = mpsfix_literal_string(&lit, c, s->src))) {
-			/* an option string, or a positional argument's name */
-			if (first_long < 0 && !strncmp(str, "--", 2))
-				first_long = dest_is(s, str, true);
-			if (first < 0)
-				first = dest_is(s, str, true);
-			mpsfix_literal_release(&lit);
+			mpsfix_strvec_push_owned(&a->set, mpsfix_xstrndup(src + start, ts_node_end_byte(key) - start));
 		} else {
-			unknown = true; /* *flags, **options, a name: any dest, any action */
+			a->any = true; /* set_defaults(**options) */
 		}
 	}
 	mpsfix_kids_end(&k);
-	/* argparse's dest: `dest=`, else the first long option, else the first one */
-	if (unknown)
-		s->other = true;
-	else if ((dest >= 0 ? dest : first_long >= 0 ? first_long : first) != 1)
-		return;
-	else if (store_true && off(deflt))
-		s->off_switch = true;
-	else
-		s->other = true;
 }
 
-/* `set_defaults(...)` or `setattr(E, "NAME", v)`: does it give NAME a value? */
-static void sets(scan *s, TSNode args, bool by_setattr)
+/* `setattr(x, "NAME", v)`: NAME is set; a name that is not a literal may be any. */
+static void set_attribute(mpsfix_argparse *a, const char *src, TSNode args)
 {
 	mpsfix_literal lit;
 	const char *str;
-	TSNode c;
-	mpsfix_kids k;
-	int i = 0;
+	TSNode name = mpsfix_named_count(args) > 1 ? ts_node_named_child(args, 1) : (TSNode){0};
 
-	mpsfix_kids_start(&k, args);
-	while (mpsfix_kids_next(&k, &c) && !s->other) {
-		if (by_setattr) {
-			if (i++ == 1) {
-				if (!(str = mpsfix_literal_string(&lit, c, s->src)))
-					s->other = true;
-				else {
-					s->other = dest_is(s, str, false);
-					mpsfix_literal_release(&lit);
-				}
-			}
-		} else if (is(c, "keyword_argument")) {
-			s->other = is_name(s, ts_node_child_by_field_name(c, "name", 4));
-		} else {
-			s->other = true; /* set_defaults(**options) */
-		}
+	if (ts_node_is_null(name))
+		return;
+	if (!(str = mpsfix_literal_string(&lit, name, src))) {
+		a->any = true;
+		return;
 	}
-	mpsfix_kids_end(&k);
+	mpsfix_strvec_push(&a->set, str);
+	mpsfix_literal_release(&lit);
 }
 
-/* An assignment's target: `E.NAME`? */
+typedef struct {
+	mpsfix_argparse *a;
+	const char *src;
+	mpsfix_strvec aliases; /* names bound to vars(x): `config = vars(args)` */
+} reading;
+
+/* An assignment's target: `x.NAME` sets NAME; `sys.argv` changes every option. */
 static mpsfix_walk_action assigned(TSNode n, void *payload)
 {
-	scan *s = payload;
+	reading *r = payload;
 
-	if (is(n, "attribute") && is_name(s, ts_node_child_by_field_name(n, "attribute", 9)))
-		s->other = true;
-	return s->other ? MPSFIX_WALK_STOP : MPSFIX_WALK_DESCEND;
+	if (is(n, "attribute")) {
+		TSNode attr = ts_node_child_by_field_name(n, "attribute", 9);
+		uint32_t start = ts_node_start_byte(attr);
+
+		if (mpsfix_node_text_is(attr, r->src, "argv"))
+			r->a->any = true;
+		else
+			mpsfix_strvec_push_owned(&r->a->set, mpsfix_xstrndup(r->src + start, ts_node_end_byte(attr) - start));
+	} else if (is(n, "identifier") && mpsfix_node_text_is(n, r->src, "argv")) {
+		r->a->any = true; /* from sys import argv; argv[1:] = [...] */
+	}
+	return MPSFIX_WALK_DESCEND;
+}
+
+/* Is keyword `name` among the call's arguments? */
+static bool has_keyword(const char *src, TSNode args, const char *name)
+{
+	mpsfix_kids k;
+	TSNode c;
+	bool yes = false;
+
+	mpsfix_kids_start(&k, args);
+	while (!yes && mpsfix_kids_next(&k, &c))
+		yes = is(c, "dictionary_splat") ||
+		      (is(c, "keyword_argument") &&
+		       mpsfix_node_text_is(ts_node_child_by_field_name(c, "name", 4), src, name));
+	mpsfix_kids_end(&k);
+	return yes;
+}
+
+/*
+ * `vars(x)` (call `n`, whose parent is `p`) used other than as an argument:
+ * bound to a name, what is done with that name is read later; anything
+ * else may change any option.
+ */
+static void vars_used(reading *r, TSNode n, TSNode p)
+{
+	TSNode left = ts_node_child_by_field_name(p, "left", 4);
+	uint32_t start = ts_node_start_byte(left);
+
+	if (is(p, "assignment") && ts_node_eq(ts_node_child_by_field_name(p, "right", 5), n) && is(left, "identifier"))
+		mpsfix_strvec_push_owned(&r->aliases, mpsfix_xstrndup(r->src + start, ts_node_end_byte(left) - start));
+	else
+		r->a->any = true;
+}
+
+/* Is the text of node `n` an item of `v`? */
+static bool has_name(const mpsfix_strvec *v, const char *src, TSNode n)
+{
+	uint32_t start = ts_node_start_byte(n), len = ts_node_end_byte(n) - start;
+
+	for (size_t i = 0; i < v->len; i++)
+		if (strlen(v->items[i]) == len && !memcmp(v->items[i], src + start, len))
+			return true;
+	return false;
+}
+
+/*
+ * A use of a name bound to vars(x): `config["key"] = v` sets key; a key
+ * that is not a literal, or a method that may write (`config.update(...)`),
+ * may set any; reading it or passing it on sets nothing.
+ */
+static mpsfix_walk_action alias_use(TSNode n, void *payload)
+{
+	static const char *const readers[] = {"get", "items", "keys", "values", "copy"};
+	reading *r = payload;
+	TSNode p, g, key;
+	mpsfix_literal lit;
+	const char *str;
+	bool reads = false;
+
+	if (!is(n, "identifier") || !has_name(&r->aliases, r->src, n))
+		return MPSFIX_WALK_DESCEND;
+	p = ts_node_parent(n); /* an identifier is never the module */
+	g = ts_node_parent(p);
+	if (is(p, "subscript") && ts_node_eq(ts_node_child_by_field_name(p, "value", 5), n) &&
+	    (is(g, "assignment") || is(g, "augmented_assignment")) &&
+	    ts_node_eq(ts_node_child_by_field_name(g, "left", 4), p)) {
+		key = ts_node_child_by_field_name(p, "subscript", 9);
+		if ((str = mpsfix_literal_string(&lit, key, r->src))) {
+			mpsfix_strvec_push(&r->a->set, str);
+			mpsfix_literal_release(&lit);
+		} else {
+			r->a->any = true;
+		}
+	} else if (is(p, "attribute") && ts_node_eq(ts_node_child_by_field_name(p, "object", 6), n)) {
+		for (size_t i = 0; i < MPSFIX_ARRAY_SIZE(readers); i++)
+			reads |= mpsfix_node_text_is(ts_node_child_by_field_name(p, "attribute", 9), r->src, readers[i]);
+		r->a->any |= !reads;
+	}
+	return r->a->any ? MPSFIX_WALK_STOP : MPSFIX_WALK_DESCEND;
+}
+
+/* A call: what it declares or changes. */
+static void read_call(reading *r, TSNode n)
+{
+	mpsfix_argparse *a = r->a;
+	const char *src = r->src;
+	TSNode args = ts_node_child_by_field_name(n, "arguments", 9);
+	TSNode f = ts_node_child_by_field_name(n, "function", 8), p = ts_node_parent(n);
+
+	if (!is(args, "argument_list"))
+		return;
+	if (calls(src, n, "add_argument", false))
+		add_argument(a, src, args);
+	else if (calls(src, n, "set_defaults", false))
+		set_defaults(a, src, args);
+	else if (calls(src, n, "setattr", true))
+		set_attribute(a, src, args);
+	else if (calls(src, n, "ArgumentParser", true))
+		a->any |= has_keyword(src, args, "argument_default") || has_keyword(src, args, "parents") ||
+			  has_keyword(src, args, "prefix_chars");
+	else if (calls(src, n, "parse_args", false) || calls(src, n, "parse_known_args", false) ||
+		 calls(src, n, "parse_intermixed_args", false))
+		a->any |= mpsfix_named_count(args) > 0; /* parse_args(["--pin"]), namespace=... */
+	else if (calls(src, n, "Namespace", true))
+		a->any = true;
+	else if (calls(src, n, "vars", true) && mpsfix_named_count(args) > 0 && !is(p, "argument_list"))
+		vars_used(r, n, p); /* vars(args).update(...), config = vars(args) */
+	else if (is(f, "attribute") &&
+		 mpsfix_node_text_is(ts_node_child_by_field_name(ts_node_child_by_field_name(f, "object", 6),
+								 "attribute", 9), src, "argv"))
+		a->any = true; /* sys.argv.append("--pin") */
+	else if (is(f, "attribute") && mpsfix_node_text_is(ts_node_child_by_field_name(f, "object", 6), src, "argv"))
+		a->any = true; /* argv.extend(...) */
 }
 
 static mpsfix_walk_action visit(TSNode n, void *payload)
 {
-	scan *s = payload;
+	reading *r = payload;
 	const char *type = ts_node_type(n);
 
-	if (!strcmp(type, "call")) {
-		TSNode f = ts_node_child_by_field_name(n, "function", 8);
-		TSNode args = ts_node_child_by_field_name(n, "arguments", 9);
-
-		if (!is(args, "argument_list"))
-			return MPSFIX_WALK_DESCEND;
-		if (method_is(s, n, "add_argument"))
-			add_argument(s, args);
-		else if (method_is(s, n, "set_defaults"))
-			sets(s, args, false);
-		else if (is(f, "identifier") && mpsfix_node_text_is(f, s->src, "setattr"))
-			sets(s, args, true);
-	} else if (!strcmp(type, "assignment") || !strcmp(type, "augmented_assignment")) {
-		/* `args.NAME = True`, in a tuple or not */
-		mpsfix_walk(ts_node_child_by_field_name(n, "left", 4), assigned, s);
-	}
-	return s->other ? MPSFIX_WALK_STOP : MPSFIX_WALK_DESCEND;
+	if (!strcmp(type, "call"))
+		read_call(r, n);
+	else if (!strcmp(type, "assignment") || !strcmp(type, "augmented_assignment"))
+		mpsfix_walk(ts_node_child_by_field_name(n, "left", 4), assigned, r);
+	else if (!strcmp(type, "attribute") &&
+		 mpsfix_node_text_is(ts_node_child_by_field_name(n, "attribute", 9), r->src, "__dict__"))
+		r->a->any = true;
+	return r->a->any ? MPSFIX_WALK_STOP : MPSFIX_WALK_DESCEND;
 }
 
-bool mpsfix_argparse_opt_in(const char *src, TSNode root, TSNode value)
+void mpsfix_argparse_release(mpsfix_argparse *a)
+{
+	mpsfix_strvec_release(&a->off);
+	mpsfix_strvec_release(&a->set);
+	mpsfix_instance_memo_release(&a->memo);
+	memset(a, 0, sizeof(*a));
+}
+
+/* Is `v` a call `parser.parse_args()` with no arguments? */
+static bool parse_args_call(const char *src, TSNode v)
+{
+	return is(v, "call") && calls(src, v, "parse_args", false) &&
+	       !mpsfix_named_count(ts_node_child_by_field_name(v, "arguments", 9));
+}
+
+typedef struct {
+	const char *src;
+	mpsfix_instance_memo *memo;
+	int returns, parsed; /* return statements, and those that give parse_args() */
+} returning;
+
+static mpsfix_walk_action find_returns(TSNode n, void *payload)
+{
+	returning *r = payload;
+	TSNode v;
+
+	if (is(n, "function_definition") || is(n, "class_definition") || is(n, "lambda"))
+		return MPSFIX_WALK_SKIP;
+	if (!is(n, "return_statement"))
+		return MPSFIX_WALK_DESCEND;
+	r->returns++;
+	v = mpsfix_unparenthesized(mpsfix_first_named(n));
+	if (parse_args_call(r->src, v) ||
+	    (is(v, "identifier") && mpsfix_instance_value(r->src, v, &v, r->memo) && parse_args_call(r->src, v)))
+		r->parsed++;
+	return MPSFIX_WALK_SKIP;
+}
+
+/* Is `e` the namespace parse_args() gives, or a function of the module gives back? */
+static bool parsed_namespace(mpsfix_argparse *a, const char *src, TSNode root, TSNode e)
+{
+	TSNode v, fn, d;
+	mpsfix_kids k;
+	mpsfix_binding b;
+	returning r = {src, &a->memo, 0, 0};
+
+	if (!mpsfix_instance_value(src, e, &v, &a->memo))
+		return false;
+	if (parse_args_call(src, v))
+		return true;
+	/* args = parse_args(), a function of the module that returns it */
+	fn = ts_node_child_by_field_name(v, "function", 8);
+	if (!is(v, "call") || !is(fn, "identifier") ||
+	    mpsfix_named_count(ts_node_child_by_field_name(v, "arguments", 9)))
+		return false;
+	mpsfix_bindings_count(root, src, &fn, 1, &b);
+	if (b.count != 1 || b.dynamic)
+		return false;
+	mpsfix_kids_start(&k, root);
+	while (mpsfix_kids_next(&k, &d)) {
+		if (is(d, "decorated_definition"))
+			continue; /* a decorator may return anything */
+		if (is(d, "function_definition") && mpsfix_node_same_text(ts_node_child_by_field_name(d, "name", 4), fn, src))
+			mpsfix_walk(ts_node_child_by_field_name(d, "body", 4), find_returns, &r);
+	}
+	mpsfix_kids_end(&k);
+	return r.returns > 0 && r.parsed == r.returns;
+}
+
+bool mpsfix_argparse_opt_in(mpsfix_argparse *a, const char *src, TSNode root, TSNode value)
 {
 	TSNode v = mpsfix_unparenthesized(value), attr;
-	scan s = {src, NULL, 0, false, false};
+	char *name;
+	bool yes;
 
 	if (!is(v, "attribute") || !is(attr = ts_node_child_by_field_name(v, "attribute", 9), "identifier"))
 		return false;
-	s.name = src + ts_node_start_byte(attr);
-	s.len = ts_node_end_byte(attr) - ts_node_start_byte(attr);
-	mpsfix_walk(root, visit, &s);
-	return s.off_switch && !s.other;
+	if (!a->read) {
+		reading r = {a, src, MPSFIX_STRVEC_INIT};
+
+		mpsfix_walk(root, visit, &r);
+		if (r.aliases.len && !a->any)
+			mpsfix_walk(root, alias_use, &r);
+		mpsfix_strvec_release(&r.aliases);
+		a->read = true;
+	}
+	if (a->any)
+		return false;
+	name = mpsfix_xstrndup(src + ts_node_start_byte(attr), ts_node_end_byte(attr) - ts_node_start_byte(attr));
+	yes = mpsfix_strvec_has(&a->off, name) && !mpsfix_strvec_has(&a->set, name) &&
+	      parsed_namespace(a, src, root, ts_node_child_by_field_name(v, "object", 6));
+	free(name);
+	return yes;
 }

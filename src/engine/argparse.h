@@ -8,16 +8,48 @@
 #include <tree_sitter/api.h>
 
 #include "common.h"
+#include "instance.h"
+#include "strvec.h"
+
+/*
+ * What one text declares, read once (at the first question) and kept for
+ * the text's other questions; release it when the text changes.
+ */
+typedef struct {
+	bool read;
+	bool any;             /* the text may give any option a value (below) */
+	mpsfix_strvec off;    /* dests of store_true switches off by default */
+	mpsfix_strvec set;    /* dests given a value another way */
+	mpsfix_instance_memo memo; /* the values of the names asked about */
+} mpsfix_argparse;
+
+#define MPSFIX_ARGPARSE_INIT {0}
+
+void mpsfix_argparse_release(mpsfix_argparse *a);
 
 /**
- * Is expression `value` (an attribute `E.NAME`, in parentheses or not) a
- * switch that is off unless the user turns it on: the text at `root`
- * declares NAME with `add_argument(..., action="store_true")`, with no
- * `default=` or `default=False`, and no `add_argument` or `set_defaults`
- * of the text gives NAME another value?  NAME is the argument's `dest=`, or
- * else its first long option without `--` and with `-` read as `_` (as
- * argparse derives it), or else its first short option without `-`.
+ * Is expression `value` (in parentheses or not) `ARGS.NAME`, a switch that
+ * is off unless the user turns it on?
+ * - The text at `root` declares NAME with `add_argument(..., action=
+ *   "store_true")` and no `default=` (or False or None), as an option (a
+ *   positional store_true is always True); NAME is its `dest=`, else its
+ *   first long option without `--` and with `-` read as `_`, else its first
+ *   option without `-` (as argparse derives it).
+ * - Nothing else in the text gives NAME a value: another add_argument,
+ *   `set_defaults(NAME=...)`, `setattr(x, "NAME", ...)`, an assignment to
+ *   any `x.NAME`.
+ * - Nothing in the text may give any option a value: an add_argument whose
+ *   options or dest are not literals, `set_defaults(**d)`, `setattr()` of a
+ *   name that is not a literal, an ArgumentParser with `argument_default=`,
+ *   `parents=` or `prefix_chars=`, a `parse_args(...)` or
+ *   `parse_known_args(...)` given arguments or a namespace, an
+ *   `argparse.Namespace(...)`, a change to `sys.argv`, `vars(x)` used other
+ *   than as an argument, `x.__dict__`.
+ * - ARGS is a name whose value (instance.h) is `parser.parse_args()`, or a
+ *   call of a function of the module all of whose returns are that (or a
+ *   name bound to it there): not a parameter, nor a configuration object.
+ * `a` keeps what the text declares, for the text's next questions.
  */
-bool mpsfix_argparse_opt_in(const char *src, TSNode root, TSNode value);
+bool mpsfix_argparse_opt_in(mpsfix_argparse *a, const char *src, TSNode root, TSNode value);
 
 #endif

@@ -99,8 +99,12 @@ static bool binds(TSNode n, TSNode p)
 	if (!strcmp(t, "as_pattern")) /* except E as e, with x as y (older grammars) */
 		return ts_node_eq(n, ts_node_child_by_field_name(p, "alias", 5));
 	if (!strcmp(t, "dotted_name")) {
-		/* import os.path binds os; from m import x binds x; the module of a from-import binds nothing */
+		/* import os.path binds os; from m import x binds x; the module of a from-import binds nothing;
+		   `case x:` captures x */
 		TSNode g = ts_node_parent(p);
+
+		if (is(g, "case_pattern") && ts_node_named_child_count(p) == 1)
+			return true;
 
 		f = ts_node_child_by_field_name(g, "module_name", 11);
 		return (is(g, "import_statement") || (is(g, "import_from_statement") && !ts_node_eq(p, f))) &&

@@ -110,6 +110,19 @@ static bool has_positive_parts(const mpsfix_constraint *c)
 	       c->statement == 1 || c->opt_in == 1;
 }
 
+/* Is `node` a command-line switch off by default (argparse.h)? */
+static bool opt_in(const mpsfix_cond_ctx *cx, TSNode node)
+{
+	mpsfix_argparse once = MPSFIX_ARGPARSE_INIT;
+	bool yes;
+
+	if (cx->argparse)
+		return mpsfix_argparse_opt_in(cx->argparse, cx->src, cx->root, node);
+	yes = mpsfix_argparse_opt_in(&once, cx->src, cx->root, node);
+	mpsfix_argparse_release(&once);
+	return yes;
+}
+
 static bool holds(const mpsfix_cond_ctx *cx, const mpsfix_constraint *c, bool bound, TSNode node,
 		  bool full, bool pure_now)
 {
@@ -133,7 +146,7 @@ static bool holds(const mpsfix_cond_ctx *cx, const mpsfix_constraint *c, bool bo
 		return false;
 	if (c->statement >= 0 && whole_statement(node) != (c->statement == 1))
 		return false;
-	if (c->opt_in >= 0 && mpsfix_argparse_opt_in(cx->src, cx->root, node) != (c->opt_in == 1))
+	if (c->opt_in >= 0 && opt_in(cx, node) != (c->opt_in == 1))
 		return false;
 	if (c->nis && !matches_one(cx, c->is, c->nis, node))
 		return false;

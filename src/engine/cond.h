@@ -11,6 +11,7 @@
 
 #include <tree_sitter/api.h>
 
+#include "argparse.h"
 #include "common.h"
 #include "match.h"
 #include "rule.h"
@@ -19,6 +20,8 @@ typedef struct {
 	mpsfix_matcher *matcher;   /* scratch for sub-patterns; names already set */
 	const char *src;
 	TSNode root;               /* the module */
+	mpsfix_argparse *argparse; /* what the text declares, kept for its next
+				      questions (`opt-in:`); NULL: read anew */
 } mpsfix_cond_ctx;
 
 /**

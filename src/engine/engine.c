@@ -196,6 +196,8 @@ typedef struct {
 				    -1: not known yet */
 	int imports_fail;        /* it imports a module of its folder that fails on
 				    a Mac (sibling.h); -1: not known yet */
+	mpsfix_argparse argparse; /* the switches the text declares (opt-in:) */
+	mpsfix_instance_memo values; /* the values of the names `tensor:` asks about */
 	mpsfix_reach_spans spans[2]; /* what cannot run on MPS, for ranges that reach
 					torch 2.6 and for ranges below it */
 	bool *possible;          /* by rule order: its words are in ps->src (the
@@ -320,20 +322,27 @@ static void add_finding(pass *ps, const mpsfix_rule *r, const mpsfix_match *m)
 }
 
 /*
- * Is `value` an instance of a class of the project the file lies in, made by
- * `value = pkg.mod.Class(...)`?  That class's methods are checked where they
- * are written (sibling.h).
+ * Can `value` not be a torch tensor: is it an instance (instance.h) of a
+ * class of the project from nothing of torch's, one the file defines or one
+ * it imports from a module of its project (sibling.h)?  That class's method
+ * of the same name is checked where it is written, and the tensor calls
+ * inside it are reported there.  A class of another library may pin
+ * tensors in its own method (diffusers' EMAModel used from another
+ * project, a TensorDict), so its instances can be.
  */
-static bool own_class(const pass *ps, const mpsfix_reach_ctx *rx, TSNode value)
+static bool not_tensor(pass *ps, const mpsfix_reach_ctx *rx, TSNode value)
 {
 	mpsfix_buf cls = MPSFIX_BUF_INIT;
 	TSNode call;
-	bool yes = ps->opts->disk_path && ps->ctx->siblings && mpsfix_instance_class(rx->src, rx->names, value, &cls, &call) &&
-		   strchr(cls.data, '.') &&
-		   mpsfix_sibling_own_class(ps->ctx->siblings, ps->opts->disk_path, cls.data);
+	bool no = false;
 
+	if (mpsfix_instance_class(rx->src, rx->names, value, &cls, &call, &ps->values))
+		no = strchr(cls.data, '.')
+			     ? ps->opts->disk_path && ps->ctx->siblings &&
+				       mpsfix_sibling_own_class(ps->ctx->siblings, ps->opts->disk_path, cls.data)
+			     : mpsfix_instance_module_class(rx->src, rx->names, ps->root, cls.data);
 	mpsfix_buf_release(&cls);
-	return yes;
+	return no;
 }
 
 /*
@@ -368,7 +377,7 @@ static bool reachable(pass *ps, const mpsfix_rule *r, const mpsfix_match *m)
 	    !mpsfix_reach_may_be_mps(&rx, b->node))
 		return false;
 	if (r->tensor && (b = mpsfix_match_get(m, r->tensor)) && b->bound && !b->multi &&
-	    (!mpsfix_instance_may_be_tensor(rx.src, rx.names, b->node) || own_class(ps, &rx, b->node)))
+	    not_tensor(ps, &rx, b->node))
 		return false;
 	return true;
 }
@@ -381,7 +390,7 @@ static bool reachable(pass *ps, const mpsfix_rule *r, const mpsfix_match *m)
  */
 static bool consider(pass *ps, const mpsfix_rule *r, const mpsfix_match *m)
 {
-	mpsfix_cond_ctx cx = {ps->ctx->matcher, ps->src->data, ps->root};
+	mpsfix_cond_ctx cx = {ps->ctx->matcher, ps->src->data, ps->root, &ps->argparse};
 	mpsfix_call_binding cb = {0};
 	mpsfix_match bm = *m;
 	char *unbound = NULL;
@@ -481,6 +490,8 @@ static void run_pass(pass *ps, mpsfix_result *findings, mpsfix_edits *edits)
 	ps->sup = NULL;
 	ps->cuda_file = -1;
 	ps->imports_fail = -1;
+	mpsfix_argparse_release(&ps->argparse);
+	mpsfix_instance_memo_release(&ps->values);
 	mpsfix_reach_spans_release(&ps->spans[0]);
 	mpsfix_reach_spans_release(&ps->spans[1]);
 	findings->file_ignored = false;
@@ -876,5 +887,7 @@ done:
 	free(ps.possible);
 	mpsfix_reach_spans_release(&ps.spans[0]);
 	mpsfix_reach_spans_release(&ps.spans[1]);
+	mpsfix_argparse_release(&ps.argparse);
+	mpsfix_instance_memo_release(&ps.values);
 	return error;
 }

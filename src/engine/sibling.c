@@ -285,7 +285,8 @@ bool mpsfix_sibling_imports_fail(mpsfix_sibling_cache *cache, const char *path, 
 
 bool mpsfix_sibling_own_class(mpsfix_sibling_cache *c, const char *path, const char *cls)
 {
-	static const char *const forms[] = {"%s/%s.py", "%s/%s/__init__.py", "%s/src/%s.py", "%s/src/%s/__init__.py"};
+	/* a package comes before a module of the same name, as Python finds them */
+	static const char *const forms[] = {"%s/%s/__init__.py", "%s/%s.py", "%s/src/%s/__init__.py", "%s/src/%s.py"};
 	const char *dot = strrchr(cls, '.');
 	char *dir = NULL, *mod = NULL, *file = NULL, *key = NULL, *slash, *git;
 	bool yes = false, top = false;

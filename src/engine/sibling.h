@@ -53,7 +53,7 @@ bool mpsfix_sibling_module_fails(const char *name, const char *data, uint32_t le
 /**
  * Is `cls` (`a.b.C`, as the file's imports qualify a name) a class of the
  * project that the file at `path` lies in?  The module a.b is the first of
- * a/b.py, a/b/__init__.py, src/a/b.py, src/a/b/__init__.py found in the
+ * a/b/__init__.py, a/b.py, src/a/b/__init__.py, src/a/b.py found in the
  * file's folder or a folder above it (MPSFIX_SIBLING_LEVELS folders at most,
  * up to the one that holds .git); C is its class when that module (as
  * mpsfix_sibling_imports_fail() reads one) defines C at its top level from
