@@ -252,6 +252,27 @@ START_TEST(test_engine_argparse_opt_in)
 		{HEAD "args = parser.parse_args()\nconfig = vars(args)\nconfig['pin_memory'] = True\n" TAIL, false},
 		{HEAD "args = parser.parse_args()\nconfig = vars(args)\nconfig[key] = True\n" TAIL, false},
 		{HEAD "args = parser.parse_args()\nconfig = vars(args)\nconfig.update(extra)\n" TAIL, false},
+		{HEAD "args = parser.parse_args()\nconfig = vars(args)\nconfig |= {'pin_memory': True}\n" TAIL, false},
+		{HEAD "args = parser.parse_args()\nconfig = vars(args)\nc2 = config\nc2['pin_memory'] = True\n" TAIL,
+		 false},
+		{HEAD "args = parser.parse_args()\na = b = vars(args)\na['pin_memory'] = True\n" TAIL, false},
+		{HEAD "for action in parser._actions:\n    action.default = cfg[action.dest]\n"
+		      "args = parser.parse_args()\n" TAIL, false},
+		{HEAD "parser._defaults.update(cfg)\nargs = parser.parse_args()\n" TAIL, false},
+		{HEAD "args = parser.parse_args()\nargs.__setattr__('pin_memory', True)\n" TAIL, false},
+		{HEAD "args = parser.parse_args()\nfor args.pin_memory in (True,):\n    pass\n" TAIL, false},
+		{HEAD "args = parser.parse_args()\nwith f() as args.pin_memory:\n    pass\n" TAIL, false},
+		{HEAD "av = sys.argv\nav.append('--pin-memory')\nargs = parser.parse_args()\n" TAIL, false},
+		{"import torch\nfrom argparse import ArgumentParser as AP\nparser = AP(argument_default=True)\n"
+		 "parser.add_argument('--pin-memory', action='store_true')\nargs = parser.parse_args()\n" TAIL, false},
+		{HEAD "def main(get_args):\n    args = get_args()\n    " TAIL, false},
+		{HEAD "def get_args():\n    return parser.parse_args()\ndef main():\n    get_args = load_cfg\n"
+		      "    args = get_args()\n    " TAIL, false},
+		{HEAD "data = load(name, **kwargs)\nargs = parser.parse_args()\n" TAIL, true},
+		{"import argparse, torch\nparser = argparse.ArgumentParser(**options)\n"
+		 "parser.add_argument('--pin-memory', action='store_true')\nargs = parser.parse_args()\n" TAIL, false},
+		{HEAD "if len(sys.argv) > 1 and '--x' in sys.argv:\n    print(sys.argv[1:])\n"
+		      "args = parser.parse_args()\n" TAIL, true},
 		{HEAD "args = parser.parse_args()\nconfig = vars(args)\nconfig['lr'] = config['lr'] * 2\n"
 		      "log(config.items())\ntrack(config=config)\n" TAIL, true},
 		{HEAD "args = parser.parse_args()\nargs.__dict__.update(cfg)\n" TAIL, false},

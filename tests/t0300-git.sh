@@ -269,4 +269,17 @@ expect_err "commit -: refused" "standard input ('-') cannot be used"
 run_in "$tmp/c1" "$bin" commit --stdout
 expect_err "commit --stdout: refused" "option '--stdout' is for patch, not commit"
 
+# --- 8. skip-paths in a series: the path inside the work tree, not the folders above it -----
+mkdir -p "$tmp/tests/sk"
+mkrepo "$tmp/tests/sk"
+mkdir -p "$tmp/tests/sk/tests/sub"
+printf 'import torch\nloader = torch.utils.data.DataLoader(range(4), pin_memory=True)\n' >"$tmp/tests/sk/tests/sub/x.py"
+(cd "$tmp/tests/sk" && git add . && git commit -qm 'a test')
+run_in "$tmp/tests/sk/tests/sub" "$bin" patch --isolated --select MPS101 --stdout x.py
+expect_no_out "patch: a file named in the work tree's tests folder is skipped" "pin_memory=not torch"
+run_in / "$bin" patch --isolated --select MPS101 --stdout "$tmp/tests/sk/tests/sub/x.py"
+expect_err "patch: outside the work tree, refused" "not in a git work tree"
+run_in "$tmp/tests/sk" "$bin" patch --isolated --select MPS101 --stdout "$tmp/tests/sk/data.py"
+expect_out "patch: a tests folder above the work tree is not the project's" "pin_memory=not torch"
+
 test_done

@@ -195,6 +195,39 @@ bool mpsfix_cmd_leaves_root(const char *path, const char *root)
 	return outside;
 }
 
+char *mpsfix_cmd_skip_path(const char *path, const char *root)
+{
+	char *rel = NULL, *top, *dir, *slash;
+	const char *name = strrchr(path, '/');
+
+	name = name ? name + 1 : path;
+	if (root) {
+		top = realpath(root, NULL);
+		rel = mpsfix_cmd_relative_to(path, top);
+		free(top);
+		return rel;
+	}
+	if ((rel = mpsfix_git_worktree_path(path)))
+		return rel;
+	/* a file that is not there yet (an editor's new buffer): its folder's place */
+	dir = mpsfix_xstrndup(path, (size_t)(name - path));
+	if ((top = mpsfix_git_worktree_top(*dir ? dir : ".")) != NULL && (slash = realpath(*dir ? dir : ".", NULL))) {
+		size_t n = strlen(top);
+
+		if (!strncmp(slash, top, n) && (slash[n] == '/' || !slash[n]))
+			rel = slash[n] ? mpsfix_xasprintf("%s/%s", slash + n + 1, name) : mpsfix_xstrdup(name);
+		free(slash);
+	}
+	free(top);
+	free(dir);
+	if (!rel) {
+		top = realpath(".", NULL);
+		rel = mpsfix_cmd_relative_to(path, top);
+		free(top);
+	}
+	return rel ? rel : mpsfix_xstrdup(name);
+}
+
 char *mpsfix_cmd_relative_to(const char *path, const char *dir)
 {
 	char *abs = realpath(path, NULL), *rel = NULL;

@@ -105,6 +105,16 @@ bool mpsfix_cmd_leaves_root(const char *path, const char *root);
 /** `path` relative to folder `dir` (both made absolute), or NULL when outside (owned). */
 char *mpsfix_cmd_relative_to(const char *path, const char *dir);
 
+/**
+ * The path of file `path` that a rule's skip-paths see: inside folder
+ * `root` when it was found by walking that folder argument (NULL if it
+ * resolves outside it); for a file named alone (`root` NULL, or standard
+ * input's --stdin-filename), inside its git work tree (its folder's, for a
+ * file not written yet), else inside the current folder, else its name:
+ * never the folders above the project.  Owned by the caller.
+ */
+char *mpsfix_cmd_skip_path(const char *path, const char *root);
+
 /** The exit status of a run that fixed `fixed` things and left `left` behind. */
 int mpsfix_cmd_exit_status(const mpsfix_cmd *cmd, bool left, size_t fixed);
 

@@ -134,27 +134,6 @@ static void note_error(mpsfix_file_record *rec)
 	mpsfix_strvec_push(&rec->messages, mpsfix_error_last()->message);
 }
 
-/*
- * The path that a rule's skip-paths see for a file named on the command
- * line (or by --stdin-filename): inside its git work tree, else inside the
- * current folder, else its name alone.
- */
-static char *skip_path_of(const char *path)
-{
-	char *rel = mpsfix_git_worktree_path(path), *cwd;
-	const char *slash;
-
-	if (rel)
-		return rel;
-	cwd = realpath(".", NULL);
-	rel = mpsfix_cmd_relative_to(path, cwd);
-	free(cwd);
-	if (rel)
-		return rel;
-	slash = strrchr(path, '/');
-	return mpsfix_xstrdup(slash ? slash + 1 : path);
-}
-
 void mpsfix_cmd_file(const mpsfix_cmd *cmd, const mpsfix_index *index, mpsfix_ctx *ctx,
 		     mpsfix_file_record *rec, const char *path, const char *root,
 		     const mpsfix_torch_range *target, uint32_t line_length)
@@ -221,17 +200,8 @@ void mpsfix_cmd_file(const mpsfix_cmd *cmd, const mpsfix_index *index, mpsfix_ct
 	rel = cmd->config.dir ? mpsfix_cmd_relative_to(is_stdin ? display : path, cmd->config.dir) : NULL;
 	scope.rel = rel;
 	scope.src = notebook ? src : NULL;
-	/* the rules' skip-paths see the path inside the folder it was found in;
-	   a file named alone, its path inside its git work tree (or the current
-	   folder), not the folders above the project */
-	if (!is_stdin && root) {
-		char *real_root = realpath(root, NULL);
-
-		skip_rel = mpsfix_cmd_relative_to(path, real_root);
-		free(real_root);
-	} else if (strcmp(display, "-")) {
-		skip_rel = skip_path_of(display);
-	}
+	if (strcmp(display, "-"))
+		skip_rel = mpsfix_cmd_skip_path(is_stdin ? display : path, is_stdin ? NULL : root);
 	eo.rel_path = skip_rel ? skip_rel : display;
 	/* standard input's modules lie beside the file it stands for, if it names one */
 	eo.disk_path = is_stdin ? opts->stdin_filename : path;

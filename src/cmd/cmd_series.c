@@ -36,6 +36,9 @@ typedef struct {
 typedef struct {
 	mpsfix_file_scope scope;
 	char *rel;                   /* its path relative to the config folder (owned) */
+	char *skip_rel;              /* the path its rules' skip-paths see (owned) */
+	char **args;                 /* the run's paths (borrowed) */
+	size_t nargs;
 	const mpsfix_targets *targets;
 	uint32_t line_length;        /* the run's, for a file that is not one of the run's files */
 	file_target *files;          /* sorted by path */
@@ -72,6 +75,9 @@ static void series_on_file(void *payload, const mpsfix_series_file *f, mpsfix_en
 
 	free(ss->rel);
 	ss->rel = dir ? mpsfix_cmd_relative_to(f->path, dir) : NULL;
+	free(ss->skip_rel);
+	ss->skip_rel = mpsfix_cmd_skip_path(f->path, mpsfix_cmd_folder_of(f->path, ss->args, ss->nargs));
+	eo->rel_path = ss->skip_rel;
 	ss->scope.rel = ss->rel;
 	ss->scope.since_active = false;
 	eo->target = &ss->targets->items[ft ? ft->target : 0].range;
@@ -293,6 +299,8 @@ static int run_series(mpsfix_cmd *st, const mpsfix_strvec *files, const size_t *
 	};
 	series_scope ss = {
 		.scope = {.config = &st->config},
+		.args = st->opts->npaths ? st->opts->paths : (char *[]){"."},
+		.nargs = st->opts->npaths ? st->opts->npaths : 1,
 		.targets = &st->set.targets,
 		.line_length = st->set.styles.items[st->set.styles.run].line_length,
 		.files = mpsfix_xcalloc(files->len + 1, sizeof(file_target)),
@@ -413,6 +421,7 @@ fail:
 done:
 	free(words);
 	free(ss.rel);
+	free(ss.skip_rel);
 	free(ss.files);
 	mpsfix_patch_list_release(&patches);
 	mpsfix_commit_list_release(&commits);

@@ -144,7 +144,7 @@ typedef struct {
 	mpsfix_strvec aliases; /* names bound to vars(x): `config = vars(args)` */
 } reading;
 
-/* An assignment's target: `x.NAME` sets NAME; `sys.argv` changes every option. */
+/* A target (of an assignment, a for, a with): `x.NAME` sets NAME. */
 static mpsfix_walk_action assigned(TSNode n, void *payload)
 {
 	reading *r = payload;
@@ -153,18 +153,34 @@ static mpsfix_walk_action assigned(TSNode n, void *payload)
 		TSNode attr = ts_node_child_by_field_name(n, "attribute", 9);
 		uint32_t start = ts_node_start_byte(attr);
 
-		if (mpsfix_node_text_is(attr, r->src, "argv"))
-			r->a->any = true;
-		else
-			mpsfix_strvec_push_owned(&r->a->set, mpsfix_xstrndup(r->src + start, ts_node_end_byte(attr) - start));
-	} else if (is(n, "identifier") && mpsfix_node_text_is(n, r->src, "argv")) {
-		r->a->any = true; /* from sys import argv; argv[1:] = [...] */
+		mpsfix_strvec_push_owned(&r->a->set, mpsfix_xstrndup(r->src + start, ts_node_end_byte(attr) - start));
 	}
 	return MPSFIX_WALK_DESCEND;
 }
 
-/* Is keyword `name` among the call's arguments? */
-static bool has_keyword(const char *src, TSNode args, const char *name)
+/*
+ * `sys.argv` (or `argv`, node `n`): read where it is an argument, indexed,
+ * compared or imported; anything else (`sys.argv += [...]`,
+ * `sys.argv.append(...)`, `av = sys.argv`) may change every option.
+ */
+static bool argv_changed(TSNode n)
+{
+	static const char *const reads[] = {
+		"argument_list", "comparison_operator", "dotted_name", "aliased_import", "import_from_statement",
+	};
+	TSNode p = ts_node_parent(n);
+
+	if (is(p, "subscript"))
+		return !ts_node_eq(ts_node_child_by_field_name(p, "value", 5), n) ||
+		       is(ts_node_parent(p), "assignment") || is(ts_node_parent(p), "augmented_assignment");
+	for (size_t i = 0; i < MPSFIX_ARRAY_SIZE(reads); i++)
+		if (is(p, reads[i]))
+			return false;
+	return true;
+}
+
+/* Is keyword `name` among the call's arguments (or, with `splat`, may `**options` hold it)? */
+static bool has_keyword(const char *src, TSNode args, const char *name, bool splat)
 {
 	mpsfix_kids k;
 	TSNode c;
@@ -172,7 +188,7 @@ static bool has_keyword(const char *src, TSNode args, const char *name)
 
 	mpsfix_kids_start(&k, args);
 	while (!yes && mpsfix_kids_next(&k, &c))
-		yes = is(c, "dictionary_splat") ||
+		yes = (splat && is(c, "dictionary_splat")) ||
 		      (is(c, "keyword_argument") &&
 		       mpsfix_node_text_is(ts_node_child_by_field_name(c, "name", 4), src, name));
 	mpsfix_kids_end(&k);
@@ -189,7 +205,8 @@ static void vars_used(reading *r, TSNode n, TSNode p)
 	TSNode left = ts_node_child_by_field_name(p, "left", 4);
 	uint32_t start = ts_node_start_byte(left);
 
-	if (is(p, "assignment") && ts_node_eq(ts_node_child_by_field_name(p, "right", 5), n) && is(left, "identifier"))
+	if (is(p, "assignment") && ts_node_eq(ts_node_child_by_field_name(p, "right", 5), n) && is(left, "identifier") &&
+	    !is(ts_node_parent(p), "assignment")) /* a = b = vars(args): two names */
 		mpsfix_strvec_push_owned(&r->aliases, mpsfix_xstrndup(r->src + start, ts_node_end_byte(left) - start));
 	else
 		r->a->any = true;
@@ -234,6 +251,11 @@ static mpsfix_walk_action alias_use(TSNode n, void *payload)
 		} else {
 			r->a->any = true;
 		}
+	} else if ((is(p, "assignment") || is(p, "augmented_assignment")) &&
+		   !ts_node_eq(ts_node_child_by_field_name(p, "left", 4), n)) {
+		r->a->any = true; /* c2 = config, then c2["pin_memory"] = True */
+	} else if (is(p, "augmented_assignment")) {
+		r->a->any = true; /* config |= {"pin_memory": True} */
 	} else if (is(p, "attribute") && ts_node_eq(ts_node_child_by_field_name(p, "object", 6), n)) {
 		for (size_t i = 0; i < MPSFIX_ARRAY_SIZE(readers); i++)
 			reads |= mpsfix_node_text_is(ts_node_child_by_field_name(p, "attribute", 9), r->src, readers[i]);
@@ -247,8 +269,8 @@ static void read_call(reading *r, TSNode n)
 {
 	mpsfix_argparse *a = r->a;
 	const char *src = r->src;
-	TSNode args = ts_node_child_by_field_name(n, "arguments", 9);
-	TSNode f = ts_node_child_by_field_name(n, "function", 8), p = ts_node_parent(n);
+	TSNode args = ts_node_child_by_field_name(n, "arguments", 9), p = ts_node_parent(n);
+	bool splat = calls(src, n, "ArgumentParser", true); /* ArgumentParser(**options) */
 
 	if (!is(args, "argument_list"))
 		return;
@@ -258,9 +280,9 @@ static void read_call(reading *r, TSNode n)
 		set_defaults(a, src, args);
 	else if (calls(src, n, "setattr", true))
 		set_attribute(a, src, args);
-	else if (calls(src, n, "ArgumentParser", true))
-		a->any |= has_keyword(src, args, "argument_default") || has_keyword(src, args, "parents") ||
-			  has_keyword(src, args, "prefix_chars");
+	else if (has_keyword(src, args, "argument_default", splat) || has_keyword(src, args, "parents", splat) ||
+		 has_keyword(src, args, "prefix_chars", splat))
+		a->any = true; /* ArgumentParser(...) in any spelling, a subclass's super().__init__(...) */
 	else if (calls(src, n, "parse_args", false) || calls(src, n, "parse_known_args", false) ||
 		 calls(src, n, "parse_intermixed_args", false))
 		a->any |= mpsfix_named_count(args) > 0; /* parse_args(["--pin"]), namespace=... */
@@ -268,12 +290,6 @@ static void read_call(reading *r, TSNode n)
 		a->any = true;
 	else if (calls(src, n, "vars", true) && mpsfix_named_count(args) > 0 && !is(p, "argument_list"))
 		vars_used(r, n, p); /* vars(args).update(...), config = vars(args) */
-	else if (is(f, "attribute") &&
-		 mpsfix_node_text_is(ts_node_child_by_field_name(ts_node_child_by_field_name(f, "object", 6),
-								 "attribute", 9), src, "argv"))
-		a->any = true; /* sys.argv.append("--pin") */
-	else if (is(f, "attribute") && mpsfix_node_text_is(ts_node_child_by_field_name(f, "object", 6), src, "argv"))
-		a->any = true; /* argv.extend(...) */
 }
 
 static mpsfix_walk_action visit(TSNode n, void *payload)
@@ -281,13 +297,27 @@ static mpsfix_walk_action visit(TSNode n, void *payload)
 	reading *r = payload;
 	const char *type = ts_node_type(n);
 
-	if (!strcmp(type, "call"))
+	TSNode attr;
+
+	if (!strcmp(type, "call")) {
 		read_call(r, n);
-	else if (!strcmp(type, "assignment") || !strcmp(type, "augmented_assignment"))
+	} else if (!strcmp(type, "assignment") || !strcmp(type, "augmented_assignment") ||
+		   !strcmp(type, "for_statement") || !strcmp(type, "for_in_clause")) {
 		mpsfix_walk(ts_node_child_by_field_name(n, "left", 4), assigned, r);
-	else if (!strcmp(type, "attribute") &&
-		 mpsfix_node_text_is(ts_node_child_by_field_name(n, "attribute", 9), r->src, "__dict__"))
-		r->a->any = true;
+	} else if (!strcmp(type, "as_pattern_target")) {
+		mpsfix_walk(n, assigned, r); /* with f() as args.pin_memory */
+	} else if (!strcmp(type, "attribute")) {
+		/* x.__dict__, parser._actions (their defaults), parser._defaults,
+		   x.__setattr__(...), sys.argv changed */
+		attr = ts_node_child_by_field_name(n, "attribute", 9);
+		if (mpsfix_node_text_is(attr, r->src, "__dict__") || mpsfix_node_text_is(attr, r->src, "_actions") ||
+		    mpsfix_node_text_is(attr, r->src, "_defaults") || mpsfix_node_text_is(attr, r->src, "__setattr__") ||
+		    (mpsfix_node_text_is(attr, r->src, "argv") && argv_changed(n)))
+			r->a->any = true;
+	} else if (!strcmp(type, "identifier") && mpsfix_node_text_is(n, r->src, "argv") &&
+		   !is(ts_node_parent(n), "attribute") && argv_changed(n)) {
+		r->a->any = true; /* from sys import argv; argv.append(...) */
+	}
 	return r->a->any ? MPSFIX_WALK_STOP : MPSFIX_WALK_DESCEND;
 }
 
@@ -334,7 +364,7 @@ static bool parsed_namespace(mpsfix_argparse *a, const char *src, TSNode root, T
 {
 	TSNode v, fn, d;
 	mpsfix_kids k;
-	mpsfix_binding b;
+	bool dynamic;
 	returning r = {src, &a->memo, 0, 0};
 
 	if (!mpsfix_instance_value(src, e, &v, &a->memo))
@@ -346,8 +376,8 @@ static bool parsed_namespace(mpsfix_argparse *a, const char *src, TSNode root, T
 	if (!is(v, "call") || !is(fn, "identifier") ||
 	    mpsfix_named_count(ts_node_child_by_field_name(v, "arguments", 9)))
 		return false;
-	mpsfix_bindings_count(root, src, &fn, 1, &b);
-	if (b.count != 1 || b.dynamic)
+	if (mpsfix_instance_count(&a->memo, root, src, fn, &dynamic) != 1 || dynamic ||
+	    !mpsfix_instance_global(src, fn, &a->memo))
 		return false;
 	mpsfix_kids_start(&k, root);
 	while (mpsfix_kids_next(&k, &d)) {

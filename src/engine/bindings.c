@@ -15,6 +15,20 @@ typedef struct {
 	size_t index; /* into ids and out */
 } wanted;
 
+/* A binding site, for an index of every name of a scope. */
+typedef struct {
+	uint64_t hash;
+	size_t seq;          /* source order */
+	TSNode id, value;
+} site;
+
+struct mpsfix_bindings_index {
+	site *sites;         /* sorted by hash, then source order */
+	size_t len, cap;
+	bool dynamic;
+	const char *src;
+};
+
 typedef struct {
 	const char *src;
 	const TSNode *ids;
@@ -23,6 +37,7 @@ typedef struct {
 	mpsfix_binding *out;
 	bool nested;         /* inside a function, class or lambda of the scope */
 	TSNode scope;
+	mpsfix_bindings_index *index; /* every name's sites, when building an index */
 } walk;
 
 static bool is(TSNode n, const char *type)
@@ -56,6 +71,14 @@ static void bind(walk *w, TSNode id, TSNode value)
 {
 	wanted key = {node_hash(id, w->src), 0}, *hit;
 
+	if (w->index) {
+		mpsfix_bindings_index *ix = w->index;
+
+		mpsfix_grow((void **)&ix->sites, &ix->cap, ix->len + 1, sizeof(*ix->sites));
+		ix->sites[ix->len] = (site){key.hash, ix->len, id, value};
+		ix->len++;
+		return;
+	}
 	hit = bsearch(&key, w->want, w->n, sizeof(*w->want), by_hash);
 	if (!hit)
 		return;
@@ -99,18 +122,21 @@ static bool binds(TSNode n, TSNode p)
 	if (!strcmp(t, "as_pattern")) /* except E as e, with x as y (older grammars) */
 		return ts_node_eq(n, ts_node_child_by_field_name(p, "alias", 5));
 	if (!strcmp(t, "dotted_name")) {
-		/* import os.path binds os; from m import x binds x; the module of a from-import binds nothing;
-		   `case x:` captures x */
+		/* import os.path binds os; from m import x binds x; the module of a from-import binds nothing */
 		TSNode g = ts_node_parent(p);
-
-		if (is(g, "case_pattern") && ts_node_named_child_count(p) == 1)
-			return true;
 
 		f = ts_node_child_by_field_name(g, "module_name", 11);
 		return (is(g, "import_statement") || (is(g, "import_from_statement") && !ts_node_eq(p, f))) &&
 		       ts_node_eq(n, ts_node_named_child(p, 0));
 	}
 	return false;
+}
+
+static mpsfix_walk_action bind_all(TSNode n, void *payload)
+{
+	if (!strcmp(ts_node_type(n), "identifier"))
+		bind(payload, n, (TSNode){0});
+	return MPSFIX_WALK_DESCEND;
 }
 
 static mpsfix_walk_action visit(TSNode n, void *payload)
@@ -127,6 +153,8 @@ static mpsfix_walk_action visit(TSNode n, void *payload)
 	      !mpsfix_named_count(ts_node_child_by_field_name(n, "arguments", 9))))) {
 		for (size_t i = 0; i < w->n; i++)
 			w->out[i].dynamic = true; /* exec(open("configurator.py").read()) */
+		if (w->index)
+			w->index->dynamic = true;
 		return MPSFIX_WALK_DESCEND;
 	}
 	if (!ts_node_eq(n, w->scope) && !w->nested &&
@@ -139,6 +167,12 @@ static mpsfix_walk_action visit(TSNode n, void *payload)
 		inner.nested = true;
 		inner.scope = n;
 		mpsfix_walk(n, visit, &inner);
+		return MPSFIX_WALK_SKIP;
+	}
+	if (!w->nested && !strcmp(type, "case_pattern")) {
+		/* `case x:`, `case P() as x:`, `case P(k=x):`, `case [*x]:`, `case {**x}:`
+		   capture: every name of a pattern counts, a class or a value too */
+		mpsfix_walk(n, bind_all, w);
 		return MPSFIX_WALK_SKIP;
 	}
 	if (strcmp(type, "identifier"))
@@ -159,7 +193,7 @@ static mpsfix_walk_action visit(TSNode n, void *payload)
 
 void mpsfix_bindings_count(TSNode scope, const char *src, const TSNode *ids, size_t n, mpsfix_binding *out)
 {
-	walk w = {src, ids, NULL, n, out, false, scope};
+	walk w = {src, ids, NULL, n, out, false, scope, NULL};
 
 	memset(out, 0, n * sizeof(*out));
 	if (!n || ts_node_is_null(scope))
@@ -170,4 +204,61 @@ void mpsfix_bindings_count(TSNode scope, const char *src, const TSNode *ids, siz
 	qsort(w.want, n, sizeof(*w.want), by_hash);
 	mpsfix_walk(scope, visit, &w);
 	free(w.want);
+}
+
+static int by_site(const void *a, const void *b)
+{
+	const site *x = a, *y = b;
+
+	if (x->hash != y->hash)
+		return x->hash < y->hash ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+mpsfix_bindings_index *mpsfix_bindings_index_new(TSNode scope, const char *src)
+{
+	mpsfix_bindings_index *ix = mpsfix_xcalloc(1, sizeof(*ix));
+	walk w = {src, NULL, NULL, 0, NULL, false, scope, ix};
+
+	ix->src = src;
+	if (!ts_node_is_null(scope))
+		mpsfix_walk(scope, visit, &w);
+	if (ix->len > 1)
+		qsort(ix->sites, ix->len, sizeof(*ix->sites), by_site);
+	return ix;
+}
+
+void mpsfix_bindings_index_free(mpsfix_bindings_index *ix)
+{
+	if (!ix)
+		return;
+	free(ix->sites);
+	free(ix);
+}
+
+void mpsfix_bindings_index_get(const mpsfix_bindings_index *ix, TSNode id, mpsfix_binding *out)
+{
+	uint64_t hash = node_hash(id, ix->src);
+	size_t lo = 0, hi = ix->len;
+
+	memset(out, 0, sizeof(*out));
+	out->dynamic = ix->dynamic;
+	while (lo < hi) { /* the first site of the hash */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (ix->sites[mid].hash < hash)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < ix->len && ix->sites[lo].hash == hash; lo++) {
+		const site *s = &ix->sites[lo];
+
+		if (!mpsfix_node_same_text(s->id, id, ix->src))
+			continue;
+		if (!out->count++ && !ts_node_is_null(s->value)) { /* as bind() counts */
+			out->value = s->value;
+			out->at = ts_node_start_byte(s->id);
+		}
+	}
 }

@@ -2,8 +2,8 @@
  * bindings.h: where a Python scope binds a name.  Reachability (cuda_code.c)
  * trusts `device = "cuda"` or a module's helper function only when nothing
  * else in the scope can rebind that name: another assignment, a parameter, a
- * loop or `with` target, an import, a def, a class, `global`/`nonlocal` in a
- * function inside the scope, or exec().
+ * loop or `with` target, a name of a `case` pattern, an import, a def, a
+ * class, `global`/`nonlocal` in a function inside the scope, or exec().
  */
 #ifndef MPSFIX_BINDINGS_H
 #define MPSFIX_BINDINGS_H
@@ -30,5 +30,17 @@ typedef struct {
  * the scope.  One walk of the scope, whatever `n`.
  */
 void mpsfix_bindings_count(TSNode scope, const char *src, const TSNode *ids, size_t n, mpsfix_binding *out);
+
+/*
+ * Every name a scope binds, read in one walk, for a scope asked about many
+ * names one at a time: mpsfix_bindings_index_get() answers as
+ * mpsfix_bindings_count() does, without walking the scope again.  `src`
+ * and the scope's tree must outlive it.
+ */
+typedef struct mpsfix_bindings_index mpsfix_bindings_index;
+
+mpsfix_bindings_index *mpsfix_bindings_index_new(TSNode scope, const char *src);
+void mpsfix_bindings_index_free(mpsfix_bindings_index *ix);
+void mpsfix_bindings_index_get(const mpsfix_bindings_index *ix, TSNode id, mpsfix_binding *out);
 
 #endif

@@ -330,18 +330,21 @@ static void add_finding(pass *ps, const mpsfix_rule *r, const mpsfix_match *m)
  * tensors in its own method (diffusers' EMAModel used from another
  * project, a TensorDict), so its instances can be.
  */
-static bool not_tensor(pass *ps, const mpsfix_reach_ctx *rx, TSNode value)
+static bool not_tensor(pass *ps, const mpsfix_reach_ctx *rx, TSNode value, TSNode match)
 {
-	mpsfix_buf cls = MPSFIX_BUF_INIT;
+	mpsfix_buf cls = MPSFIX_BUF_INIT, method = MPSFIX_BUF_INIT;
 	TSNode call;
 	bool no = false;
 
-	if (mpsfix_instance_class(rx->src, rx->names, value, &cls, &call, &ps->values))
-		no = strchr(cls.data, '.')
-			     ? ps->opts->disk_path && ps->ctx->siblings &&
-				       mpsfix_sibling_own_class(ps->ctx->siblings, ps->opts->disk_path, cls.data)
-			     : mpsfix_instance_module_class(rx->src, rx->names, ps->root, cls.data);
+	if (mpsfix_instance_method(rx->src, match, value, &method) &&
+	    mpsfix_instance_class(rx->src, rx->names, value, &cls, &call, &ps->values))
+		no = strchr(cls.data, '.') ? ps->opts->disk_path && ps->ctx->siblings &&
+						     mpsfix_sibling_own_class(ps->ctx->siblings, ps->opts->disk_path,
+									      cls.data, method.data)
+					   : mpsfix_instance_module_class(rx->src, rx->names, ps->root, cls.data,
+									  method.data, &ps->values);
 	mpsfix_buf_release(&cls);
+	mpsfix_buf_release(&method);
 	return no;
 }
 
@@ -377,7 +380,7 @@ static bool reachable(pass *ps, const mpsfix_rule *r, const mpsfix_match *m)
 	    !mpsfix_reach_may_be_mps(&rx, b->node))
 		return false;
 	if (r->tensor && (b = mpsfix_match_get(m, r->tensor)) && b->bound && !b->multi &&
-	    not_tensor(ps, &rx, b->node))
+	    not_tensor(ps, &rx, b->node, m->node))
 		return false;
 	return true;
 }

@@ -24,8 +24,9 @@ static const char *last_part(const mpsfix_buf *b)
 
 /*
  * The class definition `name` at the top level of module `root`, when the
- * module binds that name there alone (not `Own = torch.Tensor` after it);
- * a null node otherwise.
+ * module binds that name there alone (not `Own = torch.Tensor` after it)
+ * and no decorator may change the class (`@tensorclass` gives it methods of
+ * its own); a null node otherwise.
  */
 static TSNode module_class(const char *src, TSNode root, const char *name)
 {
@@ -34,13 +35,9 @@ static TSNode module_class(const char *src, TSNode root, const char *name)
 	mpsfix_binding b;
 
 	mpsfix_kids_start(&k, root);
-	while (ts_node_is_null(found) && mpsfix_kids_next(&k, &d)) {
-		if (is(d, "decorated_definition"))
-			d = ts_node_child_by_field_name(d, "definition", 10);
-		if (is(d, "class_definition") &&
-		    mpsfix_node_text_is(ts_node_child_by_field_name(d, "name", 4), src, name))
+	while (ts_node_is_null(found) && mpsfix_kids_next(&k, &d))
+		if (is(d, "class_definition") && mpsfix_node_text_is(ts_node_child_by_field_name(d, "name", 4), src, name))
 			found = d;
-	}
 	mpsfix_kids_end(&k);
 	if (!ts_node_is_null(found)) {
 		TSNode id = ts_node_child_by_field_name(found, "name", 4);
@@ -53,18 +50,56 @@ static TSNode module_class(const char *src, TSNode root, const char *name)
 }
 
 /*
- * Is class `name` of module `root` one from nothing of torch's: its bases
- * are none, `object`, abc's ABC, or classes of the module that are (eight
- * deep at most); `metaclass=` aside?  A base from elsewhere (torch.Tensor,
- * a TensorDict, an alias) may be a tensor or pin tensors itself.
+ * What class body `body` says of `method`: 1 it defines it (`def method`),
+ * -1 something else may stand for it there (`method = ...`, a
+ * `__getattr__` or `__getattribute__` that can hand out anything), 0
+ * neither.
  */
-static bool plain_class(const char *src, mpsfix_names *names, TSNode root, const char *name, int depth)
+static int defines(const char *src, TSNode body, const char *method)
+{
+	mpsfix_kids k;
+	TSNode c, d, left;
+	int says = 0;
+
+	mpsfix_kids_start(&k, body);
+	while (says >= 0 && mpsfix_kids_next(&k, &c)) {
+		d = is(c, "decorated_definition") ? ts_node_child_by_field_name(c, "definition", 10) : c;
+		if (is(d, "function_definition")) {
+			TSNode fn = ts_node_child_by_field_name(d, "name", 4);
+
+			if (mpsfix_node_text_is(fn, src, "__getattr__") || mpsfix_node_text_is(fn, src, "__getattribute__"))
+				says = -1;
+			else if (mpsfix_node_text_is(fn, src, method))
+				says = 1;
+		} else if (is(c, "expression_statement") && is(d = mpsfix_first_named(c), "assignment")) {
+			left = ts_node_child_by_field_name(d, "left", 4);
+			if (!is(left, "identifier") || mpsfix_node_text_is(left, src, method))
+				says = -1;
+		}
+	}
+	mpsfix_kids_end(&k);
+	return says;
+}
+
+/*
+ * Is class `name` of module `root` one from nothing of torch's, with
+ * `method` its own: its bases are none, `object`, abc's ABC, or classes of
+ * the module that are such classes too (eight deep at most; `metaclass=`
+ * aside), and it or one of those bases defines `method` (`*found`), nothing
+ * standing in for it.  A base from elsewhere (torch.Tensor, a TensorDict,
+ * an alias) may be a tensor or pin tensors itself.
+ */
+static bool plain_class(const char *src, mpsfix_names *names, TSNode root, const char *name, const char *method,
+			int depth, bool *found)
 {
 	mpsfix_buf base = MPSFIX_BUF_INIT;
 	TSNode d = module_class(src, root, name), args, c;
 	mpsfix_kids k;
 	bool yes = !ts_node_is_null(d) && depth < 8;
+	int says = yes ? defines(src, ts_node_child_by_field_name(d, "body", 4), method) : 0;
 
+	yes = yes && says >= 0;
+	*found |= says > 0;
 	args = yes ? ts_node_child_by_field_name(d, "superclasses", 12) : (TSNode){0};
 	mpsfix_kids_start(&k, args);
 	while (yes && mpsfix_kids_next(&k, &c)) {
@@ -74,16 +109,35 @@ static bool plain_class(const char *src, mpsfix_names *names, TSNode root, const
 		}
 		yes = mpsfix_names_name_of(names, c, src, &base);
 		if (yes && strcmp(base.data, "object") && strcmp(base.data, "abc.ABC"))
-			yes = !strchr(base.data, '.') && plain_class(src, names, root, base.data, depth + 1);
+			yes = !strchr(base.data, '.') && plain_class(src, names, root, base.data, method, depth + 1, found);
 	}
 	mpsfix_kids_end(&k);
 	mpsfix_buf_release(&base);
 	return yes;
 }
 
-bool mpsfix_instance_module_class(const char *src, mpsfix_names *names, TSNode root, const char *name)
+bool mpsfix_instance_module_class(const char *src, mpsfix_names *names, TSNode root, const char *name,
+				  const char *method, mpsfix_instance_memo *memo)
 {
-	return plain_class(src, names, root, name, 0);
+	char *key = mpsfix_xasprintf("%s.%s", name, method); /* no name holds a dot */
+	bool found = false, yes;
+	size_t i;
+
+	for (i = 0; memo && i < memo->len; i++)
+		if (memo->items[i].scope == root.id && !strcmp(memo->items[i].name, key))
+			break;
+	if (memo && i < memo->len) {
+		free(key);
+		return memo->items[i].ok;
+	}
+	yes = plain_class(src, names, root, name, method, 0, &found) && found;
+	if (memo) {
+		mpsfix_grow((void **)&memo->items, &memo->cap, memo->len + 1, sizeof(*memo->items));
+		memo->items[memo->len++] = (struct mpsfix_instance_known){.name = key, .scope = root.id, .ok = yes};
+	} else {
+		free(key);
+	}
+	return yes;
 }
 
 /* The assignments `NAME = value` of a scope, outside the functions, classes and lambdas in it. */
@@ -163,12 +217,44 @@ void mpsfix_instance_memo_release(mpsfix_instance_memo *m)
 {
 	for (size_t i = 0; i < m->len; i++)
 		free(m->items[i].name);
+	for (size_t i = 0; i < m->nscopes; i++)
+		mpsfix_bindings_index_free(m->scopes[i].index);
 	free(m->items);
+	free(m->scopes);
 	memset(m, 0, sizeof(*m));
 }
 
-/* What `memo` knows of name `id` in the scope that starts at `at`; NULL if nothing. */
-static struct mpsfix_instance_known *recall(mpsfix_instance_memo *memo, const char *src, TSNode id, uint32_t at)
+/* The bindings of `id`'s name in `scope`, through the index `memo` keeps of it (or a walk). */
+static void bindings_of(mpsfix_instance_memo *memo, TSNode scope, const char *src, TSNode id, mpsfix_binding *out)
+{
+	size_t i;
+
+	if (!memo) {
+		mpsfix_bindings_count(scope, src, &id, 1, out);
+		return;
+	}
+	for (i = 0; i < memo->nscopes && memo->scopes[i].scope != scope.id; i++)
+		;
+	if (i == memo->nscopes) {
+		mpsfix_grow((void **)&memo->scopes, &memo->capscopes, memo->nscopes + 1, sizeof(*memo->scopes));
+		memo->scopes[memo->nscopes++] = (struct mpsfix_instance_scope){scope.id,
+									   mpsfix_bindings_index_new(scope, src)};
+	}
+	mpsfix_bindings_index_get(memo->scopes[i].index, id, out);
+}
+
+uint32_t mpsfix_instance_count(mpsfix_instance_memo *memo, TSNode scope, const char *src, TSNode id,
+			       bool *dynamic)
+{
+	mpsfix_binding b;
+
+	bindings_of(memo, scope, src, id, &b);
+	*dynamic = b.dynamic;
+	return b.count;
+}
+
+/* What `memo` knows of name `id` in scope node `at` (its id); NULL if nothing. */
+static struct mpsfix_instance_known *recall(mpsfix_instance_memo *memo, const char *src, TSNode id, const void *at)
 {
 	uint32_t start = ts_node_start_byte(id), len = ts_node_end_byte(id) - start;
 
@@ -179,15 +265,33 @@ static struct mpsfix_instance_known *recall(mpsfix_instance_memo *memo, const ch
 	return NULL;
 }
 
+/* Keep in `memo` (may be NULL) what was found of name `id` in scope node `at`. */
+static void remember(mpsfix_instance_memo *memo, const char *src, TSNode id, const void *at,
+		     struct mpsfix_instance_known known)
+{
+	uint32_t start = ts_node_start_byte(id);
+
+	if (!memo)
+		return;
+	known.name = mpsfix_xstrndup(src + start, ts_node_end_byte(id) - start);
+	known.scope = at;
+	mpsfix_grow((void **)&memo->items, &memo->cap, memo->len + 1, sizeof(*memo->items));
+	memo->items[memo->len++] = known;
+}
+
 /*
  * From scope `scope` (the function or module around `id`) outward: the
- * value of `id` there, with the byte from which every use of the name in
- * that function sees it into `from` (0 when no value holds anywhere).
+ * value of `id` there, and the byte from which the uses in that scope see
+ * it into `from`.  What each scope says is kept in `memo`: a name many
+ * functions use is looked for in the module once.
  */
-static bool resolve(const char *src, TSNode id, TSNode scope, TSNode *out, uint32_t *from)
+static bool resolve(const char *src, TSNode id, TSNode scope, TSNode *out, uint32_t *from,
+		    mpsfix_instance_memo *memo)
 {
+	struct mpsfix_instance_known *k;
 	mpsfix_binding b;
-	TSNode v;
+	TSNode v = {0};
+	bool ok = false;
 
 	*from = 0;
 	for (;; scope = ts_node_parent(scope)) {
@@ -196,31 +300,38 @@ static bool resolve(const char *src, TSNode id, TSNode scope, TSNode *out, uint3
 			scope = ts_node_parent(scope);
 		if (ts_node_is_null(scope))
 			return false;
-		mpsfix_bindings_count(scope, src, &id, 1, &b);
+		if ((k = recall(memo, src, id, scope.id)) && k->outward)
+			continue;
+		if (k) {
+			*out = k->value;
+			*from = k->from;
+			return k->ok;
+		}
+		bindings_of(memo, scope, src, id, &b);
 		if (b.count || is(scope, "module"))
 			break;
+		remember(memo, src, id, scope.id, (struct mpsfix_instance_known){.outward = true});
 	}
-	/* bound once, by `id = value` before it, or by consecutive assignments,
-	   the last of them before it (no loop, branch or parameter gives it
-	   another value) */
-	if (b.count == 0 || b.dynamic)
-		return false;
-	if (b.count == 1 && !ts_node_is_null(b.value)) {
-		v = b.value;
-		*from = ts_node_end_byte(v);
-	} else if (!last_of_consecutive(src, scope, id, b.count, &v, from)) {
-		return false;
+	/* bound once, by `id = value`, or by consecutive assignments, the uses
+	   after the last of them seeing it (no loop, branch or parameter gives
+	   it another value) */
+	if (b.count == 1 && !b.dynamic && !ts_node_is_null(b.value)) {
+		v = mpsfix_unparenthesized(b.value);
+		*from = ts_node_end_byte(b.value);
+		ok = true;
+	} else if (b.count && !b.dynamic && last_of_consecutive(src, scope, id, b.count, &v, from)) {
+		v = mpsfix_unparenthesized(v);
+		ok = true;
 	}
-	*out = mpsfix_unparenthesized(v);
-	return true;
+	remember(memo, src, id, scope.id, (struct mpsfix_instance_known){.ok = ok, .value = v, .from = ok ? *from : 0});
+	*out = v;
+	return ok;
 }
 
 bool mpsfix_instance_value(const char *src, TSNode value, TSNode *out, mpsfix_instance_memo *memo)
 {
 	TSNode id = mpsfix_unparenthesized(value), scope, v = {0};
-	struct mpsfix_instance_known *k;
 	uint32_t from;
-	bool ok;
 
 	if (!is(id, "identifier"))
 		return false;
@@ -232,40 +343,71 @@ bool mpsfix_instance_value(const char *src, TSNode value, TSNode *out, mpsfix_in
 	     scope = ts_node_parent(scope))
 		if (scope_node(scope) || is(scope, "class_definition"))
 			return false;
-	if (ts_node_is_null(scope))
-		return false;
-	/* a use after the value is bound sees what any other such use does */
-	if ((k = recall(memo, src, id, ts_node_start_byte(scope))) && ts_node_start_byte(id) >= k->from) {
-		*out = k->value;
-		return k->ok;
-	}
-	ok = resolve(src, id, scope, &v, &from);
-	if (ok && ts_node_start_byte(id) < from)
-		return false; /* used before it is bound */
-	if (memo && !k) {
-		uint32_t start = ts_node_start_byte(id);
-
-		mpsfix_grow((void **)&memo->items, &memo->cap, memo->len + 1, sizeof(*memo->items));
-		memo->items[memo->len++] = (struct mpsfix_instance_known){
-			mpsfix_xstrndup(src + start, ts_node_end_byte(id) - start), ts_node_start_byte(scope), ok, v,
-			ok ? from : 0};
-	}
+	if (ts_node_is_null(scope) || !resolve(src, id, scope, &v, &from, memo) || ts_node_start_byte(id) < from)
+		return false; /* nothing bound, or used before it is bound */
 	*out = v;
-	return ok;
+	return true;
+}
+
+bool mpsfix_instance_global(const char *src, TSNode id, mpsfix_instance_memo *memo)
+{
+	struct mpsfix_instance_known *k;
+	mpsfix_binding b;
+
+	for (TSNode s = ts_node_parent(id); !ts_node_is_null(s); s = ts_node_parent(s)) {
+		if (!is(s, "function_definition"))
+			continue;
+		if ((k = recall(memo, src, id, s.id)) && k->outward)
+			continue;
+		bindings_of(memo, s, src, id, &b);
+		if (b.count || b.dynamic)
+			return false;
+		if (!k)
+			remember(memo, src, id, s.id, (struct mpsfix_instance_known){.outward = true});
+	}
+	return true;
 }
 
 bool mpsfix_instance_class(const char *src, mpsfix_names *names, TSNode value, mpsfix_buf *cls, TSNode *call,
 			   mpsfix_instance_memo *memo)
 {
-	TSNode v;
+	TSNode v, head;
 	const char *last;
 
 	if (!mpsfix_instance_value(src, value, &v, memo) || !is(v, "call") ||
 	    !mpsfix_names_name_of(names, ts_node_child_by_field_name(v, "function", 8), src, cls))
 		return false;
+	/* `models.Own` after `from .. import models`: not a module path to look for */
+	if (strchr(cls->data, '.') && names) {
+		mpsfix_buf q = MPSFIX_BUF_INIT;
+		bool resolved = mpsfix_names_qualify(names, ts_node_child_by_field_name(v, "function", 8), &q) ==
+				MPSFIX_NAME_RESOLVED;
+
+		mpsfix_buf_release(&q);
+		if (!resolved)
+			return false;
+	}
+	/* the class's name (or its module's) is the module's, not a parameter or a local */
+	for (head = ts_node_child_by_field_name(v, "function", 8); is(head, "attribute");)
+		head = ts_node_child_by_field_name(head, "object", 6);
+	if (!is(head, "identifier") || !mpsfix_instance_global(src, head, memo))
+		return false;
 	last = last_part(cls);
 	if (*last < 'A' || *last > 'Z')
 		return false; /* a function's result */
 	*call = v;
+	return true;
+}
+
+bool mpsfix_instance_method(const char *src, TSNode match, TSNode value, mpsfix_buf *method)
+{
+	TSNode f = ts_node_child_by_field_name(match, "function", 8);
+
+	if (!is(match, "call") || !is(f, "attribute") ||
+	    !ts_node_eq(mpsfix_unparenthesized(ts_node_child_by_field_name(f, "object", 6)),
+			mpsfix_unparenthesized(value)))
+		return false;
+	f = ts_node_child_by_field_name(f, "attribute", 9);
+	mpsfix_buf_add(method, src + ts_node_start_byte(f), ts_node_end_byte(f) - ts_node_start_byte(f));
 	return true;
 }

@@ -80,13 +80,14 @@ done:
 	return fails;
 }
 
-bool mpsfix_sibling_defines_class(const char *name, const char *data, uint32_t len, const char *cls)
+bool mpsfix_sibling_defines_class(const char *name, const char *data, uint32_t len, const char *cls,
+				  const char *method)
 {
 	parsed p;
 	bool yes = false;
 
 	if (parse_module(&p, name, data, len))
-		yes = mpsfix_instance_module_class(data, p.names, p.root, cls);
+		yes = mpsfix_instance_module_class(data, p.names, p.root, cls, method, NULL);
 	parsed_release(&p);
 	return yes;
 }
@@ -166,8 +167,9 @@ static bool regular(const char *file)
  * table `t`), read once per file stamp; false for a file that cannot be
  * read or is too large.
  */
-static bool cached_answer(table *t, const char *file, const char *key, const char *arg,
-			  bool (*judge)(const char *name, const char *data, uint32_t len, const char *arg))
+static bool cached_answer(table *t, const char *file, const char *key, const char *arg, const char *arg2,
+			  bool (*judge)(const char *name, const char *data, uint32_t len, const char *arg,
+					const char *arg2))
 {
 	mpsfix_source s = MPSFIX_SOURCE_INIT;
 	bool found, yes;
@@ -180,7 +182,7 @@ static bool cached_answer(table *t, const char *file, const char *key, const cha
 	if (found && same_stamp(&t->items[at].stamp, &s.stamp)) {
 		yes = t->items[at].yes;
 	} else {
-		yes = judge(file, s.data, s.len, arg);
+		yes = judge(file, s.data, s.len, arg, arg2);
 		if (!found) {
 			mpsfix_grow((void **)&t->items, &t->cap, t->len + 1, sizeof(*t->items));
 			memmove(&t->items[at + 1], &t->items[at], (t->len - at) * sizeof(*t->items));
@@ -194,16 +196,17 @@ static bool cached_answer(table *t, const char *file, const char *key, const cha
 	return yes;
 }
 
-static bool judge_fails(const char *name, const char *data, uint32_t len, const char *arg)
+static bool judge_fails(const char *name, const char *data, uint32_t len, const char *arg, const char *arg2)
 {
 	(void)arg;
+	(void)arg2;
 	return mpsfix_sibling_module_fails(name, data, len);
 }
 
 /* Does the module in regular file `file` fail when it is imported on a Mac? */
 static bool module_fails(mpsfix_sibling_cache *c, const char *file)
 {
-	return regular(file) && cached_answer(&c->modules, file, file, NULL, judge_fails);
+	return regular(file) && cached_answer(&c->modules, file, file, NULL, NULL, judge_fails);
 }
 
 /* Does module `m` (an identifier, as `import m` names it) beside `path` fail on import? */
@@ -283,7 +286,7 @@ bool mpsfix_sibling_imports_fail(mpsfix_sibling_cache *cache, const char *path, 
 	return fails;
 }
 
-bool mpsfix_sibling_own_class(mpsfix_sibling_cache *c, const char *path, const char *cls)
+bool mpsfix_sibling_own_class(mpsfix_sibling_cache *c, const char *path, const char *cls, const char *method)
 {
 	/* a package comes before a module of the same name, as Python finds them */
 	static const char *const forms[] = {"%s/%s/__init__.py", "%s/%s.py", "%s/src/%s/__init__.py", "%s/src/%s.py"};
@@ -304,8 +307,8 @@ bool mpsfix_sibling_own_class(mpsfix_sibling_cache *c, const char *path, const c
 		for (size_t i = 0; i < sizeof(forms) / sizeof(*forms); i++) {
 			file = mpsfix_xasprintf(forms[i], dir, mod);
 			if (regular(file)) {
-				key = mpsfix_xasprintf("%s\n%s", file, dot + 1);
-				yes = cached_answer(&c->classes, file, key, dot + 1, mpsfix_sibling_defines_class);
+				key = mpsfix_xasprintf("%s\n%s\n%s", file, dot + 1, method);
+				yes = cached_answer(&c->classes, file, key, dot + 1, method, mpsfix_sibling_defines_class);
 				goto done;
 			}
 			free(file);

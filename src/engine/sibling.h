@@ -57,15 +57,19 @@ bool mpsfix_sibling_module_fails(const char *name, const char *data, uint32_t le
  * file's folder or a folder above it (MPSFIX_SIBLING_LEVELS folders at most,
  * up to the one that holds .git); C is its class when that module (as
  * mpsfix_sibling_imports_fail() reads one) defines C at its top level from
- * nothing of torch's.  Its methods are then checked where they are written.
+ * nothing of torch's, with a method `method` of its own
+ * (mpsfix_instance_module_class()).  That method is then checked where it
+ * is written.
  */
-bool mpsfix_sibling_own_class(mpsfix_sibling_cache *cache, const char *path, const char *cls);
+bool mpsfix_sibling_own_class(mpsfix_sibling_cache *cache, const char *path, const char *cls, const char *method);
 
 /**
  * Does the module whose text is `len` bytes at `data` (`name`, for
- * messages) define class `cls` at its top level from nothing of torch's?
+ * messages) define class `cls` at its top level from nothing of torch's,
+ * with a method `method` of its own (mpsfix_instance_module_class())?
  * False for text that does not parse.
  */
-bool mpsfix_sibling_defines_class(const char *name, const char *data, uint32_t len, const char *cls);
+bool mpsfix_sibling_defines_class(const char *name, const char *data, uint32_t len, const char *cls,
+				  const char *method);
 
 #endif

@@ -240,7 +240,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0; /* binary, not UTF-8, too large: skipped before any rule runs */
 	/* the same text, as a module imported beside a file (sibling.h) */
 	(void)mpsfix_sibling_module_fails("fuzz.py", src.data, src.len);
-	(void)mpsfix_sibling_defines_class("fuzz.py", src.data, src.len, "EMAModel");
+	(void)mpsfix_sibling_defines_class("fuzz.py", src.data, src.len, "EMAModel", "pin_memory");
 	if (run(&reported, &src, false, 0) || run(&res, &src, true, 0))
 		goto done;
 	if (!res.text)
