@@ -197,7 +197,7 @@ bool mpsfix_cmd_leaves_root(const char *path, const char *root)
 
 char *mpsfix_cmd_skip_path(const char *path, const char *root)
 {
-	char *rel = NULL, *top, *dir, *slash;
+	char *rel = NULL, *top, *dir, *real;
 	const char *name = strrchr(path, '/');
 
 	name = name ? name + 1 : path;
@@ -211,12 +211,12 @@ char *mpsfix_cmd_skip_path(const char *path, const char *root)
 		return rel;
 	/* a file that is not there yet (an editor's new buffer): its folder's place */
 	dir = mpsfix_xstrndup(path, (size_t)(name - path));
-	if ((top = mpsfix_git_worktree_top(*dir ? dir : ".")) != NULL && (slash = realpath(*dir ? dir : ".", NULL))) {
+	if ((top = mpsfix_git_worktree_top(*dir ? dir : ".")) != NULL && (real = realpath(*dir ? dir : ".", NULL))) {
 		size_t n = strlen(top);
 
-		if (!strncmp(slash, top, n) && (slash[n] == '/' || !slash[n]))
-			rel = slash[n] ? mpsfix_xasprintf("%s/%s", slash + n + 1, name) : mpsfix_xstrdup(name);
-		free(slash);
+		if (!strncmp(real, top, n) && (real[n] == '/' || !real[n]))
+			rel = real[n] ? mpsfix_xasprintf("%s/%s", real + n + 1, name) : mpsfix_xstrdup(name);
+		free(real);
 	}
 	free(top);
 	free(dir);

@@ -109,14 +109,10 @@ static void set_defaults(mpsfix_argparse *a, const char *src, TSNode args)
 
 	mpsfix_kids_start(&k, args);
 	while (mpsfix_kids_next(&k, &c)) {
-		if (is(c, "keyword_argument")) {
-			TSNode key = ts_node_child_by_field_name(c, "name", 4);
-			uint32_t start = ts_node_start_byte(key);
-
-			mpsfix_strvec_push_owned(&a->set, mpsfix_xstrndup(src + start, ts_node_end_byte(key) - start));
-		} else {
+		if (is(c, "keyword_argument"))
+			mpsfix_strvec_push_owned(&a->set, mpsfix_node_text(ts_node_child_by_field_name(c, "name", 4), src));
+		else
 			a->any = true; /* set_defaults(**options) */
-		}
 	}
 	mpsfix_kids_end(&k);
 }
@@ -149,12 +145,8 @@ static mpsfix_walk_action assigned(TSNode n, void *payload)
 {
 	reading *r = payload;
 
-	if (is(n, "attribute")) {
-		TSNode attr = ts_node_child_by_field_name(n, "attribute", 9);
-		uint32_t start = ts_node_start_byte(attr);
-
-		mpsfix_strvec_push_owned(&r->a->set, mpsfix_xstrndup(r->src + start, ts_node_end_byte(attr) - start));
-	}
+	if (is(n, "attribute"))
+		mpsfix_strvec_push_owned(&r->a->set, mpsfix_node_text(ts_node_child_by_field_name(n, "attribute", 9), r->src));
 	return MPSFIX_WALK_DESCEND;
 }
 
@@ -203,11 +195,10 @@ static bool has_keyword(const char *src, TSNode args, const char *name, bool spl
 static void vars_used(reading *r, TSNode n, TSNode p)
 {
 	TSNode left = ts_node_child_by_field_name(p, "left", 4);
-	uint32_t start = ts_node_start_byte(left);
 
 	if (is(p, "assignment") && ts_node_eq(ts_node_child_by_field_name(p, "right", 5), n) && is(left, "identifier") &&
 	    !is(ts_node_parent(p), "assignment")) /* a = b = vars(args): two names */
-		mpsfix_strvec_push_owned(&r->aliases, mpsfix_xstrndup(r->src + start, ts_node_end_byte(left) - start));
+		mpsfix_strvec_push_owned(&r->aliases, mpsfix_node_text(left, r->src));
 	else
 		r->a->any = true;
 }
@@ -296,7 +287,6 @@ static mpsfix_walk_action visit(TSNode n, void *payload)
 {
 	reading *r = payload;
 	const char *type = ts_node_type(n);
-
 	TSNode attr;
 
 	if (!strcmp(type, "call")) {
@@ -409,7 +399,7 @@ bool mpsfix_argparse_opt_in(mpsfix_argparse *a, const char *src, TSNode root, TS
 	}
 	if (a->any)
 		return false;
-	name = mpsfix_xstrndup(src + ts_node_start_byte(attr), ts_node_end_byte(attr) - ts_node_start_byte(attr));
+	name = mpsfix_node_text(attr, src);
 	yes = mpsfix_strvec_has(&a->off, name) && !mpsfix_strvec_has(&a->set, name) &&
 	      parsed_namespace(a, src, root, ts_node_child_by_field_name(v, "object", 6));
 	free(name);

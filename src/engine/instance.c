@@ -146,7 +146,7 @@ typedef struct {
 	const char *src;
 	TSNode name;
 	TSNode stmt[PLAIN_MAX]; /* their statements, in order */
-	TSNode value;                         /* the last one's right side */
+	TSNode value;           /* the last one's right side */
 	uint32_t n;
 } plain_assignments;
 
@@ -154,11 +154,12 @@ static mpsfix_walk_action find_plain(TSNode n, void *payload)
 {
 	plain_assignments *p = payload;
 	const char *type = ts_node_type(n);
-	TSNode left = ts_node_child_by_field_name(n, "left", 4);
+	TSNode left;
 
 	if (!strcmp(type, "function_definition") || !strcmp(type, "class_definition") || !strcmp(type, "lambda"))
 		return MPSFIX_WALK_SKIP; /* another scope */
-	if (strcmp(type, "assignment") || !mpsfix_node_same_text(left, p->name, p->src) || !is(left, "identifier"))
+	if (strcmp(type, "assignment") || !is(left = ts_node_child_by_field_name(n, "left", 4), "identifier") ||
+	    !mpsfix_node_same_text(left, p->name, p->src))
 		return MPSFIX_WALK_DESCEND;
 	if (p->n < PLAIN_MAX && is(ts_node_parent(n), "expression_statement"))
 		p->stmt[p->n] = ts_node_parent(n);
@@ -269,11 +270,9 @@ static struct mpsfix_instance_known *recall(mpsfix_instance_memo *memo, const ch
 static void remember(mpsfix_instance_memo *memo, const char *src, TSNode id, const void *at,
 		     struct mpsfix_instance_known known)
 {
-	uint32_t start = ts_node_start_byte(id);
-
 	if (!memo)
 		return;
-	known.name = mpsfix_xstrndup(src + start, ts_node_end_byte(id) - start);
+	known.name = mpsfix_node_text(id, src);
 	known.scope = at;
 	mpsfix_grow((void **)&memo->items, &memo->cap, memo->len + 1, sizeof(*memo->items));
 	memo->items[memo->len++] = known;

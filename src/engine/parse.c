@@ -245,6 +245,11 @@ TSNode mpsfix_prev_token(TSNode n)
 	return p;
 }
 
+char *mpsfix_node_text(TSNode n, const char *src)
+{
+	return mpsfix_xstrndup(src + ts_node_start_byte(n), ts_node_end_byte(n) - ts_node_start_byte(n));
+}
+
 bool mpsfix_node_text_is(TSNode n, const char *src, const char *s)
 {
 	uint32_t a, b;

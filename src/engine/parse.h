@@ -93,6 +93,9 @@ TSNode mpsfix_prev_token(TSNode n);
 /** True when the source text of `n` is exactly the string `s`. */
 bool mpsfix_node_text_is(TSNode n, const char *src, const char *s);
 
+/** The source text of `n`, as a string of its own (owned by the caller). */
+char *mpsfix_node_text(TSNode n, const char *src);
+
 /** True when neither node is null and their source texts are the same. */
 bool mpsfix_node_same_text(TSNode a, TSNode b, const char *src);
 

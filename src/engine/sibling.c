@@ -93,7 +93,7 @@ bool mpsfix_sibling_defines_class(const char *name, const char *data, uint32_t l
 }
 
 typedef struct {
-	char *file;              /* a module's file; for a class, "FILE\nCLASS" */
+	char *file;              /* a module's file; for a class, "FILE\nCLASS\nMETHOD" */
 	mpsfix_file_stamp stamp; /* the file as read */
 	bool yes;                /* it fails on import; the class is the project's own */
 } cached;
@@ -112,16 +112,19 @@ mpsfix_sibling_cache *mpsfix_sibling_cache_new(void)
 	return mpsfix_xcalloc(1, sizeof(mpsfix_sibling_cache));
 }
 
+static void table_release(table *t)
+{
+	for (size_t i = 0; i < t->len; i++)
+		free(t->items[i].file);
+	free(t->items);
+}
+
 void mpsfix_sibling_cache_free(mpsfix_sibling_cache *c)
 {
 	if (!c)
 		return;
-	for (size_t i = 0; i < c->modules.len; i++)
-		free(c->modules.items[i].file);
-	for (size_t i = 0; i < c->classes.len; i++)
-		free(c->classes.items[i].file);
-	free(c->modules.items);
-	free(c->classes.items);
+	table_release(&c->modules);
+	table_release(&c->classes);
 	free(c);
 }
 

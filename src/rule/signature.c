@@ -35,10 +35,6 @@ static bool is(TSNode n, const char *type)
 	return !ts_node_is_null(n) && strcmp(ts_node_type(n), type) == 0;
 }
 
-static char *node_text(TSNode n, const char *src)
-{
-	return mpsfix_xstrndup(src + ts_node_start_byte(n), ts_node_end_byte(n) - ts_node_start_byte(n));
-}
 
 void mpsfix_overload_release(mpsfix_overload *o)
 {
@@ -128,7 +124,7 @@ int mpsfix_overload_parse(mpsfix_overload *out, TSParser *parser, const char *te
 		goto done;
 	}
 	out->text = mpsfix_xstrndup(text, len);
-	out->name = node_text(ts_node_child_by_field_name(def, "name", 4), b.data);
+	out->name = mpsfix_node_text(ts_node_child_by_field_name(def, "name", 4), b.data);
 	params = ts_node_child_by_field_name(def, "parameters", 10);
 	for (uint32_t i = 0; i < ts_node_named_child_count(params); i++) {
 		TSNode p = ts_node_named_child(params, i), name = p, type = {0};
@@ -177,7 +173,7 @@ int mpsfix_overload_parse(mpsfix_overload *out, TSParser *parser, const char *te
 				goto done;
 			}
 		}
-		prm.name = node_text(name, b.data);
+		prm.name = mpsfix_node_text(name, b.data);
 		for (size_t k = 0; k < out->nparams; k++)
 			if (!strcmp(out->params[k].name, prm.name)) {
 				*err_offset = (uint32_t)(ts_node_start_byte(name) - skip);
