@@ -6,10 +6,12 @@
  * imports them from its folder, and which values are command-line switches
  * off by default (argparse.h).
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "argparse.h"
+#include "callers.h"
 #include "parse.h"
 #include "sibling.h"
 #include "tests.h"
@@ -318,6 +320,98 @@ START_TEST(test_engine_argparse_opt_in)
 }
 END_TEST
 
+/* callers.c's hooks for a test: code inside `with cuda_only():` is unreachable */
+typedef struct {
+	const char *src;
+	char found[256];
+} callers_probe;
+
+static bool probe_unreachable(void *payload, TSNode at)
+{
+	callers_probe *p = payload;
+	const char *type;
+
+	for (TSNode n = ts_node_parent(at); !ts_node_is_null(n); n = ts_node_parent(n)) {
+		type = ts_node_type(n);
+		if (!strcmp(type, "with_statement") &&
+		    !strncmp(p->src + ts_node_start_byte(n), "with cuda_only():", 17))
+			return true;
+		if (!strcmp(type, "function_definition")) {
+			/* a function found before: its span is unreachable */
+			TSNode name = ts_node_child_by_field_name(n, "name", 4);
+			char *id = mpsfix_node_text(name, p->src);
+			char key[64];
+			bool in;
+
+			snprintf(key, sizeof(key), " %s ", id);
+			in = strstr(p->found, key) != NULL;
+			free(id);
+			if (in)
+				return true;
+		}
+	}
+	return false;
+}
+
+static void probe_found(void *payload, TSNode def)
+{
+	callers_probe *p = payload;
+	char *id = mpsfix_node_text(ts_node_child_by_field_name(def, "name", 4), p->src);
+	size_t n = strlen(p->found);
+
+	snprintf(p->found + n, sizeof(p->found) - n, "%s%s ", n ? "" : " ", id);
+	free(id);
+}
+
+START_TEST(test_engine_callers)
+{
+	static const struct {
+		const char *text;
+		const char *found; /* the functions found, in the order found */
+	} cases[] = {
+		{"def _a():\n    pass\nwith cuda_only():\n    _a()\n", " _a "},
+		/* a chain: _b is called only by _a */
+		{"def _b():\n    pass\ndef _a():\n    _b()\nwith cuda_only():\n    _a()\n", " _a _b "},
+		/* public names, dunders, a name in a string, none called */
+		{"def a():\n    pass\nwith cuda_only():\n    a()\n", ""},
+		{"class C:\n    def __call__(self):\n        pass\nwith cuda_only():\n    C().__call__()\n", ""},
+		{"def _a():\n    pass\nwith cuda_only():\n    _a()\nname = '_a'\n", ""},
+		{"def _a():\n    pass\n", ""},
+		/* one reference outside, or the name as a value outside */
+		{"def _a():\n    pass\nwith cuda_only():\n    _a()\n_a()\n", ""},
+		{"def _a():\n    pass\nwith cuda_only():\n    _a()\nf = _a\n", ""},
+		/* defined twice, or inside an if */
+		{"def _a():\n    pass\ndef _a():\n    pass\nwith cuda_only():\n    _a()\n", ""},
+		{"if x:\n    def _a():\n        pass\nwith cuda_only():\n    _a()\n", ""},
+		/* methods: a class with no base (or object), not one with a base */
+		{"class C(object):\n    def _m(self):\n        pass\n    def run(self):\n"
+		 "        with cuda_only():\n            self._m()\n", " _m "},
+		{"class C(Base):\n    def _m(self):\n        pass\n    def run(self):\n"
+		 "        with cuda_only():\n            self._m()\n", ""},
+		/* a nested function, any name; its own recursive call does not count */
+		{"def f():\n    def step():\n        step()\n    with cuda_only():\n        step()\n", " step "},
+		{"", ""},
+		{"def (:\n", ""},
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *text = cases[i].text;
+		TSParser *parser = NULL;
+		TSTree *tree = NULL;
+		callers_probe p = {.src = text};
+		mpsfix_callers_hooks hooks = {probe_unreachable, probe_found, &p};
+
+		ck_assert_int_eq(mpsfix_parser_new(&parser), 0);
+		ck_assert_int_eq(mpsfix_parse(&tree, parser, text, (uint32_t)strlen(text)), 0);
+		mpsfix_callers_unreached(ts_tree_root_node(tree), text, &hooks);
+		ck_assert_msg(!strcmp(p.found, cases[i].found), "case %zu: found \"%s\", not \"%s\": %s", i, p.found,
+			      cases[i].found, text);
+		ts_tree_delete(tree);
+		ts_parser_delete(parser);
+	}
+}
+END_TEST
+
 Suite *mpsfix_suite_engine(void)
 {
 	Suite *s = suite_create("engine");
@@ -329,6 +423,7 @@ Suite *mpsfix_suite_engine(void)
 	tcase_add_test(tc, test_engine_verbose_warnings);
 	tcase_add_test(tc, test_engine_sibling_module_fails);
 	tcase_add_test(tc, test_engine_argparse_opt_in);
+	tcase_add_test(tc, test_engine_callers);
 	suite_add_tcase(s, tc);
 	return s;
 }

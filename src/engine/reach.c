@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "bindings.h"
+#include "callers.h"
 #include "cuda_code.h"
 #include "literal.h"
 #include "parse.h"
@@ -188,6 +189,69 @@ static bool distributed_flag(const char *s)
 	return seen;
 }
 
+/* ---- device streams ------------------------------------------------------ */
+
+/* Is snake_case name `s` a stream's: its last word stream or streams (stream, copy_stream, _streams)? */
+static bool stream_name(const char *s)
+{
+	const char *w = strrchr(s, '_');
+
+	w = w ? w + 1 : s;
+	return !strcmp(w, "stream") || !strcmp(w, "streams");
+}
+
+typedef struct {
+	const mpsfix_reach_ctx *cx;
+	mpsfix_buf name;
+	bool cuda, other;
+} stream_walk;
+
+/* The stream APIs a text calls: CUDA's (XPU's, an NPU's), or a device-neutral or MPS one. */
+static mpsfix_walk_action find_stream_calls(TSNode n, void *payload)
+{
+	static const char *const apis[] = {
+		"Stream", "ExternalStream", "stream", "current_stream", "default_stream", "set_stream",
+	};
+	static const char *const cuda_like[] = {"torch.cuda.", "torch.xpu.", "torch.npu."};
+	static const char *const neutral[] = {"torch.mps.", "torch.accelerator."};
+	stream_walk *w = payload;
+	const char *last;
+
+	if (!is(n, "call") || !name_of(w->cx, ts_node_child_by_field_name(n, "function", 8), &w->name))
+		return MPSFIX_WALK_DESCEND;
+	last = last_part(&w->name);
+	for (size_t i = 0; i < MPSFIX_ARRAY_SIZE(cuda_like); i++)
+		if (starts(w->name.data, cuda_like[i]) && in_list(last, apis, MPSFIX_ARRAY_SIZE(apis)))
+			w->cuda = true;
+	for (size_t i = 0; i < MPSFIX_ARRAY_SIZE(neutral); i++)
+		if (starts(w->name.data, neutral[i]) && strstr(last, "tream"))
+			w->other = true;
+	return w->other ? MPSFIX_WALK_STOP : MPSFIX_WALK_DESCEND;
+}
+
+/*
+ * Does the text make its device streams with CUDA's API alone (XPU's, an
+ * NPU's), so that where it runs on MPS a stream of it is never made: `if
+ * self.stream is not None:` guards code that does not run there?  Not where
+ * it also asks torch.mps or torch.accelerator for a stream, which may be
+ * an MPS one.
+ */
+static bool cuda_streams(const mpsfix_reach_ctx *cx)
+{
+	return cx->spans && cx->spans->streams > 0;
+}
+
+static int read_streams(const mpsfix_reach_ctx *cx, TSNode root)
+{
+	stream_walk w = {cx, MPSFIX_BUF_INIT, false, false};
+
+	if (!strstr(cx->src, "tream"))
+		return -1;
+	mpsfix_walk(root, find_stream_calls, &w);
+	mpsfix_buf_release(&w.name);
+	return w.cuda && !w.other ? 1 : -1;
+}
+
 /* A flag that says CUDA is in use: args.cuda, use_cuda, x.is_cuda, torch.version.cuda, use_fsdp;
  * or that it is not: args.no_cuda, disable_cuda (a Mac runs with the flag set). */
 static truth flag_test(const mpsfix_reach_ctx *cx, TSNode e)
@@ -210,6 +274,8 @@ static truth flag_test(const mpsfix_reach_ctx *cx, TSNode e)
 					     collectives have no MPS backend */
 		else if (!strcmp(last, "is_mps") || in_list(last, no_cuda_flags, MPSFIX_ARRAY_SIZE(no_cuda_flags)))
 			t = TRUE_ON_MPS;
+		else if (stream_name(last) && cuda_streams(cx))
+			t = FALSE_ON_MPS; /* `if self.stream:` where streams are CUDA's */
 	}
 	mpsfix_buf_release(&name);
 	return t;
@@ -272,8 +338,11 @@ static truth compare_test(const mpsfix_reach_ctx *cx, TSNode e, int depth)
 	} else if (!strcmp(op, "is not") || !strcmp(op, "is")) {
 		mpsfix_buf name = MPSFIX_BUF_INIT;
 
-		/* torch.version.cuda is None on a Mac */
-		if (is(right, "none") && name_of(cx, left, &name) && !strcmp(name.data, "torch.version.cuda"))
+		/* torch.version.cuda is None on a Mac, and so is a stream made by CUDA's API */
+		if (is(right, "none") && name_of(cx, left, &name) &&
+		    (!strcmp(name.data, "torch.version.cuda") ||
+		     ((is(left, "identifier") || is(left, "attribute")) && stream_name(last_part(&name)) &&
+		      cuda_streams(cx))))
 			t = !strcmp(op, "is not") ? FALSE_ON_MPS : TRUE_ON_MPS;
 		mpsfix_buf_release(&name);
 	} else if (!strcmp(op, ">") || !strcmp(op, ">=")) {
@@ -568,13 +637,48 @@ static bool cuda_move(const mpsfix_reach_ctx *cx, TSNode node)
 	       mpsfix_node_text_is(ts_node_child_by_field_name(f, "attribute", 9), cx->src, "cuda");
 }
 
-bool mpsfix_reach_mps(mpsfix_reach_ctx *cx, TSNode node, TSNode root)
+/* Does `node` lie in a span found to be unreachable? */
+static bool unreachable(const mpsfix_reach_ctx *cx, TSNode node)
 {
 	uint32_t start = ts_node_start_byte(node), end = ts_node_end_byte(node);
+	const mpsfix_reach_spans *sp = cx->spans;
+
+	for (size_t i = 0; i < sp->len; i++)
+		if (start >= sp->items[i].start && end <= sp->items[i].end)
+			return true;
+	for (size_t i = 0; i < sp->nfns; i++) {
+		const struct mpsfix_cuda_fn *f = &sp->fns[i];
+
+		if (start < f->fn.start || end > f->fn.end || (f->moves && cuda_move(cx, node)))
+			continue;
+		for (size_t j = 0; j < f->nseen; j++)
+			if (f->seen[j].end <= start || f->seen[j].start >= end)
+				return true; /* a call apart from the match says so */
+	}
+	return false;
+}
+
+/* callers.h's hooks: a reference is judged as a match would be */
+static bool reference_unreachable(void *payload, TSNode at)
+{
+	return unreachable(payload, at);
+}
+
+static void function_unreachable(void *payload, TSNode def)
+{
+	const mpsfix_reach_ctx *cx = payload;
+
+	add_span(cx->spans, def);
+}
+
+bool mpsfix_reach_mps(mpsfix_reach_ctx *cx, TSNode node, TSNode root)
+{
 	mpsfix_reach_spans *sp = cx->spans;
 
 	if (!sp->defs.read)
 		mpsfix_cuda_defs_read(&sp->defs, cx->names, cx->src, root);
+	if (!sp->streams)
+		sp->streams = read_streams(cx, root);
 	if (cx->cuda_file < 0)
 		cx->cuda_file = mpsfix_cuda_script(&sp->defs, cx->names, cx->src, root, true);
 	if (cx->cuda_file)
@@ -596,21 +700,12 @@ bool mpsfix_reach_mps(mpsfix_reach_ctx *cx, TSNode node, TSNode root)
 			sp->fns[sp->nfns - 1].moves = true;
 		}
 		mpsfix_walk(root, find_spans, &w);
+		/* then the functions only that code calls (callers.h) */
+		mpsfix_callers_unreached(root, cx->src, &(mpsfix_callers_hooks){
+			reference_unreachable, function_unreachable, cx});
 		sp->built = true;
 	}
-	for (size_t i = 0; i < sp->len; i++)
-		if (start >= sp->items[i].start && end <= sp->items[i].end)
-			return false;
-	for (size_t i = 0; i < sp->nfns; i++) {
-		const struct mpsfix_cuda_fn *f = &sp->fns[i];
-
-		if (start < f->fn.start || end > f->fn.end || (f->moves && cuda_move(cx, node)))
-			continue;
-		for (size_t j = 0; j < f->nseen; j++)
-			if (f->seen[j].end <= start || f->seen[j].start >= end)
-				return false; /* a call apart from the match says so */
-	}
-	return true;
+	return !unreachable(cx, node);
 }
 
 /* ---- values --------------------------------------------------------------- */

@@ -10,6 +10,8 @@
  *   `or` of two, `not` of a test that holds on MPS;
  *   `hasattr(torch, "accelerator")` where the versions in question are all
  *   older than 2.6, which brought torch.accelerator;
+ *   a device stream (`self.stream is not None`, `if copy_stream:`) in a
+ *   text that makes its streams with CUDA's (XPU's, an NPU's) API alone;
  *   the `else` (or a later `elif`) of a test that holds on MPS:
  *   `torch.backends.mps.is_available()`, `x.type == "mps"`,
  *   `device == "mps"`, `not torch.cuda.is_available()`;
@@ -29,7 +31,8 @@
  *   cuda_code.h's MPSFIX_CUDA_FAILING, not its `.cuda()` calls), not its
  *   static and class methods, `__new__`, `__init_subclass__` nor its body's
  *   own statements, and not when a class of the file derives from it; a
- *   module whose own statements fail on a Mac (the same).
+ *   module whose own statements fail on a Mac (the same);
+ *   a function that only such code calls (callers.h).
  *
  * And can an expression hold the MPS device?  Not a string literal other
  * than "mps...", `torch.device` of one, a conditional expression none of
@@ -62,6 +65,10 @@ typedef struct {
 	} *fns;
 	size_t nfns, capfns;
 	mpsfix_cuda_defs defs; /* the module's functions */
+	int streams;           /* the text makes device streams with CUDA's API alone
+				  (torch.cuda.Stream, current_stream, record_stream,
+				  the same under torch.xpu and torch.npu): 1 yes, -1
+				  no, 0 not read yet */
 	bool built;
 } mpsfix_reach_spans;
 

@@ -1,0 +1,249 @@
+/*
+ * callers.c: functions of a text that only its unreachable code calls (see
+ * callers.h).  One walk finds every function definition, a second every
+ * name and string that refers to one; reach.c's hooks then judge the
+ * references, a few rounds over the candidates, until none changes.
+ */
+#include "callers.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "parse.h"
+
+typedef struct {
+	TSNode def;           /* the function_definition */
+	uint32_t name_at;     /* where its name starts */
+	const char *name;     /* its name, in the text (not NUL-terminated) */
+	uint32_t len;
+	bool candidate;       /* of a kind judged here (callers.h) */
+} def_entry;
+
+typedef struct {
+	const char *name;
+	uint32_t len;
+	uint32_t ndefs;       /* definitions of the name in the text */
+	bool candidate;       /* the one definition is of a kind judged here */
+	bool escapes;         /* a string names it */
+	bool done;            /* found unreachable */
+	TSNode def;
+	uint32_t name_at;
+	size_t first, nrefs;  /* its references, in refs[] */
+} name_entry;
+
+typedef struct {
+	size_t name;          /* index into names[] */
+	TSNode at;
+} ref_entry;
+
+typedef struct {
+	const char *src;
+	def_entry *defs;
+	size_t ndefs, capdefs;
+	name_entry *names;
+	size_t nnames;
+	ref_entry *refs;
+	size_t nrefs, caprefs;
+} callers;
+
+static bool is(TSNode n, const char *type)
+{
+	return !ts_node_is_null(n) && strcmp(ts_node_type(n), type) == 0;
+}
+
+static bool dunder(const char *s, uint32_t n)
+{
+	return n >= 4 && !strncmp(s, "__", 2) && !strncmp(s + n - 2, "__", 2);
+}
+
+static bool private_name(const char *s, uint32_t n)
+{
+	return n >= 2 && s[0] == '_' && !dunder(s, n);
+}
+
+/* A class that derives from nothing (or object): no base calls its methods by name. */
+static bool baseless(TSNode cls, const char *src)
+{
+	TSNode bases = ts_node_child_by_field_name(cls, "superclasses", 12);
+	uint32_t n = mpsfix_named_count(bases);
+
+	return n == 0 || (n == 1 && mpsfix_node_text_is(mpsfix_first_named(bases), src, "object"));
+}
+
+/* Is function definition `d`, named [s, s+n), of a kind callers.h judges? */
+static bool judged(TSNode d, const char *src, const char *s, uint32_t n)
+{
+	TSNode p = ts_node_parent(d), owner;
+
+	if (is(p, "decorated_definition"))
+		p = ts_node_parent(p);
+	if (is(p, "module"))
+		return private_name(s, n);
+	if (!is(p, "block"))
+		return false;
+	owner = ts_node_parent(p);
+	if (is(owner, "function_definition"))
+		return !dunder(s, n);
+	return is(owner, "class_definition") && baseless(owner, src) && private_name(s, n);
+}
+
+static mpsfix_walk_action find_defs(TSNode n, void *payload)
+{
+	callers *c = payload;
+	TSNode name;
+
+	if (!is(n, "function_definition"))
+		return MPSFIX_WALK_DESCEND;
+	name = ts_node_child_by_field_name(n, "name", 4);
+	if (ts_node_is_null(name))
+		return MPSFIX_WALK_DESCEND;
+	mpsfix_grow((void **)&c->defs, &c->capdefs, c->ndefs + 1, sizeof(*c->defs));
+	c->defs[c->ndefs] = (def_entry){
+		.def = n,
+		.name_at = ts_node_start_byte(name),
+		.name = c->src + ts_node_start_byte(name),
+		.len = ts_node_end_byte(name) - ts_node_start_byte(name),
+	};
+	c->defs[c->ndefs].candidate = judged(n, c->src, c->defs[c->ndefs].name, c->defs[c->ndefs].len);
+	c->ndefs++;
+	return MPSFIX_WALK_DESCEND;
+}
+
+static int compare_text(const char *a, uint32_t na, const char *b, uint32_t nb)
+{
+	int d = memcmp(a, b, na < nb ? na : nb);
+
+	return d ? d : na < nb ? -1 : na > nb;
+}
+
+static int compare_defs(const void *a, const void *b)
+{
+	const def_entry *x = a, *y = b;
+	int d = compare_text(x->name, x->len, y->name, y->len);
+
+	return d ? d : x->name_at < y->name_at ? -1 : x->name_at > y->name_at;
+}
+
+/* The name entry of text [s, s+n), or -1. */
+static long find_name(const callers *c, const char *s, uint32_t n)
+{
+	size_t lo = 0, hi = c->nnames;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int d = compare_text(c->names[mid].name, c->names[mid].len, s, n);
+
+		if (!d)
+			return (long)mid;
+		if (d < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return -1;
+}
+
+static mpsfix_walk_action find_refs(TSNode n, void *payload)
+{
+	callers *c = payload;
+	uint32_t start = ts_node_start_byte(n), len = ts_node_end_byte(n) - start;
+	bool id = is(n, "identifier");
+	long i;
+	name_entry *e;
+
+	if (!id && !is(n, "string_content"))
+		return MPSFIX_WALK_DESCEND;
+	if ((i = find_name(c, c->src + start, len)) < 0)
+		return MPSFIX_WALK_DESCEND;
+	e = &c->names[i];
+	if (!id) {
+		e->escapes = true; /* getattr(self, "_load"), __all__ */
+		return MPSFIX_WALK_DESCEND;
+	}
+	if (!e->candidate || start == e->name_at)
+		return MPSFIX_WALK_DESCEND;
+	if (start >= ts_node_start_byte(e->def) && start < ts_node_end_byte(e->def))
+		return MPSFIX_WALK_DESCEND; /* its own body: a recursive call */
+	mpsfix_grow((void **)&c->refs, &c->caprefs, c->nrefs + 1, sizeof(*c->refs));
+	c->refs[c->nrefs++] = (ref_entry){(size_t)i, n};
+	return MPSFIX_WALK_DESCEND;
+}
+
+static int compare_refs(const void *a, const void *b)
+{
+	const ref_entry *x = a, *y = b;
+
+	if (x->name != y->name)
+		return x->name < y->name ? -1 : 1;
+	return ts_node_start_byte(x->at) < ts_node_start_byte(y->at) ? -1
+	       : ts_node_start_byte(x->at) > ts_node_start_byte(y->at);
+}
+
+/* One entry per name, from the sorted definitions. */
+static void index_names(callers *c)
+{
+	c->names = mpsfix_xcalloc(c->ndefs ? c->ndefs : 1, sizeof(*c->names));
+	for (size_t i = 0; i < c->ndefs; i++) {
+		const def_entry *d = &c->defs[i];
+		name_entry *last = c->nnames ? &c->names[c->nnames - 1] : NULL;
+
+		if (last && !compare_text(last->name, last->len, d->name, d->len)) {
+			last->ndefs++;
+			last->candidate = false; /* which of them a call runs is not known */
+			continue;
+		}
+		c->names[c->nnames++] = (name_entry){
+			.name = d->name, .len = d->len, .ndefs = 1, .candidate = d->candidate,
+			.def = d->def, .name_at = d->name_at,
+		};
+	}
+}
+
+/* Is every reference of name entry `e` unreachable? */
+static bool unreached(const callers *c, const name_entry *e, const mpsfix_callers_hooks *h)
+{
+	for (size_t j = e->first; j < e->first + e->nrefs; j++)
+		if (!h->unreachable(h->payload, c->refs[j].at))
+			return false;
+	return true;
+}
+
+void mpsfix_callers_unreached(TSNode root, const char *src, const mpsfix_callers_hooks *hooks)
+{
+	callers c = {.src = src};
+	bool any = false;
+
+	mpsfix_walk(root, find_defs, &c);
+	for (size_t i = 0; i < c.ndefs && !any; i++)
+		any = c.defs[i].candidate;
+	if (!any)
+		goto done;
+	qsort(c.defs, c.ndefs, sizeof(*c.defs), compare_defs);
+	index_names(&c);
+	mpsfix_walk(root, find_refs, &c);
+	qsort(c.refs, c.nrefs, sizeof(*c.refs), compare_refs);
+	for (size_t j = 0; j < c.nrefs; j++) {
+		name_entry *e = &c.names[c.refs[j].name];
+
+		if (!e->nrefs++)
+			e->first = j;
+	}
+	for (int round = 0; round < MPSFIX_CALLERS_DEPTH; round++) {
+		bool changed = false;
+
+		for (size_t i = 0; i < c.nnames; i++) {
+			name_entry *e = &c.names[i];
+
+			if (!e->candidate || e->escapes || e->done || !e->nrefs || !unreached(&c, e, hooks))
+				continue;
+			e->done = changed = true;
+			hooks->found(hooks->payload, e->def);
+		}
+		if (!changed)
+			break;
+	}
+done:
+	free(c.defs);
+	free(c.names);
+	free(c.refs);
+}

@@ -1,0 +1,48 @@
+/*
+ * callers.h: functions of a text that only its unreachable code calls.
+ * Reachability (reach.c) finds the code that cannot run on MPS; a function
+ * whose every caller is such code cannot run there either, as far as the
+ * text can tell, which it can for names no other module uses:
+ *
+ *   a function the module defines at its top level, or a method of a class
+ *   with no base (nothing else calls its methods by their names), whose
+ *   name is private: `_load`, `__pin`, not a dunder such as `__init__`;
+ *   a function defined inside another function (any name but a dunder);
+ *
+ * that the text defines once, never names in a string (getattr(self,
+ * "_load"), `__all__`), and names at least once outside its own body: its
+ * calls (`_load(x)`, `self._pin()`), or the name handed on as a value.
+ * Every one of those references must lie in unreachable code.  A function
+ * found so makes its own calls unreachable in turn, up to
+ * MPSFIX_CALLERS_DEPTH calls deep.
+ *
+ * A class with a base may have its private methods called by the base
+ * (nn.Module calls `_apply`, `_load_from_state_dict`), so its methods are
+ * not judged.  A private function of the module may still be imported by
+ * another module: this is the one guess made here.
+ */
+#ifndef MPSFIX_CALLERS_H
+#define MPSFIX_CALLERS_H
+
+#include <tree_sitter/api.h>
+
+#include "common.h"
+
+#define MPSFIX_CALLERS_DEPTH 8
+
+typedef struct {
+	/* can the code at `at` not run on MPS? */
+	bool (*unreachable)(void *payload, TSNode at);
+	/* function definition `def` cannot run on MPS: keep its span */
+	void (*found)(void *payload, TSNode def);
+	void *payload;
+} mpsfix_callers_hooks;
+
+/**
+ * Ask `hooks` about the references to each function of module `root` above,
+ * and tell it of the functions all of whose references are unreachable.
+ * One walk of the text, then the references only.
+ */
+void mpsfix_callers_unreached(TSNode root, const char *src, const mpsfix_callers_hooks *hooks);
+
+#endif
