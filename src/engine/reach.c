@@ -1,8 +1,7 @@
 /*
  * reach.c: can code run on MPS, and can a value be the MPS device?  See
- * reach.h for the forms.  A test is judged as "false on MPS" (it holds only
- * where CUDA is in use) or "true on MPS"; anything else is unknown, and
- * unknown code is reachable.
+ * reach.h for the forms.  What a test says on MPS is truth.h's: code behind
+ * a test that is unknown there is reachable.
  */
 #include "reach.h"
 
@@ -14,40 +13,21 @@
 #include "cuda_code.h"
 #include "literal.h"
 #include "parse.h"
+#include "truth.h"
 
 #define MAX_DEPTH 12
 
-typedef enum {
-	UNKNOWN = 0,
-	FALSE_ON_MPS, /* the test fails whenever the program runs on MPS */
-	TRUE_ON_MPS   /* the test holds whenever the program runs on MPS */
-} truth;
+typedef mpsfix_truth truth;
 
 static bool is(TSNode n, const char *type)
 {
 	return !ts_node_is_null(n) && strcmp(ts_node_type(n), type) == 0;
 }
 
-static truth flip(truth t)
-{
-	return t == FALSE_ON_MPS ? TRUE_ON_MPS : t == TRUE_ON_MPS ? FALSE_ON_MPS : UNKNOWN;
-}
-
-static bool starts(const char *s, const char *prefix)
-{
-	return strncmp(s, prefix, strlen(prefix)) == 0;
-}
-
 /* The expression inside parentheses (and comments). */
 static TSNode bare(TSNode n)
 {
 	return mpsfix_unparenthesized(n);
-}
-
-/* The qualified (or, unresolved, dotted) name of `n` into `out`; false if it has none. */
-static bool name_of(const mpsfix_reach_ctx *cx, TSNode n, mpsfix_buf *out)
-{
-	return mpsfix_names_name_of(cx->names, n, cx->src, out);
 }
 
 static const char *last_part(const mpsfix_buf *b)
@@ -65,326 +45,13 @@ static bool in_list(const char *s, const char *const *list, size_t n)
 	return false;
 }
 
-/* A device string's kind: 'c' for "cuda..." (and "nccl"), 'm' for "mps...", 0 otherwise. */
-static char device_kind(const char *s)
-{
-	if (starts(s, "cuda") || !strcmp(s, "nccl"))
-		return 'c';
-	if (starts(s, "mps"))
-		return 'm';
-	return 0;
-}
-
-/* The kinds of the strings of a list, tuple or set literal: bit 1 cuda, 2 mps, 4 other. */
-static int list_kinds(TSNode n, const char *src)
-{
-	int kinds = 0;
-
-	n = bare(n);
-	if (!is(n, "list") && !is(n, "tuple") && !is(n, "set"))
-		return -1;
-	for (uint32_t i = 0; i < mpsfix_named_count(n); i++) {
-		TSNode e = ts_node_named_child(n, i);
-		mpsfix_literal lit;
-		const char *v;
-		char k;
-
-		if (ts_node_is_extra(e))
-			continue;
-		if (!(v = mpsfix_literal_string(&lit, e, src)))
-			return -1;
-		k = device_kind(v);
-		kinds |= k == 'c' ? 1 : k == 'm' ? 2 : 4;
-		mpsfix_literal_release(&lit);
-	}
-	return kinds;
-}
-
-static truth test(const mpsfix_reach_ctx *cx, TSNode e, int depth);
-
-/* A call in a test: torch.cuda.is_available(), is_torch_mps_available(), s.startswith("cuda"). */
-static truth call_test(const mpsfix_reach_ctx *cx, TSNode e)
-{
-	static const char *const cuda_calls[] = {
-		"torch.cuda.is_available", "torch.cuda.device_count", "torch.cuda.is_initialized",
-		"torch.cuda.is_bf16_supported", "torch.backends.cudnn.is_available",
-		"torch.distributed.is_nccl_available",
-	};
-	static const char *const mps_calls[] = {
-		"torch.backends.mps.is_available", "torch.backends.mps.is_built", "torch.mps.is_available",
-	};
-	TSNode fn = ts_node_child_by_field_name(e, "function", 8);
-	TSNode args = ts_node_child_by_field_name(e, "arguments", 9);
-	mpsfix_buf name = MPSFIX_BUF_INIT;
-	truth t = UNKNOWN;
-
-	if (is(fn, "attribute") && mpsfix_node_text_is(ts_node_child_by_field_name(fn, "attribute", 9),
-						       cx->src, "startswith")) {
-		TSNode arg = mpsfix_first_named(args);
-		mpsfix_literal lit;
-		const char *v = mpsfix_literal_string(&lit, arg, cx->src);
-
-		if (v) {
-			t = device_kind(v) == 'c' ? FALSE_ON_MPS : device_kind(v) == 'm' ? TRUE_ON_MPS : UNKNOWN;
-			mpsfix_literal_release(&lit);
-		}
-		return t;
-	}
-	if (mpsfix_node_text_is(fn, cx->src, "hasattr") && mpsfix_named_count(args) == 2) {
-		/* hasattr(torch, "accelerator"): torch.accelerator came with 2.6 */
-		mpsfix_literal lit;
-		const char *v = mpsfix_literal_string(&lit, ts_node_named_child(args, 1), cx->src);
-
-		if (v && !strcmp(v, "accelerator") && name_of(cx, ts_node_named_child(args, 0), &name) &&
-		    !strcmp(name.data, "torch") && cx->range.hi < MPSFIX_TORCH_VER(2, 6))
-			t = FALSE_ON_MPS;
-		if (v)
-			mpsfix_literal_release(&lit);
-		mpsfix_buf_release(&name);
-		return t;
-	}
-	if (name_of(cx, fn, &name)) {
-		const char *last = last_part(&name);
-
-		if (in_list(name.data, cuda_calls, MPSFIX_ARRAY_SIZE(cuda_calls)) ||
-		    (strstr(last, "cuda") && strstr(last, "available")))
-			t = FALSE_ON_MPS;
-		else if (in_list(name.data, mps_calls, MPSFIX_ARRAY_SIZE(mps_calls)) ||
-			 (strstr(last, "mps") && strstr(last, "available")))
-			t = TRUE_ON_MPS;
-	}
-	mpsfix_buf_release(&name);
-	return t;
-}
-
-/*
- * Is snake_case name `s` a flag that FSDP or DDP is in use: the word fsdp or
- * ddp, with only words that say "in use" around it (use_fsdp,
- * is_ddp_enabled, need_to_synchronize_fsdp_streams), not ddp_off,
- * non_ddp, fsdp_version, ddp_timeout or ddp_kwargs?
- */
-static bool distributed_flag(const char *s)
-{
-	static const char *const words[] = {
-		"use", "using", "is", "with", "enable", "enabled", "need", "needs", "to", "synchronize",
-		"sync", "stream", "streams", "eval", "train", "training", "mode", "wrap", "wrapped", "on",
-		"active",
-	};
-	bool seen = false;
-
-	while (*s) {
-		size_t n = strcspn(s, "_"), i;
-
-		if ((n == 4 && !strncmp(s, "fsdp", 4)) || (n == 3 && !strncmp(s, "ddp", 3)))
-			seen = true;
-		else {
-			for (i = 0; i < MPSFIX_ARRAY_SIZE(words); i++)
-				if (strlen(words[i]) == n && !strncmp(s, words[i], n))
-					break;
-			if (i == MPSFIX_ARRAY_SIZE(words))
-				return false;
-		}
-		s += n + (s[n] == '_');
-	}
-	return seen;
-}
-
-/* ---- device streams ------------------------------------------------------ */
-
-/* Is snake_case name `s` a stream's: its last word stream or streams (stream, copy_stream, _streams)? */
-static bool stream_name(const char *s)
-{
-	const char *w = strrchr(s, '_');
-
-	w = w ? w + 1 : s;
-	return !strcmp(w, "stream") || !strcmp(w, "streams");
-}
-
-typedef struct {
-	const mpsfix_reach_ctx *cx;
-	mpsfix_buf name;
-	bool cuda, other;
-} stream_walk;
-
-/* The stream APIs a text calls: CUDA's (XPU's, an NPU's), or a device-neutral or MPS one. */
-static mpsfix_walk_action find_stream_calls(TSNode n, void *payload)
-{
-	static const char *const apis[] = {
-		"Stream", "ExternalStream", "stream", "current_stream", "default_stream", "set_stream",
-	};
-	static const char *const cuda_like[] = {"torch.cuda.", "torch.xpu.", "torch.npu."};
-	static const char *const neutral[] = {"torch.mps.", "torch.accelerator."};
-	stream_walk *w = payload;
-	const char *last;
-
-	if (!is(n, "call") || !name_of(w->cx, ts_node_child_by_field_name(n, "function", 8), &w->name))
-		return MPSFIX_WALK_DESCEND;
-	last = last_part(&w->name);
-	for (size_t i = 0; i < MPSFIX_ARRAY_SIZE(cuda_like); i++)
-		if (starts(w->name.data, cuda_like[i]) && in_list(last, apis, MPSFIX_ARRAY_SIZE(apis)))
-			w->cuda = true;
-	for (size_t i = 0; i < MPSFIX_ARRAY_SIZE(neutral); i++)
-		if (starts(w->name.data, neutral[i]) && strstr(last, "tream"))
-			w->other = true;
-	return w->other ? MPSFIX_WALK_STOP : MPSFIX_WALK_DESCEND;
-}
-
-/*
- * Does the text make its device streams with CUDA's API alone (XPU's, an
- * NPU's), so that where it runs on MPS a stream of it is never made: `if
- * self.stream is not None:` guards code that does not run there?  Not where
- * it also asks torch.mps or torch.accelerator for a stream, which may be
- * an MPS one.
- */
-static bool cuda_streams(const mpsfix_reach_ctx *cx)
-{
-	return cx->spans && cx->spans->streams > 0;
-}
-
-static int read_streams(const mpsfix_reach_ctx *cx, TSNode root)
-{
-	stream_walk w = {cx, MPSFIX_BUF_INIT, false, false};
-
-	if (!strstr(cx->src, "tream"))
-		return -1;
-	mpsfix_walk(root, find_stream_calls, &w);
-	mpsfix_buf_release(&w.name);
-	return w.cuda && !w.other ? 1 : -1;
-}
-
-/* A flag that says CUDA is in use: args.cuda, use_cuda, x.is_cuda, torch.version.cuda, use_fsdp;
- * or that it is not: args.no_cuda, disable_cuda (a Mac runs with the flag set). */
-static truth flag_test(const mpsfix_reach_ctx *cx, TSNode e)
-{
-	static const char *const cuda_flags[] = {
-		"cuda", "use_cuda", "is_cuda", "on_cuda", "has_cuda", "with_cuda", "using_cuda",
-		"cuda_available", "cuda_is_available", "is_cuda_available",
-	};
-	static const char *const no_cuda_flags[] = {"no_cuda", "disable_cuda", "without_cuda"};
-	mpsfix_buf name = MPSFIX_BUF_INIT;
-	truth t = UNKNOWN;
-
-	if (!ts_node_is_null(e) && mpsfix_dotted_name(e, cx->src, &name)) {
-		const char *last = last_part(&name);
-
-		if (in_list(last, cuda_flags, MPSFIX_ARRAY_SIZE(cuda_flags)))
-			t = FALSE_ON_MPS;
-		else if (distributed_flag(last))
-			t = FALSE_ON_MPS; /* use_fsdp, need_to_sync_fsdp_streams: FSDP and DDP's
-					     collectives have no MPS backend */
-		else if (!strcmp(last, "is_mps") || in_list(last, no_cuda_flags, MPSFIX_ARRAY_SIZE(no_cuda_flags)))
-			t = TRUE_ON_MPS;
-		else if (stream_name(last) && cuda_streams(cx))
-			t = FALSE_ON_MPS; /* `if self.stream:` where streams are CUDA's */
-	}
-	mpsfix_buf_release(&name);
-	return t;
-}
-
-/* `a OP b` with one operator: device == "cuda", x.type != "mps", "cuda" in str(d), ... */
-static truth compare_test(const mpsfix_reach_ctx *cx, TSNode e, int depth)
-{
-	TSNode left = {0}, right = {0};
-	char op[8] = "";
-	uint32_t nops = 0, noperands = 0;
-	mpsfix_literal ll, rl;
-	const char *lv, *rv;
-	truth t = UNKNOWN;
-	char k;
-
-	for (uint32_t i = 0; i < ts_node_child_count(e); i++) {
-		TSNode c = ts_node_child(e, i);
-
-		if (ts_node_is_extra(c))
-			continue;
-		if (ts_node_is_named(c)) {
-			if (noperands++ == 0)
-				left = c;
-			else
-				right = c;
-		} else {
-			uint32_t n = ts_node_end_byte(c) - ts_node_start_byte(c);
-
-			if (nops++ == 0 && n < sizeof(op)) {
-				memcpy(op, cx->src + ts_node_start_byte(c), n);
-				op[n] = '\0';
-			}
-		}
-	}
-	/* `not in` and `is not` are one operator of two tokens */
-	if (noperands != 2 || !(nops == 1 || (nops == 2 && (!strcmp(op, "not") || !strcmp(op, "is")))))
-		return UNKNOWN;
-	if (nops == 2)
-		strcpy(op, !strcmp(op, "not") ? "not in" : "is not");
-	left = bare(left);
-	right = bare(right);
-	lv = mpsfix_literal_string(&ll, left, cx->src);
-	rv = mpsfix_literal_string(&rl, right, cx->src);
-	if (!strcmp(op, "==") || !strcmp(op, "!=")) {
-		k = device_kind(lv ? lv : rv ? rv : "");
-		if (k)
-			t = (k == 'c') == !strcmp(op, "==") ? FALSE_ON_MPS : TRUE_ON_MPS;
-	} else if (!strcmp(op, "in") || !strcmp(op, "not in")) {
-		int kinds = list_kinds(right, cx->src);
-
-		if (lv && device_kind(lv)) /* "cuda" in str(device) */
-			t = device_kind(lv) == 'c' ? FALSE_ON_MPS : TRUE_ON_MPS;
-		else if (kinds >= 0 && (kinds & 2) == 0 && (kinds & 1)) /* x in ("cuda", "xpu") */
-			t = FALSE_ON_MPS;
-		else if (kinds == 2) /* x in ("mps",) */
-			t = TRUE_ON_MPS;
-		if (!strcmp(op, "not in"))
-			t = flip(t);
-	} else if (!strcmp(op, "is not") || !strcmp(op, "is")) {
-		mpsfix_buf name = MPSFIX_BUF_INIT;
-
-		/* torch.version.cuda is None on a Mac, and so is a stream made by CUDA's API */
-		if (is(right, "none") && name_of(cx, left, &name) &&
-		    (!strcmp(name.data, "torch.version.cuda") ||
-		     ((is(left, "identifier") || is(left, "attribute")) && stream_name(last_part(&name)) &&
-		      cuda_streams(cx))))
-			t = !strcmp(op, "is not") ? FALSE_ON_MPS : TRUE_ON_MPS;
-		mpsfix_buf_release(&name);
-	} else if (!strcmp(op, ">") || !strcmp(op, ">=")) {
-		/* torch.cuda.device_count() > 0 */
-		if (is(left, "call") && test(cx, left, depth + 1) == FALSE_ON_MPS && is(right, "integer"))
-			t = FALSE_ON_MPS;
-	}
-	if (lv)
-		mpsfix_literal_release(&ll);
-	if (rv)
-		mpsfix_literal_release(&rl);
-	return t;
-}
-
+/* What test `e` says on MPS (truth.h), with what the text's spans know of its streams. */
 static truth test(const mpsfix_reach_ctx *cx, TSNode e, int depth)
 {
-	const char *type;
+	mpsfix_truth_ctx t = {cx->src, cx->names, cx->range, cx->spans && cx->spans->streams > 0};
 
-	e = bare(e);
-	if (ts_node_is_null(e) || depth > MAX_DEPTH)
-		return UNKNOWN;
-	type = ts_node_type(e);
-	if (!strcmp(type, "not_operator"))
-		return flip(test(cx, ts_node_child_by_field_name(e, "argument", 8), depth + 1));
-	if (!strcmp(type, "boolean_operator")) {
-		TSNode op = ts_node_child_by_field_name(e, "operator", 8);
-		truth a = test(cx, ts_node_child_by_field_name(e, "left", 4), depth + 1);
-		truth b = test(cx, ts_node_child_by_field_name(e, "right", 5), depth + 1);
-
-		if (mpsfix_node_text_is(op, cx->src, "and"))
-			return a == FALSE_ON_MPS || b == FALSE_ON_MPS ? FALSE_ON_MPS
-			       : a == TRUE_ON_MPS && b == TRUE_ON_MPS ? TRUE_ON_MPS : UNKNOWN;
-		return a == TRUE_ON_MPS || b == TRUE_ON_MPS ? TRUE_ON_MPS
-		       : a == FALSE_ON_MPS && b == FALSE_ON_MPS ? FALSE_ON_MPS : UNKNOWN;
-	}
-	if (!strcmp(type, "call"))
-		return call_test(cx, e);
-	if (!strcmp(type, "comparison_operator"))
-		return compare_test(cx, e, depth);
-	if (!strcmp(type, "attribute") || !strcmp(type, "identifier"))
-		return flag_test(cx, e);
-	return UNKNOWN;
+	(void)depth;
+	return mpsfix_truth_of(&t, e);
 }
 
 /* ---- early exits ---------------------------------------------------------- */
@@ -422,10 +89,10 @@ static bool exits_on_mps(const mpsfix_reach_ctx *cx, TSNode s)
 {
 	if (is(s, "if_statement"))
 		return ts_node_is_null(ts_node_child_by_field_name(s, "alternative", 11)) &&
-		       test(cx, ts_node_child_by_field_name(s, "condition", 9), 0) == TRUE_ON_MPS &&
+		       test(cx, ts_node_child_by_field_name(s, "condition", 9), 0) == MPSFIX_TRUE_ON_MPS &&
 		       leaves(cx, ts_node_child_by_field_name(s, "consequence", 11));
 	if (is(s, "assert_statement"))
-		return test(cx, mpsfix_first_named(s), 0) == FALSE_ON_MPS;
+		return test(cx, mpsfix_first_named(s), 0) == MPSFIX_FALSE_ON_MPS;
 	return false;
 }
 
@@ -463,15 +130,15 @@ static bool skips_on_mps(const mpsfix_reach_ctx *cx, TSNode decorator)
 		if (in_list(last, cuda_only, MPSFIX_ARRAY_SIZE(cuda_only)))
 			skip = true;
 		else if ((!strcmp(last, "skipIf") || !strcmp(last, "skipif")) && !ts_node_is_null(first))
-			skip = test(cx, first, 0) == TRUE_ON_MPS;
+			skip = test(cx, first, 0) == MPSFIX_TRUE_ON_MPS;
 		else if (!strcmp(last, "skipUnless") && !ts_node_is_null(first))
-			skip = test(cx, first, 0) == FALSE_ON_MPS;
+			skip = test(cx, first, 0) == MPSFIX_FALSE_ON_MPS;
 		else if (!strcmp(last, "RunIf")) /* Lightning's RunIf(min_cuda_gpus=1) */
 			skip = !ts_node_is_null(mpsfix_call_argument(args, cx->src, "min_cuda_gpus")) &&
 			       is(mpsfix_call_argument(args, cx->src, "min_cuda_gpus"), "integer") &&
 			       !mpsfix_node_text_is(mpsfix_call_argument(args, cx->src, "min_cuda_gpus"), cx->src, "0");
 		else if (!strcmp(last, "xfail")) /* a failure on MPS is expected */
-			skip = test(cx, mpsfix_call_argument(args, cx->src, "condition"), 0) == TRUE_ON_MPS;
+			skip = test(cx, mpsfix_call_argument(args, cx->src, "condition"), 0) == MPSFIX_TRUE_ON_MPS;
 	}
 	mpsfix_buf_release(&name);
 	return skip;
@@ -514,9 +181,9 @@ static mpsfix_walk_action find_spans(TSNode n, void *payload)
 	if (!strcmp(type, "if_statement")) {
 		/* the body of a test false on MPS; what follows a test true on MPS */
 		truth t = test(cx, ts_node_child_by_field_name(n, "condition", 9), 0);
-		bool taken = t == TRUE_ON_MPS;
+		bool taken = t == MPSFIX_TRUE_ON_MPS;
 
-		if (t == FALSE_ON_MPS)
+		if (t == MPSFIX_FALSE_ON_MPS)
 			add_span(w->sp, ts_node_child_by_field_name(n, "consequence", 11));
 		mpsfix_kids_start(&k, n);
 		while (mpsfix_kids_next(&k, &c)) {
@@ -528,14 +195,14 @@ static mpsfix_walk_action find_spans(TSNode n, void *payload)
 			}
 			if (is(c, "elif_clause")) {
 				t = test(cx, ts_node_child_by_field_name(c, "condition", 9), 0);
-				if (t == FALSE_ON_MPS)
+				if (t == MPSFIX_FALSE_ON_MPS)
 					add_span(w->sp, ts_node_child_by_field_name(c, "consequence", 11));
-				taken = t == TRUE_ON_MPS;
+				taken = t == MPSFIX_TRUE_ON_MPS;
 			}
 		}
 		mpsfix_kids_end(&k);
 	} else if (!strcmp(type, "while_statement")) {
-		if (test(cx, ts_node_child_by_field_name(n, "condition", 9), 0) == FALSE_ON_MPS)
+		if (test(cx, ts_node_child_by_field_name(n, "condition", 9), 0) == MPSFIX_FALSE_ON_MPS)
 			add_span(w->sp, ts_node_child_by_field_name(n, "body", 4));
 	} else if (!strcmp(type, "conditional_expression")) {
 		/* A if T else B: named children A, T, B (comments aside) */
@@ -549,16 +216,16 @@ static mpsfix_walk_action find_spans(TSNode n, void *payload)
 		mpsfix_kids_end(&k);
 		if (np == 3) {
 			t = test(cx, part[1], 0);
-			if (t == FALSE_ON_MPS)
+			if (t == MPSFIX_FALSE_ON_MPS)
 				add_span(w->sp, part[0]);
-			else if (t == TRUE_ON_MPS)
+			else if (t == MPSFIX_TRUE_ON_MPS)
 				add_span(w->sp, part[2]);
 		}
 	} else if (!strcmp(type, "boolean_operator")) {
 		truth left = test(cx, ts_node_child_by_field_name(n, "left", 4), 0);
 		bool and = mpsfix_node_text_is(ts_node_child_by_field_name(n, "operator", 8), cx->src, "and");
 
-		if ((and && left == FALSE_ON_MPS) || (!and && left == TRUE_ON_MPS))
+		if ((and && left == MPSFIX_FALSE_ON_MPS) || (!and && left == MPSFIX_TRUE_ON_MPS))
 			add_span(w->sp, ts_node_child_by_field_name(n, "right", 5));
 	} else if (!strcmp(type, "block") || !strcmp(type, "module")) {
 		/* after an early exit, the rest of the block */
@@ -677,8 +344,11 @@ bool mpsfix_reach_mps(mpsfix_reach_ctx *cx, TSNode node, TSNode root)
 
 	if (!sp->defs.read)
 		mpsfix_cuda_defs_read(&sp->defs, cx->names, cx->src, root);
-	if (!sp->streams)
-		sp->streams = read_streams(cx, root);
+	if (!sp->streams) {
+		mpsfix_truth_ctx t = {cx->src, cx->names, cx->range, false};
+
+		sp->streams = mpsfix_truth_cuda_streams(&t, root) ? 1 : -1;
+	}
 	if (cx->cuda_file < 0)
 		cx->cuda_file = mpsfix_cuda_script(&sp->defs, cx->names, cx->src, root, true);
 	if (cx->cuda_file)
@@ -792,21 +462,21 @@ static bool says_not_mps(const mpsfix_reach_ctx *cx, TSNode t, TSNode a, int dep
 		right = ts_node_child_by_field_name(t, "right", 5);
 		if (mpsfix_node_text_is(ts_node_child_by_field_name(t, "operator", 8), cx->src, "and"))
 			return says_not_mps(cx, left, a, depth + 1) || says_not_mps(cx, right, a, depth + 1);
-		return (test(cx, left, 0) == FALSE_ON_MPS || says_not_mps(cx, left, a, depth + 1)) &&
-		       (test(cx, right, 0) == FALSE_ON_MPS || says_not_mps(cx, right, a, depth + 1));
+		return (test(cx, left, 0) == MPSFIX_FALSE_ON_MPS || says_not_mps(cx, left, a, depth + 1)) &&
+		       (test(cx, right, 0) == MPSFIX_FALSE_ON_MPS || says_not_mps(cx, right, a, depth + 1));
 	}
 	if (!is(t, "comparison_operator") || mpsfix_named_count(t) != 2)
 		return false;
 	left = bare(ts_node_named_child(t, 0));
 	if (!mpsfix_node_same_text(left, a, cx->src))
 		return false;
-	if (test(cx, t, 0) == FALSE_ON_MPS)
+	if (test(cx, t, 0) == MPSFIX_FALSE_ON_MPS)
 		return true;
 	op = ts_node_child(t, 1);
 	right = bare(ts_node_named_child(t, 1));
 	if (ts_node_is_null(op) || strcmp(ts_node_type(op), "==") || !(v = mpsfix_literal_string(&lit, right, cx->src)))
 		return false;
-	other = device_kind(v) != 'm';
+	other = mpsfix_truth_device_kind(v) != 'm';
 	mpsfix_literal_release(&lit);
 	return other;
 }
@@ -822,7 +492,7 @@ static bool may_be_mps(const mpsfix_reach_ctx *cx, TSNode v, int depth)
 		return true;
 	type = ts_node_type(v);
 	if ((s = mpsfix_literal_string(&lit, v, cx->src))) {
-		bool mps = device_kind(s) == 'm';
+		bool mps = mpsfix_truth_device_kind(s) == 'm';
 
 		mpsfix_literal_release(&lit);
 		return mps;
@@ -839,7 +509,8 @@ static bool may_be_mps(const mpsfix_reach_ctx *cx, TSNode v, int depth)
 	if (!strcmp(type, "call")) {
 		mpsfix_buf name = MPSFIX_BUF_INIT;
 		TSNode args = ts_node_child_by_field_name(v, "arguments", 9);
-		bool dev = name_of(cx, ts_node_child_by_field_name(v, "function", 8), &name) &&
+		bool dev = mpsfix_names_name_of(cx->names, ts_node_child_by_field_name(v, "function", 8), cx->src,
+						&name) &&
 			   !strcmp(name.data, "torch.device") && mpsfix_named_count(args) > 0;
 
 		mpsfix_buf_release(&name);
@@ -856,10 +527,10 @@ static bool may_be_mps(const mpsfix_reach_ctx *cx, TSNode v, int depth)
 		if (n != 3)
 			return true;
 		t = test(cx, part[1], 0);
-		if (t != FALSE_ON_MPS && !says_not_mps(cx, part[1], part[0], 0) &&
+		if (t != MPSFIX_FALSE_ON_MPS && !says_not_mps(cx, part[1], part[0], 0) &&
 		    may_be_mps(cx, part[0], depth + 1))
 			return true;
-		return t != TRUE_ON_MPS && may_be_mps(cx, part[2], depth + 1);
+		return t != MPSFIX_TRUE_ON_MPS && may_be_mps(cx, part[2], depth + 1);
 	}
 	if (!strcmp(type, "identifier")) {
 		TSNode value;

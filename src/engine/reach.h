@@ -1,6 +1,7 @@
 /*
  * reach.h: MPS reachability.  Can a match run on a Mac's GPU at all?  Code
- * that only runs with CUDA is not an MPS problem, however it is written:
+ * that only runs with CUDA is not an MPS problem, however it is written (what
+ * a test says on MPS is truth.h's):
  *
  *   the body of `if T:` (the true branch of `A if T else B`, the right of
  *   `T and ...`) where T is false on MPS: `torch.cuda.is_available()`,

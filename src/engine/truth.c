@@ -1,0 +1,409 @@
+/*
+ * truth.c: what a Python test says where the program runs on MPS (see
+ * truth.h).  A test is judged as "false on MPS" (it holds only where CUDA is
+ * in use) or "true on MPS"; anything else is unknown.
+ */
+#include "truth.h"
+
+#include <string.h>
+
+#include "literal.h"
+#include "parse.h"
+
+#define MAX_DEPTH 12
+
+typedef mpsfix_truth truth;
+
+static bool is(TSNode n, const char *type)
+{
+	return !ts_node_is_null(n) && strcmp(ts_node_type(n), type) == 0;
+}
+
+static truth flip(truth t)
+{
+	return t == MPSFIX_FALSE_ON_MPS  ? MPSFIX_TRUE_ON_MPS
+	       : t == MPSFIX_TRUE_ON_MPS ? MPSFIX_FALSE_ON_MPS
+					 : MPSFIX_UNKNOWN_ON_MPS;
+}
+
+static bool starts(const char *s, const char *prefix)
+{
+	return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+/* The expression inside parentheses (and comments). */
+static TSNode bare(TSNode n)
+{
+	return mpsfix_unparenthesized(n);
+}
+
+/* The qualified (or, unresolved, dotted) name of `n` into `out`; false if it has none. */
+static bool name_of(const mpsfix_truth_ctx *cx, TSNode n, mpsfix_buf *out)
+{
+	return mpsfix_names_name_of(cx->names, n, cx->src, out);
+}
+
+static const char *last_part(const mpsfix_buf *b)
+{
+	const char *dot = strrchr(b->data, '.');
+
+	return dot ? dot + 1 : b->data;
+}
+
+static bool in_list(const char *s, const char *const *list, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(s, list[i]))
+			return true;
+	return false;
+}
+
+/* A device string's kind: 'c' for "cuda..." (and "nccl"), 'm' for "mps...", 0 otherwise. */
+char mpsfix_truth_device_kind(const char *s)
+{
+	if (starts(s, "cuda") || !strcmp(s, "nccl"))
+		return 'c';
+	if (starts(s, "mps"))
+		return 'm';
+	return 0;
+}
+
+/* The kinds of the strings of a list, tuple or set literal: bit 1 cuda, 2 mps, 4 other. */
+static int list_kinds(TSNode n, const char *src)
+{
+	int kinds = 0;
+
+	n = bare(n);
+	if (!is(n, "list") && !is(n, "tuple") && !is(n, "set"))
+		return -1;
+	for (uint32_t i = 0; i < mpsfix_named_count(n); i++) {
+		TSNode e = ts_node_named_child(n, i);
+		mpsfix_literal lit;
+		const char *v;
+		char k;
+
+		if (ts_node_is_extra(e))
+			continue;
+		if (!(v = mpsfix_literal_string(&lit, e, src)))
+			return -1;
+		k = mpsfix_truth_device_kind(v);
+		kinds |= k == 'c' ? 1 : k == 'm' ? 2 : 4;
+		mpsfix_literal_release(&lit);
+	}
+	return kinds;
+}
+
+static truth test(const mpsfix_truth_ctx *cx, TSNode e, int depth);
+
+/* A call in a test: torch.cuda.is_available(), is_torch_mps_available(), s.startswith("cuda"). */
+static truth call_test(const mpsfix_truth_ctx *cx, TSNode e)
+{
+	/* false on MPS: a Mac has no CUDA, no Intel XPU and no Ascend NPU */
+	static const char *const cuda_calls[] = {
+		"torch.cuda.is_available", "torch.cuda.device_count", "torch.cuda.is_initialized",
+		"torch.cuda.is_bf16_supported", "torch.backends.cudnn.is_available",
+		"torch.distributed.is_nccl_available", "torch.xpu.is_available", "torch.xpu.device_count",
+		"torch.npu.is_available", "torch.npu.device_count",
+	};
+	static const char *const mps_calls[] = {
+		"torch.backends.mps.is_available", "torch.backends.mps.is_built", "torch.mps.is_available",
+	};
+	TSNode fn = ts_node_child_by_field_name(e, "function", 8);
+	TSNode args = ts_node_child_by_field_name(e, "arguments", 9);
+	mpsfix_buf name = MPSFIX_BUF_INIT;
+	truth t = MPSFIX_UNKNOWN_ON_MPS;
+
+	if (is(fn, "attribute") && mpsfix_node_text_is(ts_node_child_by_field_name(fn, "attribute", 9),
+						       cx->src, "startswith")) {
+		TSNode arg = mpsfix_first_named(args);
+		mpsfix_literal lit;
+		const char *v = mpsfix_literal_string(&lit, arg, cx->src);
+
+		if (v) {
+			char k = mpsfix_truth_device_kind(v);
+
+			t = k == 'c' ? MPSFIX_FALSE_ON_MPS : k == 'm' ? MPSFIX_TRUE_ON_MPS : MPSFIX_UNKNOWN_ON_MPS;
+			mpsfix_literal_release(&lit);
+		}
+		return t;
+	}
+	if (mpsfix_node_text_is(fn, cx->src, "hasattr") && mpsfix_named_count(args) == 2) {
+		/* hasattr(torch, "accelerator"): torch.accelerator came with 2.6 */
+		mpsfix_literal lit;
+		const char *v = mpsfix_literal_string(&lit, ts_node_named_child(args, 1), cx->src);
+
+		if (v && !strcmp(v, "accelerator") && name_of(cx, ts_node_named_child(args, 0), &name) &&
+		    !strcmp(name.data, "torch") && cx->range.hi < MPSFIX_TORCH_VER(2, 6))
+			t = MPSFIX_FALSE_ON_MPS;
+		if (v)
+			mpsfix_literal_release(&lit);
+		mpsfix_buf_release(&name);
+		return t;
+	}
+	if (name_of(cx, fn, &name)) {
+		const char *last = last_part(&name);
+
+		if (in_list(name.data, cuda_calls, MPSFIX_ARRAY_SIZE(cuda_calls)) ||
+		    (strstr(last, "cuda") && strstr(last, "available")))
+			t = MPSFIX_FALSE_ON_MPS;
+		else if (in_list(name.data, mps_calls, MPSFIX_ARRAY_SIZE(mps_calls)) ||
+			 (strstr(last, "mps") && strstr(last, "available")))
+			t = MPSFIX_TRUE_ON_MPS;
+	}
+	mpsfix_buf_release(&name);
+	return t;
+}
+
+/*
+ * Is snake_case name `s` a flag that FSDP or DDP is in use: the word fsdp or
+ * ddp, with only words that say "in use" around it (use_fsdp,
+ * is_ddp_enabled, need_to_synchronize_fsdp_streams), not ddp_off,
+ * non_ddp, fsdp_version, ddp_timeout or ddp_kwargs?
+ */
+static bool distributed_flag(const char *s)
+{
+	static const char *const words[] = {
+		"use", "using", "is", "with", "enable", "enabled", "need", "needs", "to", "synchronize",
+		"sync", "stream", "streams", "eval", "train", "training", "mode", "wrap", "wrapped", "on",
+		"active",
+	};
+	bool seen = false;
+
+	while (*s) {
+		size_t n = strcspn(s, "_"), i;
+
+		if ((n == 4 && !strncmp(s, "fsdp", 4)) || (n == 3 && !strncmp(s, "ddp", 3)))
+			seen = true;
+		else {
+			for (i = 0; i < MPSFIX_ARRAY_SIZE(words); i++)
+				if (strlen(words[i]) == n && !strncmp(s, words[i], n))
+					break;
+			if (i == MPSFIX_ARRAY_SIZE(words))
+				return false;
+		}
+		s += n + (s[n] == '_');
+	}
+	return seen;
+}
+
+/* ---- device streams ------------------------------------------------------ */
+
+/* Is snake_case name `s` a stream's: its last word stream or streams (stream, copy_stream, _streams)? */
+static bool stream_name(const char *s)
+{
+	const char *w = strrchr(s, '_');
+
+	w = w ? w + 1 : s;
+	return !strcmp(w, "stream") || !strcmp(w, "streams");
+}
+
+typedef struct {
+	const mpsfix_truth_ctx *cx;
+	mpsfix_buf name;
+	bool cuda, other;
+} stream_walk;
+
+/*
+ * Does `n` lie in the body of an if (or elif) or the true branch of a
+ * conditional expression whose test is false on MPS (`elif
+ * torch.xpu.is_available(): stream = torch.Stream()`)?
+ */
+static bool guarded_off_mps(const mpsfix_truth_ctx *cx, TSNode n)
+{
+	for (TSNode c = n, p = ts_node_parent(n); !ts_node_is_null(p); c = p, p = ts_node_parent(p)) {
+		TSNode body = {0}, cond = {0};
+
+		if (is(p, "if_statement") || is(p, "elif_clause")) {
+			body = ts_node_child_by_field_name(p, "consequence", 11);
+			cond = ts_node_child_by_field_name(p, "condition", 9);
+		} else if (is(p, "conditional_expression")) {
+			body = mpsfix_first_named(p);
+			cond = mpsfix_next_token(body);
+			while (!ts_node_is_null(cond) && !ts_node_is_named(cond))
+				cond = mpsfix_next_token(cond);
+		}
+		if (!ts_node_is_null(body) && ts_node_start_byte(c) >= ts_node_start_byte(body) &&
+		    ts_node_end_byte(c) <= ts_node_end_byte(body) && test(cx, cond, 0) == MPSFIX_FALSE_ON_MPS)
+			return true;
+	}
+	return false;
+}
+
+/* The stream APIs a text calls: CUDA's (XPU's, an NPU's), or a device-neutral or MPS one. */
+static mpsfix_walk_action find_stream_calls(TSNode n, void *payload)
+{
+	static const char *const apis[] = {
+		"Stream", "ExternalStream", "stream", "current_stream", "default_stream", "set_stream",
+	};
+	static const char *const cuda_like[] = {"torch.cuda.", "torch.xpu.", "torch.npu."};
+	static const char *const neutral[] = {"torch.mps.", "torch.accelerator."};
+	stream_walk *w = payload;
+	const char *last;
+	bool other = false;
+
+	if (!is(n, "call") || !name_of(w->cx, ts_node_child_by_field_name(n, "function", 8), &w->name))
+		return MPSFIX_WALK_DESCEND;
+	last = last_part(&w->name);
+	for (size_t i = 0; i < MPSFIX_ARRAY_SIZE(cuda_like); i++)
+		if (starts(w->name.data, cuda_like[i]) && in_list(last, apis, MPSFIX_ARRAY_SIZE(apis)))
+			w->cuda = true;
+	for (size_t i = 0; i < MPSFIX_ARRAY_SIZE(neutral); i++)
+		if (starts(w->name.data, neutral[i]) && strstr(last, "tream"))
+			other = true;
+	/* torch.Stream() is a stream of the current accelerator: MPS's on a Mac */
+	other = other || !strcmp(w->name.data, "torch.Stream");
+	if (other && !guarded_off_mps(w->cx, n))
+		w->other = true;
+	return w->other ? MPSFIX_WALK_STOP : MPSFIX_WALK_DESCEND;
+}
+
+bool mpsfix_truth_cuda_streams(const mpsfix_truth_ctx *cx, TSNode root)
+{
+	stream_walk w = {cx, MPSFIX_BUF_INIT, false, false};
+
+	if (!strstr(cx->src, "tream"))
+		return false;
+	mpsfix_walk(root, find_stream_calls, &w);
+	mpsfix_buf_release(&w.name);
+	return w.cuda && !w.other;
+}
+
+/* A flag that says CUDA is in use: args.cuda, use_cuda, x.is_cuda, torch.version.cuda, use_fsdp;
+ * or that it is not: args.no_cuda, disable_cuda (a Mac runs with the flag set). */
+static truth flag_test(const mpsfix_truth_ctx *cx, TSNode e)
+{
+	static const char *const cuda_flags[] = {
+		"cuda", "use_cuda", "is_cuda", "on_cuda", "has_cuda", "with_cuda", "using_cuda",
+		"cuda_available", "cuda_is_available", "is_cuda_available",
+	};
+	static const char *const no_cuda_flags[] = {"no_cuda", "disable_cuda", "without_cuda"};
+	mpsfix_buf name = MPSFIX_BUF_INIT;
+	truth t = MPSFIX_UNKNOWN_ON_MPS;
+
+	if (!ts_node_is_null(e) && mpsfix_dotted_name(e, cx->src, &name)) {
+		const char *last = last_part(&name);
+
+		if (in_list(last, cuda_flags, MPSFIX_ARRAY_SIZE(cuda_flags)))
+			t = MPSFIX_FALSE_ON_MPS;
+		else if (distributed_flag(last))
+			t = MPSFIX_FALSE_ON_MPS; /* use_fsdp, need_to_sync_fsdp_streams: FSDP and DDP's
+					     collectives have no MPS backend */
+		else if (!strcmp(last, "is_mps") || in_list(last, no_cuda_flags, MPSFIX_ARRAY_SIZE(no_cuda_flags)))
+			t = MPSFIX_TRUE_ON_MPS;
+		else if (stream_name(last) && cx->cuda_streams)
+			t = MPSFIX_FALSE_ON_MPS; /* `if self.stream:` where streams are CUDA's */
+	}
+	mpsfix_buf_release(&name);
+	return t;
+}
+
+/* `a OP b` with one operator: device == "cuda", x.type != "mps", "cuda" in str(d), ... */
+static truth compare_test(const mpsfix_truth_ctx *cx, TSNode e, int depth)
+{
+	TSNode left = {0}, right = {0};
+	char op[8] = "";
+	uint32_t nops = 0, noperands = 0;
+	mpsfix_literal ll, rl;
+	const char *lv, *rv;
+	truth t = MPSFIX_UNKNOWN_ON_MPS;
+	char k;
+
+	for (uint32_t i = 0; i < ts_node_child_count(e); i++) {
+		TSNode c = ts_node_child(e, i);
+
+		if (ts_node_is_extra(c))
+			continue;
+		if (ts_node_is_named(c)) {
+			if (noperands++ == 0)
+				left = c;
+			else
+				right = c;
+		} else {
+			uint32_t n = ts_node_end_byte(c) - ts_node_start_byte(c);
+
+			if (nops++ == 0 && n < sizeof(op)) {
+				memcpy(op, cx->src + ts_node_start_byte(c), n);
+				op[n] = '\0';
+			}
+		}
+	}
+	/* `not in` and `is not` are one operator of two tokens */
+	if (noperands != 2 || !(nops == 1 || (nops == 2 && (!strcmp(op, "not") || !strcmp(op, "is")))))
+		return MPSFIX_UNKNOWN_ON_MPS;
+	if (nops == 2)
+		strcpy(op, !strcmp(op, "not") ? "not in" : "is not");
+	left = bare(left);
+	right = bare(right);
+	lv = mpsfix_literal_string(&ll, left, cx->src);
+	rv = mpsfix_literal_string(&rl, right, cx->src);
+	if (!strcmp(op, "==") || !strcmp(op, "!=")) {
+		k = mpsfix_truth_device_kind(lv ? lv : rv ? rv : "");
+		if (k)
+			t = (k == 'c') == !strcmp(op, "==") ? MPSFIX_FALSE_ON_MPS : MPSFIX_TRUE_ON_MPS;
+	} else if (!strcmp(op, "in") || !strcmp(op, "not in")) {
+		int kinds = list_kinds(right, cx->src);
+
+		if (lv && mpsfix_truth_device_kind(lv)) /* "cuda" in str(device) */
+			t = mpsfix_truth_device_kind(lv) == 'c' ? MPSFIX_FALSE_ON_MPS : MPSFIX_TRUE_ON_MPS;
+		else if (kinds >= 0 && (kinds & 2) == 0 && (kinds & 1)) /* x in ("cuda", "xpu") */
+			t = MPSFIX_FALSE_ON_MPS;
+		else if (kinds == 2) /* x in ("mps",) */
+			t = MPSFIX_TRUE_ON_MPS;
+		if (!strcmp(op, "not in"))
+			t = flip(t);
+	} else if (!strcmp(op, "is not") || !strcmp(op, "is")) {
+		mpsfix_buf name = MPSFIX_BUF_INIT;
+
+		/* torch.version.cuda is None on a Mac, and so is a stream made by CUDA's API */
+		if (is(right, "none") && name_of(cx, left, &name) &&
+		    (!strcmp(name.data, "torch.version.cuda") ||
+		     ((is(left, "identifier") || is(left, "attribute")) && stream_name(last_part(&name)) &&
+		      cx->cuda_streams)))
+			t = !strcmp(op, "is not") ? MPSFIX_FALSE_ON_MPS : MPSFIX_TRUE_ON_MPS;
+		mpsfix_buf_release(&name);
+	} else if (!strcmp(op, ">") || !strcmp(op, ">=")) {
+		/* torch.cuda.device_count() > 0 */
+		if (is(left, "call") && test(cx, left, depth + 1) == MPSFIX_FALSE_ON_MPS && is(right, "integer"))
+			t = MPSFIX_FALSE_ON_MPS;
+	}
+	if (lv)
+		mpsfix_literal_release(&ll);
+	if (rv)
+		mpsfix_literal_release(&rl);
+	return t;
+}
+
+static truth test(const mpsfix_truth_ctx *cx, TSNode e, int depth)
+{
+	const char *type;
+
+	e = bare(e);
+	if (ts_node_is_null(e) || depth > MAX_DEPTH)
+		return MPSFIX_UNKNOWN_ON_MPS;
+	type = ts_node_type(e);
+	if (!strcmp(type, "not_operator"))
+		return flip(test(cx, ts_node_child_by_field_name(e, "argument", 8), depth + 1));
+	if (!strcmp(type, "boolean_operator")) {
+		TSNode op = ts_node_child_by_field_name(e, "operator", 8);
+		truth a = test(cx, ts_node_child_by_field_name(e, "left", 4), depth + 1);
+		truth b = test(cx, ts_node_child_by_field_name(e, "right", 5), depth + 1);
+
+		if (mpsfix_node_text_is(op, cx->src, "and"))
+			return a == MPSFIX_FALSE_ON_MPS || b == MPSFIX_FALSE_ON_MPS ? MPSFIX_FALSE_ON_MPS
+			       : a == MPSFIX_TRUE_ON_MPS && b == MPSFIX_TRUE_ON_MPS ? MPSFIX_TRUE_ON_MPS : MPSFIX_UNKNOWN_ON_MPS;
+		return a == MPSFIX_TRUE_ON_MPS || b == MPSFIX_TRUE_ON_MPS ? MPSFIX_TRUE_ON_MPS
+		       : a == MPSFIX_FALSE_ON_MPS && b == MPSFIX_FALSE_ON_MPS ? MPSFIX_FALSE_ON_MPS : MPSFIX_UNKNOWN_ON_MPS;
+	}
+	if (!strcmp(type, "call"))
+		return call_test(cx, e);
+	if (!strcmp(type, "comparison_operator"))
+		return compare_test(cx, e, depth);
+	if (!strcmp(type, "attribute") || !strcmp(type, "identifier"))
+		return flag_test(cx, e);
+	return MPSFIX_UNKNOWN_ON_MPS;
+}
+
+mpsfix_truth mpsfix_truth_of(const mpsfix_truth_ctx *cx, TSNode e)
+{
+	return test(cx, e, 0);
+}

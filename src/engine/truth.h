@@ -1,0 +1,62 @@
+/*
+ * truth.h: what a Python test says where the program runs on MPS.  A test
+ * is false on MPS when it holds only where CUDA (or XPU, an NPU) is in use:
+ *
+ *   `torch.cuda.is_available()` (in any import spelling, and
+ *   `torch.xpu.is_available()`, `torch.npu.is_available()`: a Mac has
+ *   neither), `torch.cuda.device_count() > 0`, `x.is_cuda`,
+ *   `x.type == "cuda"`, `device == "cuda:0"`, `str(d).startswith("cuda")`,
+ *   `"cuda" in str(d)`, `d.type in ("cuda", "xpu")`, `d != "mps"`,
+ *   `backend == "nccl"`, `torch.version.cuda is not None`, flags named
+ *   `cuda`, `use_cuda` and the like, flags that FSDP or DDP is in use
+ *   (`use_fsdp`, `need_to_sync_fsdp_streams`), `is_*cuda*available()`;
+ *   `hasattr(torch, "accelerator")` where the versions in question all lie
+ *   below 2.6, which brought torch.accelerator;
+ *   a device stream (`self.stream`, `copy_stream is not None`) in a text
+ *   whose streams are CUDA's alone (mpsfix_truth_cuda_streams());
+ *
+ * and true on MPS when it holds wherever MPS is in use:
+ * `torch.backends.mps.is_available()`, `x.type == "mps"`, `x.is_mps`,
+ * flags named `no_cuda`, `disable_cuda`, `without_cuda`, `stream is None`
+ * as above.  `not`, `and` and `or` combine them; anything else is unknown.
+ */
+#ifndef MPSFIX_TRUTH_H
+#define MPSFIX_TRUTH_H
+
+#include <tree_sitter/api.h>
+
+#include "common.h"
+#include "names.h"
+#include "torchver.h"
+
+typedef enum {
+	MPSFIX_UNKNOWN_ON_MPS = 0,
+	MPSFIX_FALSE_ON_MPS, /* the test fails whenever the program runs on MPS */
+	MPSFIX_TRUE_ON_MPS   /* the test holds whenever the program runs on MPS */
+} mpsfix_truth;
+
+typedef struct {
+	const char *src;
+	mpsfix_names *names;      /* the text's imports, to qualify calls (may be NULL) */
+	mpsfix_torch_range range; /* the torch versions in question */
+	bool cuda_streams;        /* the text's device streams are CUDA's alone */
+} mpsfix_truth_ctx;
+
+/** What test expression `e` says where the program runs on MPS. */
+mpsfix_truth mpsfix_truth_of(const mpsfix_truth_ctx *cx, TSNode e);
+
+/**
+ * Does the text at `root` make its device streams with CUDA's API alone
+ * (torch.cuda.Stream, stream, current_stream, default_stream,
+ * ExternalStream, set_stream; the same under torch.xpu and torch.npu), so
+ * that where it runs on MPS none of them is made (the API raises there)?
+ * Not where it also calls torch.Stream() (a stream of the current
+ * accelerator: MPS's on a Mac) or asks torch.mps or torch.accelerator for
+ * a stream, outside an if whose test is false on MPS.
+ */
+bool mpsfix_truth_cuda_streams(const mpsfix_truth_ctx *cx, TSNode root);
+
+/** A device string's kind: 'c' for "cuda..." (and "nccl"), 'm' for "mps...", 0 otherwise. */
+char mpsfix_truth_device_kind(const char *s);
+
+#endif
