@@ -451,7 +451,7 @@ expect_rc "--quiet: exit 1" 1
 [ -z "$err" ] && ok "--quiet: no summary" || fail "--quiet: no summary" "$err"
 expect_out "--quiet still reports" "train.py:6:10: MPS101"
 
-# --- 10. a rule's skip-paths: MPS104 leaves tests and conversion scripts alone, MPS101 tests ----
+# --- 10. a rule's skip-paths: MPS104 leaves tests and conversion scripts alone, MPS101 and MPS007 tests ----
 sp=$tmp/skip-paths
 mkdir -p "$sp/tests" "$sp/scripts" "$sp/src/testing"
 sel='import torch
@@ -478,6 +478,17 @@ run_in "$sp" "$bin" check --isolated --select MPS101 --format concise .
 expect_out "skip-paths: MPS101 reports a training loader" "src/loader.py:2:10: MPS101"
 expect_no_out "skip-paths: MPS101 leaves a test's loader alone" "tests/test_loader.py"
 expect_no_out "skip-paths: MPS101 leaves test_*.py alone" "src/test_support.py"
+amp='import torch
+with torch.autocast(device_type=dev, dtype=torch.float16):
+    y = model(x)
+'
+for f in tests/test_amp.py src/amp_test.py src/amp.py; do
+	printf '%s' "$amp" >"$sp/$f"
+done
+run_in "$sp" "$bin" check --isolated --select MPS007 --format concise .
+expect_out "skip-paths: MPS007 reports a training autocast" "src/amp.py:2:6: MPS007"
+expect_no_out "skip-paths: MPS007 leaves a test's autocast alone" "tests/test_amp.py"
+expect_no_out "skip-paths: MPS007 leaves *_test.py alone" "src/amp_test.py"
 # a file named alone: its path inside its git work tree, not the folders above the project
 mkdir -p "$sp/test/proj/tests"
 printf '%s' "$loader" >"$sp/test/proj/train.py"

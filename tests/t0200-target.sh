@@ -570,4 +570,17 @@ assert o["code"] == "MPS901" and o["fix"] == "no" and o["runs"], o
 	expect_rc "explain --format json: one object" 0
 fi
 
+# MPS102's range ends where pinning works on a Mac (2.14); its fix skips a
+# pinning that changes no value, so it stays safe on a target beyond it
+pin=$tmp/pin
+mkdir -p "$pin"
+printf 'import torch\nbatch = batch.pin_memory()\n' >"$pin/load.py"
+run_in "$pin" "$bin" check --isolated --select MPS102 --format concise --target-torch '>=2.6' .
+expect_out "MPS102 on >=2.6: reported with a safe fix" "load.py:2:9: MPS102 [*] x.pin_memory() fails on MPS"
+expect_no_out "MPS102 on >=2.6: not unsafe" "unsafe"
+run_in "$pin" "$bin" check --isolated --select MPS102 --format concise --target-torch '>=2.14' .
+expect_rc "MPS102 on >=2.14: pinning works there, nothing to report" 0
+run_in "$pin" "$bin" rules --select MPS102 --target-torch 2.14
+expect_out "MPS102 does not run on 2.14" "<2.14        on       no (not for the torch target)"
+
 test_done
