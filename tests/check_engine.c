@@ -365,24 +365,27 @@ static void probe_found(void *payload, TSNode def)
 
 START_TEST(test_engine_callers)
 {
+#define MAIN "if __name__ == '__main__':\n    pass\n" /* a script: its private functions are its own */
 	static const struct {
 		const char *text;
 		const char *found; /* the functions found, in the order found */
 	} cases[] = {
-		{"def _a():\n    pass\nwith cuda_only():\n    _a()\n", " _a "},
+		{"def _a():\n    pass\nwith cuda_only():\n    _a()\n" MAIN, " _a "},
+		/* a library module's private function may be imported elsewhere */
+		{"def _a():\n    pass\nwith cuda_only():\n    _a()\n", ""},
 		/* a chain: _b is called only by _a */
-		{"def _b():\n    pass\ndef _a():\n    _b()\nwith cuda_only():\n    _a()\n", " _a _b "},
+		{"def _b():\n    pass\ndef _a():\n    _b()\nwith cuda_only():\n    _a()\n" MAIN, " _a _b "},
 		/* public names, dunders, a name in a string, none called */
-		{"def a():\n    pass\nwith cuda_only():\n    a()\n", ""},
+		{"def a():\n    pass\nwith cuda_only():\n    a()\n" MAIN, ""},
 		{"class C:\n    def __call__(self):\n        pass\nwith cuda_only():\n    C().__call__()\n", ""},
-		{"def _a():\n    pass\nwith cuda_only():\n    _a()\nname = '_a'\n", ""},
-		{"def _a():\n    pass\n", ""},
+		{"def _a():\n    pass\nwith cuda_only():\n    _a()\nname = '_a'\n" MAIN, ""},
+		{"def _a():\n    pass\n" MAIN, ""},
 		/* one reference outside, or the name as a value outside */
-		{"def _a():\n    pass\nwith cuda_only():\n    _a()\n_a()\n", ""},
-		{"def _a():\n    pass\nwith cuda_only():\n    _a()\nf = _a\n", ""},
+		{"def _a():\n    pass\nwith cuda_only():\n    _a()\n_a()\n" MAIN, ""},
+		{"def _a():\n    pass\nwith cuda_only():\n    _a()\nf = _a\n" MAIN, ""},
 		/* defined twice, or inside an if */
-		{"def _a():\n    pass\ndef _a():\n    pass\nwith cuda_only():\n    _a()\n", ""},
-		{"if x:\n    def _a():\n        pass\nwith cuda_only():\n    _a()\n", ""},
+		{"def _a():\n    pass\ndef _a():\n    pass\nwith cuda_only():\n    _a()\n" MAIN, ""},
+		{"if x:\n    def _a():\n        pass\nwith cuda_only():\n    _a()\n" MAIN, ""},
 		/* methods: a class with no base (or object), not one with a base */
 		{"class C(object):\n    def _m(self):\n        pass\n    def run(self):\n"
 		 "        with cuda_only():\n            self._m()\n", " _m "},
@@ -393,6 +396,7 @@ START_TEST(test_engine_callers)
 		{"", ""},
 		{"def (:\n", ""},
 	};
+#undef MAIN
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		const char *text = cases[i].text;

@@ -38,6 +38,7 @@ typedef struct {
 
 typedef struct {
 	const char *src;
+	bool script;          /* the module has an `if __name__ == "__main__":` block */
 	def_entry *defs;
 	size_t ndefs, capdefs;
 	name_entry *names;
@@ -70,15 +71,32 @@ static bool baseless(TSNode cls, const char *src)
 	return n == 0 || (n == 1 && mpsfix_node_text_is(mpsfix_first_named(bases), src, "object"));
 }
 
-/* Is function definition `d`, named [s, s+n), of a kind callers.h judges? */
-static bool judged(TSNode d, const char *src, const char *s, uint32_t n)
+/* Does module `root` have an `if __name__ == "__main__":` block: is it a script? */
+static bool script(TSNode root, const char *src)
 {
+	mpsfix_kids k;
+	TSNode s, cond;
+	bool yes = false;
+
+	mpsfix_kids_start(&k, root);
+	while (!yes && mpsfix_kids_next(&k, &s)) {
+		cond = is(s, "if_statement") ? ts_node_child_by_field_name(s, "condition", 9) : (TSNode){0};
+		yes = is(cond, "comparison_operator") && mpsfix_node_text_is(mpsfix_first_named(cond), src, "__name__");
+	}
+	mpsfix_kids_end(&k);
+	return yes;
+}
+
+/* Is function definition `d`, named [s, s+n), of a kind callers.h judges? */
+static bool judged(const callers *c, TSNode d, const char *s, uint32_t n)
+{
+	const char *src = c->src;
 	TSNode p = ts_node_parent(d), owner;
 
 	if (is(p, "decorated_definition"))
 		p = ts_node_parent(p);
 	if (is(p, "module"))
-		return private_name(s, n);
+		return c->script && private_name(s, n);
 	if (!is(p, "block"))
 		return false;
 	owner = ts_node_parent(p);
@@ -104,7 +122,7 @@ static mpsfix_walk_action find_defs(TSNode n, void *payload)
 		.name = c->src + ts_node_start_byte(name),
 		.len = ts_node_end_byte(name) - ts_node_start_byte(name),
 	};
-	c->defs[c->ndefs].candidate = judged(n, c->src, c->defs[c->ndefs].name, c->defs[c->ndefs].len);
+	c->defs[c->ndefs].candidate = judged(c, n, c->defs[c->ndefs].name, c->defs[c->ndefs].len);
 	c->ndefs++;
 	return MPSFIX_WALK_DESCEND;
 }
@@ -210,7 +228,7 @@ static bool unreached(const callers *c, const name_entry *e, const mpsfix_caller
 
 void mpsfix_callers_unreached(TSNode root, const char *src, const mpsfix_callers_hooks *hooks)
 {
-	callers c = {.src = src};
+	callers c = {.src = src, .script = script(root, src)};
 	bool any = false;
 
 	mpsfix_walk(root, find_defs, &c);

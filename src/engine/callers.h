@@ -4,9 +4,11 @@
  * whose every caller is such code cannot run there either, as far as the
  * text can tell, which it can for names no other module uses:
  *
- *   a function the module defines at its top level, or a method of a class
- *   with no base (nothing else calls its methods by their names), whose
- *   name is private: `_load`, `__pin`, not a dunder such as `__init__`;
+ *   a function a script (a module with an `if __name__ == "__main__":`
+ *   block, which other modules do not import) defines at its top level, or
+ *   a method of a class with no base (nothing else calls its methods by
+ *   their names), whose name is private: `_load`, `__pin`, not a dunder
+ *   such as `__init__`;
  *   a function defined inside another function (any name but a dunder);
  *
  * that the text defines once, never names in a string (getattr(self,
@@ -18,8 +20,10 @@
  *
  * A class with a base may have its private methods called by the base
  * (nn.Module calls `_apply`, `_load_from_state_dict`), so its methods are
- * not judged.  A private function of the module may still be imported by
- * another module: this is the one guess made here.
+ * not judged; nor are the private functions of a library module, which
+ * other modules of its project import (`from .utils import _pin`).  That a
+ * script is not imported, and that no other module calls a private method,
+ * are the guesses made here.
  */
 #ifndef MPSFIX_CALLERS_H
 #define MPSFIX_CALLERS_H
