@@ -48,7 +48,8 @@ static bool in_list(const char *s, const char *const *list, size_t n)
 /* What test `e` says on MPS (truth.h), with what the text's spans know of its streams. */
 static truth test(const mpsfix_reach_ctx *cx, TSNode e, int depth)
 {
-	mpsfix_truth_ctx t = {cx->src, cx->names, cx->range, cx->spans && cx->spans->streams > 0};
+	mpsfix_truth_ctx t = {cx->src, cx->names, cx->range, cx->spans && cx->spans->streams > 0,
+			      cx->spans ? cx->spans->module_names : NULL};
 
 	(void)depth;
 	return mpsfix_truth_of(&t, e);
@@ -292,6 +293,7 @@ void mpsfix_reach_spans_release(mpsfix_reach_spans *s)
 	free(s->items);
 	free(s->fns);
 	mpsfix_cuda_defs_release(&s->defs);
+	mpsfix_bindings_index_free(s->module_names);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -344,8 +346,10 @@ bool mpsfix_reach_mps(mpsfix_reach_ctx *cx, TSNode node, TSNode root)
 
 	if (!sp->defs.read)
 		mpsfix_cuda_defs_read(&sp->defs, cx->names, cx->src, root);
+	if (!sp->module_names)
+		sp->module_names = mpsfix_bindings_index_new(root, cx->src);
 	if (!sp->streams) {
-		mpsfix_truth_ctx t = {cx->src, cx->names, cx->range, false};
+		mpsfix_truth_ctx t = {cx->src, cx->names, cx->range, false, NULL};
 
 		sp->streams = mpsfix_truth_cuda_streams(&t, root) ? 1 : -1;
 	}

@@ -66,6 +66,7 @@ typedef struct {
 	} *fns;
 	size_t nfns, capfns;
 	mpsfix_cuda_defs defs; /* the module's functions */
+	struct mpsfix_bindings_index *module_names; /* the module's bindings (bindings.h), or NULL */
 	int streams;           /* the text makes device streams with CUDA's API alone
 				  (torch.cuda.Stream, current_stream, record_stream,
 				  the same under torch.xpu and torch.npu): 1 yes, -1

@@ -7,6 +7,7 @@
 
 #include <string.h>
 
+#include "bindings.h"
 #include "literal.h"
 #include "parse.h"
 
@@ -270,7 +271,32 @@ bool mpsfix_truth_cuda_streams(const mpsfix_truth_ctx *cx, TSNode root)
 
 /* A flag that says CUDA is in use: args.cuda, use_cuda, x.is_cuda, torch.version.cuda, use_fsdp;
  * or that it is not: args.no_cuda, disable_cuda (a Mac runs with the flag set). */
-static truth flag_test(const mpsfix_truth_ctx *cx, TSNode e)
+/*
+ * A name the module binds once, at its top level, to a test (HAS_CUDA =
+ * torch.cuda.is_available()), read where no function around the use binds
+ * it: what that test says.
+ */
+static truth alias_test(const mpsfix_truth_ctx *cx, TSNode id, int depth)
+{
+	mpsfix_binding b;
+
+	if (!cx->module_names || !is(id, "identifier"))
+		return MPSFIX_UNKNOWN_ON_MPS;
+	mpsfix_bindings_index_get(cx->module_names, id, &b);
+	if (b.count != 1 || b.dynamic || ts_node_is_null(b.value) || b.at == ts_node_start_byte(id))
+		return MPSFIX_UNKNOWN_ON_MPS;
+	for (TSNode p = ts_node_parent(id); !ts_node_is_null(p); p = ts_node_parent(p)) {
+		if (!is(p, "function_definition") && !is(p, "lambda"))
+			continue;
+		mpsfix_bindings_count(p, cx->src, &id, 1, &b);
+		if (b.count || b.dynamic)
+			return MPSFIX_UNKNOWN_ON_MPS; /* a name of the function's own */
+		mpsfix_bindings_index_get(cx->module_names, id, &b); /* the module's again */
+	}
+	return test(cx, b.value, depth + 1);
+}
+
+static truth flag_test(const mpsfix_truth_ctx *cx, TSNode e, int depth)
 {
 	static const char *const cuda_flags[] = {
 		"cuda", "use_cuda", "is_cuda", "on_cuda", "has_cuda", "with_cuda", "using_cuda",
@@ -281,8 +307,10 @@ static truth flag_test(const mpsfix_truth_ctx *cx, TSNode e)
 	truth t = MPSFIX_UNKNOWN_ON_MPS;
 
 	if (!ts_node_is_null(e) && mpsfix_dotted_name(e, cx->src, &name)) {
-		const char *last = last_part(&name);
+		char *last = (char *)last_part(&name);
 
+		for (char *c = last; *c; c++) /* HAS_CUDA, USE_FSDP: a module's constants */
+			*c = (char)(*c >= 'A' && *c <= 'Z' ? *c - 'A' + 'a' : *c);
 		if (in_list(last, cuda_flags, MPSFIX_ARRAY_SIZE(cuda_flags)))
 			t = MPSFIX_FALSE_ON_MPS;
 		else if (distributed_flag(last))
@@ -292,6 +320,8 @@ static truth flag_test(const mpsfix_truth_ctx *cx, TSNode e)
 			t = MPSFIX_TRUE_ON_MPS;
 		else if (stream_name(last) && cx->cuda_streams)
 			t = MPSFIX_FALSE_ON_MPS; /* `if self.stream:` where streams are CUDA's */
+		else
+			t = alias_test(cx, e, depth);
 	}
 	mpsfix_buf_release(&name);
 	return t;
@@ -399,7 +429,7 @@ static truth test(const mpsfix_truth_ctx *cx, TSNode e, int depth)
 	if (!strcmp(type, "comparison_operator"))
 		return compare_test(cx, e, depth);
 	if (!strcmp(type, "attribute") || !strcmp(type, "identifier"))
-		return flag_test(cx, e);
+		return flag_test(cx, e, depth);
 	return MPSFIX_UNKNOWN_ON_MPS;
 }
 

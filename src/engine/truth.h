@@ -10,6 +10,9 @@
  *   `backend == "nccl"`, `torch.version.cuda is not None`, flags named
  *   `cuda`, `use_cuda` and the like, flags that FSDP or DDP is in use
  *   (`use_fsdp`, `need_to_sync_fsdp_streams`), `is_*cuda*available()`;
+ *   a name the module binds once, at its top level, to such a test
+ *   (`HAS_CUDA = torch.cuda.is_available()`), where no function around the
+ *   use binds it; flag names are read whatever their case (`USE_CUDA`);
  *   `hasattr(torch, "accelerator")` where the versions in question all lie
  *   below 2.6, which brought torch.accelerator;
  *   a device stream (`self.stream`, `copy_stream is not None`) in a text
@@ -40,6 +43,9 @@ typedef struct {
 	mpsfix_names *names;      /* the text's imports, to qualify calls (may be NULL) */
 	mpsfix_torch_range range; /* the torch versions in question */
 	bool cuda_streams;        /* the text's device streams are CUDA's alone */
+	/* the module's bindings, for a name it binds once to a test (HAS_CUDA =
+	   torch.cuda.is_available()); may be NULL */
+	const struct mpsfix_bindings_index *module_names;
 } mpsfix_truth_ctx;
 
 /** What test expression `e` says where the program runs on MPS. */
