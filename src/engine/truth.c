@@ -279,21 +279,24 @@ bool mpsfix_truth_cuda_streams(const mpsfix_truth_ctx *cx, TSNode root)
 static truth alias_test(const mpsfix_truth_ctx *cx, TSNode id, int depth)
 {
 	mpsfix_binding b;
+	truth t;
 
 	if (!cx->module_names || !is(id, "identifier"))
 		return MPSFIX_UNKNOWN_ON_MPS;
 	mpsfix_bindings_index_get(cx->module_names, id, &b);
 	if (b.count != 1 || b.dynamic || ts_node_is_null(b.value) || b.at == ts_node_start_byte(id))
 		return MPSFIX_UNKNOWN_ON_MPS;
+	/* the test first: most names bound once are no test, and need no walk */
+	if ((t = test(cx, b.value, depth + 1)) == MPSFIX_UNKNOWN_ON_MPS)
+		return t;
 	for (TSNode p = ts_node_parent(id); !ts_node_is_null(p); p = ts_node_parent(p)) {
 		if (!is(p, "function_definition") && !is(p, "lambda"))
 			continue;
 		mpsfix_bindings_count(p, cx->src, &id, 1, &b);
 		if (b.count || b.dynamic)
 			return MPSFIX_UNKNOWN_ON_MPS; /* a name of the function's own */
-		mpsfix_bindings_index_get(cx->module_names, id, &b); /* the module's again */
 	}
-	return test(cx, b.value, depth + 1);
+	return t;
 }
 
 static truth flag_test(const mpsfix_truth_ctx *cx, TSNode e, int depth)
