@@ -1,9 +1,10 @@
 /*
  * check_cond.c: what a rule asks of a match beyond its pattern (cond.c) —
- * every constraint key on metavariables, signature parameters and MATCH,
- * `inside`, `not-inside`, `after-import`, the cases of a fix — and the fix
- * features that go with them (add-argument, replacing a parameter, code in
- * exclusive branches of a conditional).  Rules are written in YAML, as rule
+ * every constraint key on metavariables, signature parameters and MATCH
+ * (`used:` with what uses.c reads of a function), `inside`, `not-inside`,
+ * `after-import`, the cases of a fix — and the fix features that go with
+ * them (add-argument, replacing a parameter, code in exclusive branches of
+ * a conditional).  Rules are written in YAML, as rule
  * authors write them, and run through the engine.
  */
 #include <stdlib.h>
@@ -226,6 +227,88 @@ static const cond_case match_cases[] = {
 START_TEST(test_cond_match)
 {
 	expect(&match_cases[_i], found, _i);
+}
+END_TEST
+
+/* ---- used: a value that a function only prints or logs (uses.c) ----------------- */
+
+#define USED "match: 'g($X)'\nwhere:\n  MATCH: {used: true}\n"
+#define UNUSED "match: 'g($X)'\nwhere:\n  MATCH: {used: false}\n"
+
+static const cond_case used_cases[] = {
+	/* never read, printed, logged: not used */
+	{USED, "def f():\n    d = g(1)\n", ""},
+	{USED, "def f():\n    d = g(1)\n    print(d)\n", ""},
+	{USED, "def f():\n    d = (g(1))\n    print(f'{d!r} {d=}', 'x' f'{d}')\n", ""},
+	{USED, "import torch\ndef f():\n    d = torch.device(g(1))\n    log.info('%s', d)\n", ""},
+	{USED, "import torch as th\ndef f():\n    d = th.device((g(1)))\n    print(d)\n", ""},
+	{USED, "import logging\ndef f(self):\n    d = g(1)\n    logging.debug('{}'.format(d))\n"
+	       "    self._logger.warning('%s %s' % (1, d))\n    logging.getLogger(__name__).info(d)\n"
+	       "    warnings.warn(f'{d}')\n    LOGGER.error('%s' % d)\n    print('{x}'.format(x=d))\n", ""},
+	{USED, "class C:\n    def m(self, xs):\n        d: str = g(1)\n        for x in xs:\n"
+	       "            if x:\n                print(x, d)\n", ""},
+	{USED, "async def f():\n    d = g(1)\n    print(d)\n", ""},
+	/* an attribute's or a keyword's name is not a read */
+	{USED, "def f(m):\n    d = g(1)\n    print(d)\n    m.d = 1\n    m.h(d=2)\n", ""},
+	/* not torch.device, or not its one argument */
+	{USED, "def f():\n    d = device(g(1))\n    print(d)\n", "2:16"},
+	{USED, "import torch\ndef f():\n    d = torch.device(g(1), 0)\n    print(d)\n", "3:22"},
+	/* other reads are uses */
+	{USED, "def f(m):\n    d = g(1)\n    print(d)\n    m.to(d)\n", "2:9"},
+	{USED, "def f():\n    d = g(1)\n    return d\n", "2:9"},
+	{USED, "def f():\n    d = g(1)\n    print(1, sep=d)\n", "2:9"},
+	{USED, "def f():\n    d = g(1)\n    print(str(d))\n", "2:9"},
+	{USED, "def f():\n    d = g(1)\n    print(f'{1:{d}}')\n", "2:9"},
+	{USED, "def f(x):\n    d = g(1)\n    print(x % d)\n", "2:9"},
+	{USED, "def f():\n    d = g(1)\n    print(d == 'cpu')\n", "2:9"},
+	{USED, "def f():\n    d = g(1)\n    del d\n", "2:9"},
+	/* read in a nested function, lambda, comprehension */
+	{USED, "def f():\n    d = g(1)\n    def h():\n        print(d)\n", "2:9"},
+	{USED, "def f():\n    d = g(1)\n    k = lambda: print(d)\n", "2:9"},
+	{USED, "def f():\n    d = g(1)\n    print([d for _ in 'ab'])\n", "2:9"},
+	/* bound again: rebound, augmented, a parameter, global, nonlocal */
+	{USED, "def f():\n    d = g(1)\n    print(d)\n    d = 2\n", "2:9"},
+	{USED, "def f():\n    d = g(1)\n    d += 'x'\n", "2:9"},
+	{USED, "def f(d):\n    d = g(1)\n    print(d)\n", "2:9"},
+	{USED, "def f():\n    global d\n    d = g(1)\n", "3:9"},
+	{USED, "def f():\n    d = g(1)\n    def h():\n        nonlocal d\n        d = 2\n", "2:9"},
+	/* any name may be read */
+	{USED, "def f():\n    d = g(1)\n    return locals()\n", "2:9"},
+	{USED, "def f():\n    d = g(1)\n    eval('print(d)')\n", "2:9"},
+	/* a name of the module or of a class body, an attribute, chained, part of a value */
+	{USED, "d = g(1)\n", "1:5"},
+	{USED, "d = g(1)\nif __name__ == '__main__':\n    e = g(2)\n", "1:5 3:9"},
+	{USED, "class C:\n    d = g(1)\n", "2:9"},
+	{USED, "def f(self):\n    self.d = g(1)\n", "2:14"},
+	{USED, "def f():\n    a = d = g(1)\n", "2:13"},
+	{USED, "def f():\n    d = g(1) + 1\n    e = [g(2)]\n    g(3)\n", "2:9 3:10 4:5"},
+	/* print that is not the builtin */
+	{USED, "def f(print):\n    d = g(1)\n    print(d)\n", "2:9"},
+	{USED, "from rich import print\ndef f():\n    d = g(1)\n    print(d)\n", "3:9"},
+	/* used: false, the other way */
+	{UNUSED, "def f(m):\n    a = g(1)\n    print(a)\n    b = g(2)\n    m.to(b)\n", "2:9"},
+};
+
+START_TEST(test_cond_used)
+{
+	expect(&used_cases[_i], found, _i);
+}
+END_TEST
+
+/* In a case's `when` (no memo: the function is read at each question). */
+#define USED_CASES \
+	"match: 'g($X)'\nfix:\n  safety: safe\n  cases:\n" \
+	"    - when: {MATCH: {used: false}}\n      manual: \"only printed\"\n" \
+	"    - template: 'h($X)'\n"
+
+static const cond_case used_fix_cases[] = {
+	{USED_CASES, "def f():\n    d = g(1)\n    print(d)\n", "MANUAL: only printed"},
+	{USED_CASES, "def f():\n    d = g(1)\n    return d\n", "def f():\n    d = h(1)\n    return d\n"},
+};
+
+START_TEST(test_cond_used_fix)
+{
+	expect(&used_fix_cases[_i], fix1, _i);
 }
 END_TEST
 
@@ -755,6 +838,8 @@ Suite *mpsfix_suite_cond(void)
 
 	tcase_add_loop_test(where, test_cond_metavariables, 0, (int)MPSFIX_ARRAY_SIZE(metavar_cases));
 	tcase_add_loop_test(where, test_cond_match, 0, (int)MPSFIX_ARRAY_SIZE(match_cases));
+	tcase_add_loop_test(where, test_cond_used, 0, (int)MPSFIX_ARRAY_SIZE(used_cases));
+	tcase_add_loop_test(where, test_cond_used_fix, 0, (int)MPSFIX_ARRAY_SIZE(used_fix_cases));
 	tcase_add_loop_test(where, test_cond_params, 0, (int)MPSFIX_ARRAY_SIZE(param_cases));
 	tcase_add_loop_test(where, test_cond_unbound_calls, 0, (int)MPSFIX_ARRAY_SIZE(unbound_cases));
 	tcase_add_loop_test(where, test_cond_qualified_root, 0, (int)MPSFIX_ARRAY_SIZE(qname_cases));

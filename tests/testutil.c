@@ -186,7 +186,7 @@ void tu_rule_value(mpsfix_rule *r, const char *name, const char *str_value, int 
 	r->constraints = mpsfix_xrealloc(r->constraints, (r->nconstraints + 1) * sizeof(*c));
 	c = &r->constraints[r->nconstraints++];
 	memset(c, 0, sizeof(*c));
-	c->absent = c->with_item = c->statement = c->opt_in = -1;
+	c->absent = c->with_item = c->statement = c->opt_in = c->used = -1;
 	c->metavar = mpsfix_xstrdup(name);
 	c->values = mpsfix_xcalloc(1, sizeof(*c->values));
 	c->nvalues = 1;

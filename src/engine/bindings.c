@@ -45,20 +45,6 @@ static bool is(TSNode n, const char *type)
 	return !ts_node_is_null(n) && !strcmp(ts_node_type(n), type);
 }
 
-static uint64_t text_hash(const char *p, uint32_t len)
-{
-	uint64_t h = 1469598103934665603ull; /* FNV-1a */
-
-	for (uint32_t i = 0; i < len; i++)
-		h = (h ^ (unsigned char)p[i]) * 1099511628211ull;
-	return h;
-}
-
-static uint64_t node_hash(TSNode n, const char *src)
-{
-	return text_hash(src + ts_node_start_byte(n), ts_node_end_byte(n) - ts_node_start_byte(n));
-}
-
 static int by_hash(const void *a, const void *b)
 {
 	uint64_t x = ((const wanted *)a)->hash, y = ((const wanted *)b)->hash;
@@ -69,7 +55,7 @@ static int by_hash(const void *a, const void *b)
 /* Count a binding of identifier `id` for each name asked for that it spells. */
 static void bind(walk *w, TSNode id, TSNode value)
 {
-	wanted key = {node_hash(id, w->src), 0}, *hit;
+	wanted key = {mpsfix_node_hash(id, w->src), 0}, *hit;
 
 	if (w->index) {
 		mpsfix_bindings_index *ix = w->index;
@@ -200,7 +186,7 @@ void mpsfix_bindings_count(TSNode scope, const char *src, const TSNode *ids, siz
 		return;
 	w.want = mpsfix_xmalloc(n * sizeof(*w.want));
 	for (size_t i = 0; i < n; i++)
-		w.want[i] = (wanted){node_hash(ids[i], src), i};
+		w.want[i] = (wanted){mpsfix_node_hash(ids[i], src), i};
 	qsort(w.want, n, sizeof(*w.want), by_hash);
 	mpsfix_walk(scope, visit, &w);
 	free(w.want);
@@ -238,7 +224,7 @@ void mpsfix_bindings_index_free(mpsfix_bindings_index *ix)
 
 void mpsfix_bindings_index_get(const mpsfix_bindings_index *ix, TSNode id, mpsfix_binding *out)
 {
-	uint64_t hash = node_hash(id, ix->src);
+	uint64_t hash = mpsfix_node_hash(id, ix->src);
 	size_t lo = 0, hi = ix->len;
 
 	memset(out, 0, sizeof(*out));

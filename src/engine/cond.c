@@ -8,6 +8,7 @@
 
 #include "argparse.h"
 #include "parse.h"
+#include "uses.h"
 
 static bool is(TSNode n, const char *type)
 {
@@ -107,7 +108,13 @@ static bool whole_statement(TSNode node)
 static bool has_positive_parts(const mpsfix_constraint *c)
 {
 	return c->nvalues || c->nkinds || c->has_regex || c->nis || c->nhas || c->with_item == 1 ||
-	       c->statement == 1 || c->opt_in == 1;
+	       c->statement == 1 || c->opt_in == 1 || c->used == 1;
+}
+
+void mpsfix_cond_memo_release(mpsfix_cond_memo *m)
+{
+	mpsfix_argparse_release(&m->argparse);
+	mpsfix_uses_memo_release(&m->uses);
 }
 
 /* Is `node` a command-line switch off by default (argparse.h)? */
@@ -116,8 +123,8 @@ static bool opt_in(const mpsfix_cond_ctx *cx, TSNode node)
 	mpsfix_argparse once = MPSFIX_ARGPARSE_INIT;
 	bool yes;
 
-	if (cx->argparse)
-		return mpsfix_argparse_opt_in(cx->argparse, cx->src, cx->root, node);
+	if (cx->memo)
+		return mpsfix_argparse_opt_in(&cx->memo->argparse, cx->src, cx->root, node);
 	yes = mpsfix_argparse_opt_in(&once, cx->src, cx->root, node);
 	mpsfix_argparse_release(&once);
 	return yes;
@@ -147,6 +154,9 @@ static bool holds(const mpsfix_cond_ctx *cx, const mpsfix_constraint *c, bool bo
 	if (c->statement >= 0 && whole_statement(node) != (c->statement == 1))
 		return false;
 	if (c->opt_in >= 0 && opt_in(cx, node) != (c->opt_in == 1))
+		return false;
+	if (c->used >= 0 &&
+	    mpsfix_uses_used(cx->memo ? &cx->memo->uses : NULL, cx->names, cx->src, node) != (c->used == 1))
 		return false;
 	if (c->nis && !matches_one(cx, c->is, c->nis, node))
 		return false;
@@ -209,7 +219,7 @@ static bool same_bindings(const mpsfix_match *mm, const mpsfix_match *m, const c
  * if used, bound to the match, and every other metavariable the match
  * binds too bound to the same code?  With `r`, the parts of r's `where` on
  * the metavariables an inside pattern binds that need the matcher or the
- * tree (pattern, has, not-has, with-item, statement, any-of) hold too: matching
+ * tree (pattern, has, not-has, with-item, statement, opt-in, used, any-of) hold too: matching
  * checked the others.
  */
 static bool inside(const mpsfix_cond_ctx *cx, mpsfix_pattern *const *ps, size_t n,

@@ -2,7 +2,7 @@
  * cond.h: what a rule asks of a match beyond its pattern, checked once the
  * match is complete: constraints on signature parameters and on the whole
  * match (MATCH), the parts of a constraint that need the matcher or the
- * tree (pattern, has, not-has, with-item, statement, any-of), the rule's
+ * tree (pattern, has, not-has, with-item, statement, opt-in, used, any-of), the rule's
  * `inside`, `not-inside` and `after-import`, and the `when` of each fix
  * case.
  */
@@ -15,13 +15,27 @@
 #include "common.h"
 #include "match.h"
 #include "rule.h"
+#include "uses.h"
+
+/*
+ * What the conditions found out about one text, kept for its next
+ * questions; release it when the text changes.
+ */
+typedef struct {
+	mpsfix_argparse argparse;  /* the switches the text declares (`opt-in:`) */
+	mpsfix_uses_memo uses;     /* what its functions read (`used:`) */
+} mpsfix_cond_memo;
+
+#define MPSFIX_COND_MEMO_INIT {MPSFIX_ARGPARSE_INIT, MPSFIX_USES_MEMO_INIT}
+
+void mpsfix_cond_memo_release(mpsfix_cond_memo *m);
 
 typedef struct {
 	mpsfix_matcher *matcher;   /* scratch for sub-patterns; names already set */
 	const char *src;
 	TSNode root;               /* the module */
-	mpsfix_argparse *argparse; /* what the text declares, kept for its next
-				      questions (`opt-in:`); NULL: read anew */
+	mpsfix_names *names;       /* its imports (may be NULL) */
+	mpsfix_cond_memo *memo;    /* NULL: read anew at each question */
 } mpsfix_cond_ctx;
 
 /**

@@ -196,7 +196,7 @@ typedef struct {
 				    -1: not known yet */
 	int imports_fail;        /* it imports a module of its folder that fails on
 				    a Mac (sibling.h); -1: not known yet */
-	mpsfix_argparse argparse; /* the switches the text declares (opt-in:) */
+	mpsfix_cond_memo memo;   /* what the conditions read of the text (opt-in:, used:) */
 	mpsfix_instance_memo values; /* the values of the names `tensor:` asks about */
 	mpsfix_reach_spans spans[2]; /* what cannot run on MPS, for ranges that reach
 					torch 2.6 and for ranges below it */
@@ -393,7 +393,7 @@ static bool reachable(pass *ps, const mpsfix_rule *r, const mpsfix_match *m)
  */
 static bool consider(pass *ps, const mpsfix_rule *r, const mpsfix_match *m)
 {
-	mpsfix_cond_ctx cx = {ps->ctx->matcher, ps->src->data, ps->root, &ps->argparse};
+	mpsfix_cond_ctx cx = {ps->ctx->matcher, ps->src->data, ps->root, ps->fix.names, &ps->memo};
 	mpsfix_call_binding cb = {0};
 	mpsfix_match bm = *m;
 	char *unbound = NULL;
@@ -493,7 +493,7 @@ static void run_pass(pass *ps, mpsfix_result *findings, mpsfix_edits *edits)
 	ps->sup = NULL;
 	ps->cuda_file = -1;
 	ps->imports_fail = -1;
-	mpsfix_argparse_release(&ps->argparse);
+	mpsfix_cond_memo_release(&ps->memo);
 	mpsfix_instance_memo_release(&ps->values);
 	mpsfix_reach_spans_release(&ps->spans[0]);
 	mpsfix_reach_spans_release(&ps->spans[1]);
@@ -890,7 +890,7 @@ done:
 	free(ps.possible);
 	mpsfix_reach_spans_release(&ps.spans[0]);
 	mpsfix_reach_spans_release(&ps.spans[1]);
-	mpsfix_argparse_release(&ps.argparse);
+	mpsfix_cond_memo_release(&ps.memo);
 	mpsfix_instance_memo_release(&ps.values);
 	return error;
 }

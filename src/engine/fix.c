@@ -791,7 +791,7 @@ char *mpsfix_fix_render(mpsfix_fix_ctx *fc, const mpsfix_rule *r, const mpsfix_m
 	mpsfix_call_binding cb = {0};
 	mpsfix_match bm;
 	const mpsfix_fix_case *fcase;
-	mpsfix_cond_ctx cx = {fc->matcher, fc->src->data, fc->root, NULL};
+	mpsfix_cond_ctx cx = {fc->matcher, fc->src->data, fc->root, fc->names, NULL};
 	TSNode twice;
 
 	if (ts_node_has_error(fc->root) &&

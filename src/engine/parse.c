@@ -471,6 +471,15 @@ bool mpsfix_node_same_text(TSNode a, TSNode b, const char *src)
 	       !memcmp(src + ts_node_start_byte(a), src + ts_node_start_byte(b), len);
 }
 
+uint64_t mpsfix_node_hash(TSNode n, const char *src)
+{
+	uint64_t h = 1469598103934665603ull; /* FNV-1a */
+
+	for (uint32_t i = ts_node_start_byte(n); i < ts_node_end_byte(n); i++)
+		h = (h ^ (unsigned char)src[i]) * 1099511628211ull;
+	return h;
+}
+
 uint32_t mpsfix_named_count(TSNode n)
 {
 	return ts_node_is_null(n) ? 0 : ts_node_named_child_count(n);

@@ -99,6 +99,9 @@ char *mpsfix_node_text(TSNode n, const char *src);
 /** True when neither node is null and their source texts are the same. */
 bool mpsfix_node_same_text(TSNode a, TSNode b, const char *src);
 
+/** A hash (FNV-1a) of the source text of `n`: nodes of the same text have the same. */
+uint64_t mpsfix_node_hash(TSNode n, const char *src);
+
 /**
  * In call arguments `args`, the value of keyword argument `name=`, else the
  * first positional argument (comments aside), else a null node.

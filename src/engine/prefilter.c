@@ -299,7 +299,7 @@ static bool holds_unbound(const mpsfix_constraint *c)
 	if (c->absent >= 0)
 		return c->absent == 1;
 	if (c->nvalues || c->nkinds || c->has_regex || c->nis || c->nhas || c->with_item == 1 ||
-	    c->statement == 1 || c->opt_in == 1)
+	    c->statement == 1 || c->opt_in == 1 || c->used == 1)
 		return false;
 	for (size_t i = 0; i < c->nany_of; i++)
 		if (holds_unbound(&c->any_of[i]))

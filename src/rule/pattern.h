@@ -46,6 +46,8 @@ typedef struct mpsfix_constraint_s {
 	int statement;          /* `statement:` 1 true, 0 false, -1 unset */
 	int opt_in;             /* `opt-in:` 1 true, 0 false, -1 unset: a command-line
 				   switch off by default (argparse.h) */
+	int used;               /* `used:` 1 true, 0 false, -1 unset: the value is used
+				   for more than being printed or logged (uses.h) */
 	struct mpsfix_pattern **is; /* `pattern:` the code matches one of these (owned) */
 	size_t nis;
 	struct mpsfix_pattern **has; /* `has:` some node of the code matches one (owned) */

@@ -308,15 +308,15 @@ static int load_tristate(const mpsfix_rule_loader *ld, const char *key, const mp
 
 static const char *const constraint_names[] = {
 	"value", "regex", "not-regex", "kind", "pure", "not-value", "not-kind",
-	"absent", "with-item", "statement", "opt-in", "pattern", "has", "not-has", "any-of",
+	"absent", "with-item", "statement", "opt-in", "used", "pattern", "has", "not-has", "any-of",
 };
 enum {
 	C_VALUE, C_REGEX, C_NOT_REGEX, C_KIND, C_PURE, C_NOT_VALUE, C_NOT_KIND,
-	C_ABSENT, C_WITH_ITEM, C_STATEMENT, C_OPT_IN, C_PATTERN, C_HAS, C_NOT_HAS, C_ANY_OF, C_COUNT
+	C_ABSENT, C_WITH_ITEM, C_STATEMENT, C_OPT_IN, C_USED, C_PATTERN, C_HAS, C_NOT_HAS, C_ANY_OF, C_COUNT
 };
 _Static_assert(C_COUNT <= MPSFIX_YAML_MAX_FIELDS, "a constraint has more keys than mpsfix_yaml_fields holds");
 #define CONSTRAINT_KEYS "value, not-value, regex, not-regex, kind, not-kind, pure, " \
-	"absent, with-item, statement, opt-in, pattern, has, not-has, any-of"
+	"absent, with-item, statement, opt-in, used, pattern, has, not-has, any-of"
 
 /*
  * The constraints `v` on `name` (as shown in messages: $X, MATCH, dim), in
@@ -328,7 +328,7 @@ static int load_constraint(const mpsfix_rule_loader *ld, mpsfix_constraint *c, c
 	mpsfix_yaml_fields f;
 	int error = 0;
 
-	c->absent = c->with_item = c->statement = c->opt_in = -1;
+	c->absent = c->with_item = c->statement = c->opt_in = c->used = -1;
 	if (depth > 8)
 		return mpsfix_rule__fail(ld, v, "'any-of' is nested too deeply");
 	if (v->type != MPSFIX_YAML_MAP)
@@ -389,6 +389,9 @@ static int load_constraint(const mpsfix_rule_loader *ld, mpsfix_constraint *c, c
 			break;
 		case C_OPT_IN:
 			error = load_tristate(ld, key, val, &c->opt_in);
+			break;
+		case C_USED:
+			error = load_tristate(ld, key, val, &c->used);
 			break;
 		case C_PATTERN:
 			error = load_patterns(ld, key, val, &c->is, &c->nis);

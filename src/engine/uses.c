@@ -1,0 +1,327 @@
+/*
+ * uses.c: is a value used for more than being printed or logged (see
+ * uses.h)?
+ */
+#include "uses.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "bindings.h"
+#include "parse.h"
+
+static bool is(TSNode n, const char *type)
+{
+	return !ts_node_is_null(n) && !strcmp(ts_node_type(n), type);
+}
+
+static bool text_in(TSNode n, const char *src, const char *const *words, size_t n_words)
+{
+	for (size_t i = 0; i < n_words; i++)
+		if (mpsfix_node_text_is(n, src, words[i]))
+			return true;
+	return false;
+}
+
+/* `n`, or the outermost parentheses around it. */
+static TSNode outer(TSNode n)
+{
+	while (is(ts_node_parent(n), "parenthesized_expression"))
+		n = ts_node_parent(n);
+	return n;
+}
+
+static bool is_string(TSNode n)
+{
+	return is(n, "string") || is(n, "concatenated_string");
+}
+
+/* The call whose arguments `args` are, or a null node. */
+static TSNode call_of(TSNode args)
+{
+	TSNode call = ts_node_parent(args);
+
+	if (!is(args, "argument_list") || !is(call, "call") ||
+	    !ts_node_eq(ts_node_child_by_field_name(call, "arguments", 9), args))
+		return (TSNode){0};
+	return call;
+}
+
+/* The arguments of `args` but comments. */
+static uint32_t argument_count(TSNode args)
+{
+	uint32_t n = 0;
+
+	for (uint32_t i = 0; i < ts_node_named_child_count(args); i++)
+		n += !ts_node_is_extra(ts_node_named_child(args, i));
+	return n;
+}
+
+/* ---- what shows a value ------------------------------------------------------------ */
+
+static const char *const log_methods[] = {
+	"debug", "info", "warning", "warn", "error", "exception", "critical", "fatal", "log",
+};
+static const char *const loggers[] = {
+	"logger", "_logger", "LOGGER", "_LOGGER", "log", "_log", "LOG", "logging",
+};
+
+/*
+ * Does a call of `fn` only show its arguments: print(), warnings.warn(), a
+ * logging call (`logging.info`, `logger.debug`, `self.log.warning`,
+ * `logging.getLogger(__name__).error`)?
+ */
+static bool shows(mpsfix_names *names, const char *src, TSNode fn)
+{
+	mpsfix_buf name = MPSFIX_BUF_INIT;
+	TSNode obj, method;
+	bool yes = false;
+
+	if (is(fn, "identifier")) {
+		/* the builtin, not a local print or one imported from elsewhere */
+		yes = mpsfix_node_text_is(fn, src, "print") &&
+		      (!names || (mpsfix_names_qualify(names, fn, &name) == MPSFIX_NAME_RESOLVED &&
+				  !strcmp(name.data, "print")));
+		goto done;
+	}
+	if (!is(fn, "attribute"))
+		goto done;
+	if (mpsfix_names_name_of(names, fn, src, &name) && !strcmp(name.data, "warnings.warn")) {
+		yes = true;
+		goto done;
+	}
+	method = ts_node_child_by_field_name(fn, "attribute", 9);
+	obj = mpsfix_unparenthesized(ts_node_child_by_field_name(fn, "object", 6));
+	if (!text_in(method, src, log_methods, MPSFIX_ARRAY_SIZE(log_methods)))
+		goto done;
+	if (is(obj, "attribute")) /* self.logger */
+		obj = ts_node_child_by_field_name(obj, "attribute", 9);
+	if (is(obj, "identifier")) {
+		yes = text_in(obj, src, loggers, MPSFIX_ARRAY_SIZE(loggers)) ||
+		      (mpsfix_names_name_of(names, obj, src, &name) && !strcmp(name.data, "logging"));
+	} else if (is(obj, "call") &&
+		   mpsfix_names_name_of(names, ts_node_child_by_field_name(obj, "function", 8), src, &name)) {
+		const char *dot = strrchr(name.data, '.');
+
+		yes = !strcmp(dot ? dot + 1 : name.data, "getLogger");
+	}
+done:
+	mpsfix_buf_release(&name);
+	return yes;
+}
+
+/* Is `e` the right operand of `"..." % e`? */
+static bool percent(const char *src, TSNode e)
+{
+	TSNode p = ts_node_parent(e);
+
+	return is(p, "binary_operator") && mpsfix_node_text_is(ts_node_child_by_field_name(p, "operator", 8), src, "%") &&
+	       ts_node_eq(ts_node_child_by_field_name(p, "right", 5), e) &&
+	       is_string(mpsfix_unparenthesized(ts_node_child_by_field_name(p, "left", 4)));
+}
+
+/*
+ * Is `e` a positional argument of a call that shows it, once it is put in
+ * a string: `print(e)`, `logger.info("%s", e)`, `print(f"{e}")`,
+ * `print("{}".format(e))`, `log.info("%s" % e)`, `print("%s %s" % (a, e))`?
+ */
+static bool shown(mpsfix_names *names, const char *src, TSNode e)
+{
+	TSNode p = ts_node_parent(e), call;
+
+	if (is(p, "interpolation") && ts_node_eq(ts_node_child_by_field_name(p, "expression", 10), e)) {
+		e = ts_node_parent(p); /* the f-string */
+		if (!is(e, "string"))
+			return false; /* {x:{e}} */
+		if (is(ts_node_parent(e), "concatenated_string"))
+			e = ts_node_parent(e);
+	}
+	e = outer(e);
+	p = ts_node_parent(e);
+	if (is(p, "keyword_argument") && ts_node_eq(ts_node_child_by_field_name(p, "value", 5), e))
+		call = call_of(ts_node_parent(p)); /* "{d}".format(d=e) */
+	else
+		call = call_of(p);
+	if (!ts_node_is_null(call)) {
+		TSNode fn = ts_node_child_by_field_name(call, "function", 8);
+
+		if (is(fn, "attribute") && mpsfix_node_text_is(ts_node_child_by_field_name(fn, "attribute", 9), src, "format") &&
+		    is_string(mpsfix_unparenthesized(ts_node_child_by_field_name(fn, "object", 6)))) {
+			e = outer(call);
+			p = ts_node_parent(e);
+		}
+	} else if (percent(src, is(p, "tuple") ? outer(p) : e)) { /* "%s" % e, "%s %s" % (a, e) */
+		e = outer(ts_node_parent(is(p, "tuple") ? outer(p) : e));
+		p = ts_node_parent(e);
+	}
+	call = call_of(p); /* a positional argument */
+	return !ts_node_is_null(call) && shows(names, src, ts_node_child_by_field_name(call, "function", 8));
+}
+
+/* ---- what a function reads --------------------------------------------------------- */
+
+typedef struct {
+	const char *src;
+	struct mpsfix_uses_scope *s;
+	size_t cap;
+} reader;
+
+static mpsfix_walk_action read_name(TSNode n, void *payload)
+{
+	static const char *const dynamic[] = {"eval", "exec", "locals", "globals"};
+	reader *rd = payload;
+	TSNode p, fn;
+
+	if (is(n, "call") && is(fn = ts_node_child_by_field_name(n, "function", 8), "identifier") &&
+	    (text_in(fn, rd->src, dynamic, MPSFIX_ARRAY_SIZE(dynamic)) ||
+	     (mpsfix_node_text_is(fn, rd->src, "vars") &&
+	      !argument_count(ts_node_child_by_field_name(n, "arguments", 9)))))
+		rd->s->dynamic = true;
+	if (!is(n, "identifier"))
+		return MPSFIX_WALK_DESCEND;
+	p = ts_node_parent(n);
+	if ((is(p, "attribute") && ts_node_eq(ts_node_child_by_field_name(p, "attribute", 9), n)) ||
+	    (is(p, "keyword_argument") && ts_node_eq(ts_node_child_by_field_name(p, "name", 4), n)))
+		return MPSFIX_WALK_DESCEND; /* x.NAME, f(NAME=...) */
+	mpsfix_grow((void **)&rd->s->ids, &rd->cap, rd->s->nids + 1, sizeof(*rd->s->ids));
+	rd->s->ids[rd->s->nids++] = (struct mpsfix_uses_name){mpsfix_node_hash(n, rd->src), n};
+	return MPSFIX_WALK_DESCEND;
+}
+
+static int by_hash(const void *a, const void *b)
+{
+	const struct mpsfix_uses_name *x = a, *y = b;
+
+	if (x->hash != y->hash)
+		return x->hash < y->hash ? -1 : 1;
+	return ts_node_start_byte(x->id) < ts_node_start_byte(y->id) ? -1
+	       : ts_node_start_byte(x->id) > ts_node_start_byte(y->id);
+}
+
+static void scope_read(struct mpsfix_uses_scope *s, TSNode fn, const char *src)
+{
+	reader rd = {src, s, 0};
+
+	*s = (struct mpsfix_uses_scope){.scope = fn.id};
+	s->bindings = mpsfix_bindings_index_new(fn, src);
+	mpsfix_walk(ts_node_child_by_field_name(fn, "body", 4), read_name, &rd);
+	if (s->nids > 1)
+		qsort(s->ids, s->nids, sizeof(*s->ids), by_hash);
+}
+
+static void scope_release(struct mpsfix_uses_scope *s)
+{
+	mpsfix_bindings_index_free(s->bindings);
+	free(s->ids);
+}
+
+void mpsfix_uses_memo_release(mpsfix_uses_memo *m)
+{
+	for (size_t i = 0; i < m->len; i++)
+		scope_release(&m->items[i]);
+	free(m->items);
+	*m = (mpsfix_uses_memo)MPSFIX_USES_MEMO_INIT;
+}
+
+/* Does `id` lie in a function, lambda, class or comprehension inside `fn`? */
+static bool nested(TSNode id, TSNode fn)
+{
+	static const char *const scopes[] = {
+		"function_definition", "lambda", "class_definition", "list_comprehension",
+		"set_comprehension", "dictionary_comprehension", "generator_expression",
+	};
+
+	for (TSNode a = ts_node_parent(id); !ts_node_is_null(a) && !ts_node_eq(a, fn); a = ts_node_parent(a))
+		for (size_t i = 0; i < MPSFIX_ARRAY_SIZE(scopes); i++)
+			if (is(a, scopes[i]))
+				return true;
+	return false;
+}
+
+/* The function whose own code holds `n`, or a null node (the module, a class body). */
+static TSNode function_of(TSNode n)
+{
+	for (TSNode a = ts_node_parent(n); !ts_node_is_null(a); a = ts_node_parent(a)) {
+		if (is(a, "function_definition"))
+			return a;
+		if (is(a, "class_definition") || is(a, "lambda"))
+			break;
+	}
+	return (TSNode){0};
+}
+
+/* Is `call` torch.device(...)? */
+static bool torch_device(mpsfix_names *names, const char *src, TSNode call)
+{
+	mpsfix_buf name = MPSFIX_BUF_INIT;
+	bool yes = mpsfix_names_name_of(names, ts_node_child_by_field_name(call, "function", 8), src, &name) &&
+		   !strcmp(name.data, "torch.device");
+
+	mpsfix_buf_release(&name);
+	return yes;
+}
+
+/* Is every read of `left`'s name in `fn` (read as `s`) only shown? */
+static bool only_shown(const struct mpsfix_uses_scope *s, mpsfix_names *names, const char *src,
+		       TSNode fn, TSNode left)
+{
+	uint64_t hash = mpsfix_node_hash(left, src);
+	size_t lo = 0, hi = s->nids;
+	mpsfix_binding b;
+
+	mpsfix_bindings_index_get(s->bindings, left, &b);
+	if (b.count != 1 || b.dynamic || s->dynamic)
+		return false;
+	while (lo < hi) { /* the first name of the hash */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (s->ids[mid].hash < hash)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < s->nids && s->ids[lo].hash == hash; lo++) {
+		TSNode id = s->ids[lo].id;
+
+		if (ts_node_eq(id, left) || !mpsfix_node_same_text(id, left, src))
+			continue;
+		if (nested(id, fn) || !shown(names, src, id))
+			return false;
+	}
+	return true;
+}
+
+bool mpsfix_uses_used(mpsfix_uses_memo *memo, mpsfix_names *names, const char *src, TSNode node)
+{
+	struct mpsfix_uses_scope once, *s = NULL;
+	TSNode v = outer(node), p = ts_node_parent(v), left, fn;
+	bool dead;
+
+	if (is(p, "argument_list") && !ts_node_is_null(call_of(p)) && argument_count(p) == 1 &&
+	    torch_device(names, src, call_of(p))) {
+		v = outer(call_of(p));
+		p = ts_node_parent(v);
+	}
+	if (!is(p, "assignment") || !ts_node_eq(ts_node_child_by_field_name(p, "right", 5), v) ||
+	    !is(left = ts_node_child_by_field_name(p, "left", 4), "identifier") ||
+	    !is(ts_node_parent(p), "expression_statement"))
+		return true;
+	fn = function_of(p);
+	if (ts_node_is_null(fn))
+		return true;
+	for (size_t i = 0; memo && i < memo->len && !s; i++)
+		if (memo->items[i].scope == fn.id)
+			s = &memo->items[i];
+	if (!s && memo) {
+		mpsfix_grow((void **)&memo->items, &memo->cap, memo->len + 1, sizeof(*memo->items));
+		s = &memo->items[memo->len++];
+		scope_read(s, fn, src);
+	} else if (!s) {
+		s = &once;
+		scope_read(s, fn, src);
+	}
+	dead = only_shown(s, names, src, fn, left);
+	if (s == &once)
+		scope_release(&once);
+	return !dead;
+}

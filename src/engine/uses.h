@@ -1,0 +1,67 @@
+/*
+ * uses.h: what a function does with the value of one of its names, for a
+ * constraint's `used:` (cond.c).  A device chosen only to be printed places
+ * nothing: after `device = torch.device("cuda" if torch.cuda.is_available()
+ * else "cpu")`, a function that only says `print(f"Device: {device}")` runs
+ * where its other code decides.
+ */
+#ifndef MPSFIX_USES_H
+#define MPSFIX_USES_H
+
+#include <tree_sitter/api.h>
+
+#include "common.h"
+#include "names.h"
+
+typedef struct mpsfix_bindings_index mpsfix_bindings_index; /* bindings.h */
+
+/*
+ * What was read of the functions asked about, by function, for the text's
+ * next questions.  One per text; release it when the text changes.
+ */
+typedef struct {
+	struct mpsfix_uses_scope {
+		const void *scope;             /* the function's node, by its id */
+		mpsfix_bindings_index *bindings; /* the names it binds (owned) */
+		struct mpsfix_uses_name {
+			uint64_t hash;         /* of its text (mpsfix_node_hash) */
+			TSNode id;
+		} *ids;                        /* the names its body reads or binds: its
+						  identifiers but attribute and keyword
+						  names, nested code's too, by hash (owned) */
+		size_t nids;
+		bool dynamic;                  /* its body calls eval(), exec(), locals(),
+						  globals() or vars(): any name may be read */
+	} *items;
+	size_t len, cap;
+} mpsfix_uses_memo;
+
+#define MPSFIX_USES_MEMO_INIT {0}
+
+void mpsfix_uses_memo_release(mpsfix_uses_memo *m);
+
+/**
+ * Is the value of expression `node` (in text `src`, whose imports `names`
+ * may be NULL) used for more than being shown?  False only when all of
+ * these hold:
+ * - `node`, in parentheses or not, is the whole value of `NAME = node`, or
+ *   the one argument of `torch.device(node)` that is (an assignment
+ *   statement of its own, not `a = b = node`, not `self.NAME = node`);
+ * - the assignment is in a function, not directly in a class body or the
+ *   module (whose names other code may read: an importer, a method);
+ * - the function binds NAME there alone (no other assignment, parameter,
+ *   loop or `with` target, import, `global` or `nonlocal`, in it or in a
+ *   function inside it) and never calls eval(), exec(), locals(), globals()
+ *   or vars();
+ * - every read of NAME in the function is an argument of print(), of
+ *   warnings.warn(), or of a logging call (`logging.info`, `logger.debug`,
+ *   `log.warning`, `self.logger.error`, `logging.getLogger(...).info`...),
+ *   directly or as an interpolation of an f-string, an argument of
+ *   `"...".format()` or an operand of `"..." % ...` that is such an
+ *   argument; a read in a nested function, lambda, class or comprehension
+ *   counts as a use.  No read at all is fine too.
+ * `memo` (may be NULL) keeps what is read of each function.
+ */
+bool mpsfix_uses_used(mpsfix_uses_memo *memo, mpsfix_names *names, const char *src, TSNode node);
+
+#endif
