@@ -285,6 +285,12 @@ static const cond_case used_cases[] = {
 	/* print that is not the builtin */
 	{USED, "def f(print):\n    d = g(1)\n    print(d)\n", "2:9"},
 	{USED, "from rich import print\ndef f():\n    d = g(1)\n    print(d)\n", "3:9"},
+	/* handed to a library whose devices are the CPU and CUDA alone */
+	{USED, "from faster_whisper import WhisperModel\ndef f():\n    d = g(1)\n    m = WhisperModel('s', device=d)\n", ""},
+	{USED, "import ctranslate2\ndef f():\n    d = g(1)\n    t = ctranslate2.Translator(p, d)\n", ""},
+	{USED, "from faster_whisper import WhisperModel\ndef f(x):\n    d = g(1)\n    WhisperModel('s', device=d)\n"
+	       "    x.to(d)\n", "3:9"},
+	{USED, "def f():\n    d = g(1)\n    m = WhisperModel('s', device=d)\n", "2:9"},
 	/* used: false, the other way */
 	{UNUSED, "def f(m):\n    a = g(1)\n    print(a)\n    b = g(2)\n    m.to(b)\n", "2:9"},
 };

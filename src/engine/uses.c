@@ -158,6 +158,33 @@ static bool shown(mpsfix_names *names, const char *src, TSNode e)
 	return !ts_node_is_null(call) && shows(names, src, ts_node_child_by_field_name(call, "function", 8));
 }
 
+/*
+ * Is `e` an argument (positional or keyword) of a call into a library whose
+ * devices are the CPU and CUDA alone, which raises on "mps":
+ * `WhisperModel(size, device=e)` of faster_whisper (CTranslate2 beneath),
+ * ctranslate2's own classes, whisperx's load_model?  Such a choice places
+ * nothing torch runs, and "mps" would make the library fail.
+ */
+static bool handed_to_no_mps(mpsfix_names *names, const char *src, TSNode e)
+{
+	static const char *const libraries[] = {"faster_whisper.", "ctranslate2.", "whisperx."};
+	TSNode p, call;
+	mpsfix_buf name = MPSFIX_BUF_INIT;
+	bool yes = false;
+
+	e = outer(e);
+	p = ts_node_parent(e);
+	if (is(p, "keyword_argument") && ts_node_eq(ts_node_child_by_field_name(p, "value", 5), e))
+		p = ts_node_parent(p);
+	call = call_of(p);
+	if (!ts_node_is_null(call) &&
+	    mpsfix_names_name_of(names, ts_node_child_by_field_name(call, "function", 8), src, &name))
+		for (size_t i = 0; i < MPSFIX_ARRAY_SIZE(libraries) && !yes; i++)
+			yes = !strncmp(name.data, libraries[i], strlen(libraries[i]));
+	mpsfix_buf_release(&name);
+	return yes;
+}
+
 /* ---- what a function reads --------------------------------------------------------- */
 
 typedef struct {
@@ -285,7 +312,7 @@ static bool only_shown(const struct mpsfix_uses_scope *s, mpsfix_names *names, c
 
 		if (ts_node_eq(id, left) || !mpsfix_node_same_text(id, left, src))
 			continue;
-		if (nested(id, fn) || !shown(names, src, id))
+		if (nested(id, fn) || !(shown(names, src, id) || handed_to_no_mps(names, src, id)))
 			return false;
 	}
 	return true;

@@ -58,8 +58,10 @@ void mpsfix_uses_memo_release(mpsfix_uses_memo *m);
  *   `log.warning`, `self.logger.error`, `logging.getLogger(...).info`...),
  *   directly or as an interpolation of an f-string, an argument of
  *   `"...".format()` or an operand of `"..." % ...` that is such an
- *   argument; a read in a nested function, lambda, class or comprehension
- *   counts as a use.  No read at all is fine too.
+ *   argument; or an argument of a call into a library whose devices are the
+ *   CPU and CUDA alone, which refuses "mps" (faster_whisper's WhisperModel,
+ *   ctranslate2, whisperx); a read in a nested function, lambda, class or
+ *   comprehension counts as a use.  No read at all is fine too.
  * `memo` (may be NULL) keeps what is read of each function.
  */
 bool mpsfix_uses_used(mpsfix_uses_memo *memo, mpsfix_names *names, const char *src, TSNode node);
