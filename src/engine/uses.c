@@ -162,12 +162,13 @@ static bool shown(mpsfix_names *names, const char *src, TSNode e)
  * Is `e` an argument (positional or keyword) of a call into a library whose
  * devices are the CPU and CUDA alone, which raises on "mps":
  * `WhisperModel(size, device=e)` of faster_whisper (CTranslate2 beneath),
- * ctranslate2's own classes, whisperx's load_model?  Such a choice places
+ * ctranslate2's own classes?  (Not whisperx, whose alignment models are
+ * torch's and run on MPS.)  Such a choice places
  * nothing torch runs, and "mps" would make the library fail.
  */
 static bool handed_to_no_mps(mpsfix_names *names, const char *src, TSNode e)
 {
-	static const char *const libraries[] = {"faster_whisper.", "ctranslate2.", "whisperx."};
+	static const char *const libraries[] = {"faster_whisper.", "ctranslate2."};
 	TSNode p, call;
 	mpsfix_buf name = MPSFIX_BUF_INIT;
 	bool yes = false;

@@ -60,7 +60,7 @@ void mpsfix_uses_memo_release(mpsfix_uses_memo *m);
  *   `"...".format()` or an operand of `"..." % ...` that is such an
  *   argument; or an argument of a call into a library whose devices are the
  *   CPU and CUDA alone, which refuses "mps" (faster_whisper's WhisperModel,
- *   ctranslate2, whisperx); a read in a nested function, lambda, class or
+ *   ctranslate2); a read in a nested function, lambda, class or
  *   comprehension counts as a use.  No read at all is fine too.
  * `memo` (may be NULL) keeps what is read of each function.
  */
