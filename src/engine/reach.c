@@ -5,6 +5,7 @@
  */
 #include "reach.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -48,9 +49,13 @@ static bool in_list(const char *s, const char *const *list, size_t n)
 /* What test `e` says on MPS (truth.h), with what the text's spans know of its streams. */
 static truth test(const mpsfix_reach_ctx *cx, TSNode e, int depth)
 {
-	mpsfix_truth_ctx t = {cx->src, cx->names, cx->range, cx->spans && cx->spans->streams > 0,
-			      cx->spans ? cx->spans->module_names : NULL};
+	mpsfix_truth_ctx t = {.src = cx->src, .names = cx->names, .range = cx->range,
+			      .cuda_streams = cx->spans && cx->spans->streams > 0};
 
+	if (cx->spans) {
+		t.flags = &cx->spans->flags;
+		t.root = cx->spans->root;
+	}
 	(void)depth;
 	return mpsfix_truth_of(&t, e);
 }
@@ -292,8 +297,11 @@ void mpsfix_reach_spans_release(mpsfix_reach_spans *s)
 {
 	free(s->items);
 	free(s->fns);
+	free(s->sorted);
+	free(s->maxend);
+	free(s->fn_parent);
 	mpsfix_cuda_defs_release(&s->defs);
-	mpsfix_bindings_index_free(s->module_names);
+	mpsfix_truth_flags_free(s->flags);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -306,19 +314,93 @@ static bool cuda_move(const mpsfix_reach_ctx *cx, TSNode node)
 	       mpsfix_node_text_is(ts_node_child_by_field_name(f, "attribute", 9), cx->src, "cuda");
 }
 
+static int by_start(const void *a, const void *b)
+{
+	const mpsfix_span *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->end > y->end ? -1 : x->end < y->end; /* the outer one first */
+}
+
+static int fn_by_start(const void *a, const void *b)
+{
+	const struct mpsfix_cuda_fn *x = a, *y = b;
+
+	return by_start(&x->fn, &y->fn);
+}
+
+/* Sort the items once more when those added since the last sort are many. */
+static void index_items(mpsfix_reach_spans *sp)
+{
+	if (sp->len - sp->nsorted <= 32 + sp->nsorted / 4)
+		return;
+	free(sp->sorted);
+	free(sp->maxend);
+	sp->sorted = mpsfix_xcalloc(sp->len, sizeof(*sp->sorted));
+	sp->maxend = mpsfix_xcalloc(sp->len, sizeof(*sp->maxend));
+	memcpy(sp->sorted, sp->items, sp->len * sizeof(*sp->items));
+	qsort(sp->sorted, sp->len, sizeof(*sp->sorted), by_start);
+	for (size_t i = 0; i < sp->len; i++)
+		sp->maxend[i] = i && sp->maxend[i - 1] > sp->sorted[i].end ? sp->maxend[i - 1] : sp->sorted[i].end;
+	sp->nsorted = sp->len;
+}
+
+/* Sort the fns, which are functions (or the module) and so nest, and find each one's parent. */
+static void index_fns(mpsfix_reach_spans *sp)
+{
+	size_t depth = 0;
+	long *stack;
+
+	qsort(sp->fns, sp->nfns, sizeof(*sp->fns), fn_by_start);
+	sp->fn_parent = mpsfix_xcalloc(sp->nfns ? sp->nfns : 1, sizeof(*sp->fn_parent));
+	stack = mpsfix_xcalloc(sp->nfns ? sp->nfns : 1, sizeof(*stack));
+	for (size_t i = 0; i < sp->nfns; i++) {
+		while (depth && sp->fns[stack[depth - 1]].fn.end < sp->fns[i].fn.end)
+			depth--;
+		sp->fn_parent[i] = depth ? stack[depth - 1] : -1;
+		stack[depth++] = (long)i;
+	}
+	free(stack);
+}
+
+/* The last of the first n spans of `a` (in `size` steps) that starts at or before `at`, or n. */
+static size_t last_at(const void *a, size_t n, size_t size, size_t offset, uint32_t at)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const mpsfix_span *s = (const mpsfix_span *)((const char *)a + mid * size + offset);
+
+		if (s->start <= at)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo ? lo - 1 : n;
+}
+
 /* Does `node` lie in a span found to be unreachable? */
 static bool unreachable(const mpsfix_reach_ctx *cx, TSNode node)
 {
 	uint32_t start = ts_node_start_byte(node), end = ts_node_end_byte(node);
-	const mpsfix_reach_spans *sp = cx->spans;
+	mpsfix_reach_spans *sp = cx->spans;
+	size_t k;
 
-	for (size_t i = 0; i < sp->len; i++)
+	index_items(sp);
+	k = last_at(sp->sorted, sp->nsorted, sizeof(*sp->sorted), 0, start);
+	if (k < sp->nsorted && sp->maxend[k] >= end)
+		return true;
+	for (size_t i = sp->nsorted; i < sp->len; i++)
 		if (start >= sp->items[i].start && end <= sp->items[i].end)
 			return true;
-	for (size_t i = 0; i < sp->nfns; i++) {
+	/* the innermost fn that starts before the node, then the fns around it */
+	k = last_at(sp->fns, sp->nfns, sizeof(*sp->fns), offsetof(struct mpsfix_cuda_fn, fn), start);
+	for (long i = k < sp->nfns ? (long)k : -1; i >= 0; i = sp->fn_parent[i]) {
 		const struct mpsfix_cuda_fn *f = &sp->fns[i];
 
-		if (start < f->fn.start || end > f->fn.end || (f->moves && cuda_move(cx, node)))
+		if (end > f->fn.end || (f->moves && cuda_move(cx, node)))
 			continue;
 		for (size_t j = 0; j < f->nseen; j++)
 			if (f->seen[j].end <= start || f->seen[j].start >= end)
@@ -346,10 +428,9 @@ bool mpsfix_reach_mps(mpsfix_reach_ctx *cx, TSNode node, TSNode root)
 
 	if (!sp->defs.read)
 		mpsfix_cuda_defs_read(&sp->defs, cx->names, cx->src, root);
-	if (!sp->module_names)
-		sp->module_names = mpsfix_bindings_index_new(root, cx->src);
+	sp->root = root;
 	if (!sp->streams) {
-		mpsfix_truth_ctx t = {cx->src, cx->names, cx->range, false, NULL};
+		mpsfix_truth_ctx t = {.src = cx->src, .names = cx->names, .range = cx->range};
 
 		sp->streams = mpsfix_truth_cuda_streams(&t, root) ? 1 : -1;
 	}
@@ -374,9 +455,11 @@ bool mpsfix_reach_mps(mpsfix_reach_ctx *cx, TSNode node, TSNode root)
 			sp->fns[sp->nfns - 1].moves = true;
 		}
 		mpsfix_walk(root, find_spans, &w);
-		/* then the functions only that code calls (callers.h) */
-		mpsfix_callers_unreached(root, cx->src, &(mpsfix_callers_hooks){
-			reference_unreachable, function_unreachable, cx});
+		index_fns(sp);
+		/* then the functions only that code calls (callers.h), if any code is unreachable */
+		if (sp->len || sp->nfns)
+			mpsfix_callers_unreached(root, cx->src, &(mpsfix_callers_hooks){
+				reference_unreachable, function_unreachable, cx});
 		sp->built = true;
 	}
 	return !unreachable(cx, node);

@@ -65,8 +65,17 @@ typedef struct {
 				 that is such a move itself */
 	} *fns;
 	size_t nfns, capfns;
+	/* for lookups in O(log n): items[0, nsorted) sorted by start, with the
+	   largest end up to each (items added later are looked at one by one),
+	   and the fns sorted by start once the walk has found them all, each
+	   with the index of the innermost fn around it (-1: none) */
+	mpsfix_span *sorted;
+	uint32_t *maxend;
+	size_t nsorted;
+	long *fn_parent;
 	mpsfix_cuda_defs defs; /* the module's functions */
-	struct mpsfix_bindings_index *module_names; /* the module's bindings (bindings.h), or NULL */
+	struct mpsfix_truth_flags *flags; /* the module's flags (truth.h), read when asked */
+	TSNode root;
 	int streams;           /* the text makes device streams with CUDA's API alone
 				  (torch.cuda.Stream, current_stream, record_stream,
 				  the same under torch.xpu and torch.npu): 1 yes, -1

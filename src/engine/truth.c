@@ -5,6 +5,7 @@
  */
 #include "truth.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "bindings.h"
@@ -272,23 +273,96 @@ bool mpsfix_truth_cuda_streams(const mpsfix_truth_ctx *cx, TSNode root)
 /* A flag that says CUDA is in use: args.cuda, use_cuda, x.is_cuda, torch.version.cuda, use_fsdp;
  * or that it is not: args.no_cuda, disable_cuda (a Mac runs with the flag set). */
 /*
+ * The names a module's top-level statements assign (`NAME = value`), by
+ * text, each with its value and how many such statements assign it; and
+ * whether a walk of the whole module found the name bound there alone.
+ */
+struct mpsfix_truth_flags {
+	struct truth_flag {
+		const char *name;
+		uint32_t len, count;
+		TSNode value;
+		int once; /* the module binds it there alone: 1 yes, -1 no, 0 not asked yet */
+	} *items;
+	size_t len, cap;
+};
+
+void mpsfix_truth_flags_free(mpsfix_truth_flags *f)
+{
+	if (f)
+		free(f->items);
+	free(f);
+}
+
+static int compare_flags(const void *a, const void *b)
+{
+	const struct truth_flag *x = a, *y = b;
+	int d = memcmp(x->name, y->name, x->len < y->len ? x->len : y->len);
+
+	return d ? d : x->len < y->len ? -1 : x->len > y->len;
+}
+
+static mpsfix_truth_flags *read_flags(const char *src, TSNode root)
+{
+	mpsfix_truth_flags *f = mpsfix_xcalloc(1, sizeof(*f));
+	mpsfix_kids k;
+	TSNode st;
+	size_t n = 0;
+
+	mpsfix_kids_start(&k, root);
+	while (mpsfix_kids_next(&k, &st)) {
+		TSNode a = is(st, "expression_statement") ? mpsfix_first_named(st) : (TSNode){0};
+		TSNode left = is(a, "assignment") ? ts_node_child_by_field_name(a, "left", 4) : (TSNode){0};
+		TSNode right = is(a, "assignment") ? ts_node_child_by_field_name(a, "right", 5) : (TSNode){0};
+
+		if (!is(left, "identifier") || ts_node_is_null(right) || is(right, "assignment"))
+			continue;
+		mpsfix_grow((void **)&f->items, &f->cap, f->len + 1, sizeof(*f->items));
+		f->items[f->len++] = (struct truth_flag){src + ts_node_start_byte(left),
+							 ts_node_end_byte(left) - ts_node_start_byte(left), 1, right, 0};
+	}
+	mpsfix_kids_end(&k);
+	qsort(f->items, f->len, sizeof(*f->items), compare_flags);
+	for (size_t i = 0; i < f->len; i++) { /* one entry a name: the first value, the count */
+		if (n && !compare_flags(&f->items[n - 1], &f->items[i]))
+			f->items[n - 1].count++;
+		else
+			f->items[n++] = f->items[i];
+	}
+	f->len = n;
+	return f;
+}
+
+/*
  * A name the module binds once, at its top level, to a test (HAS_CUDA =
  * torch.cuda.is_available()), read where no function around the use binds
  * it: what that test says.
  */
 static truth alias_test(const mpsfix_truth_ctx *cx, TSNode id, int depth)
 {
+	struct truth_flag key, *e;
 	mpsfix_binding b;
 	truth t;
 
-	if (!cx->module_names || !is(id, "identifier"))
+	if (!cx->flags || ts_node_is_null(cx->root) || !is(id, "identifier"))
 		return MPSFIX_UNKNOWN_ON_MPS;
-	mpsfix_bindings_index_get(cx->module_names, id, &b);
-	if (b.count != 1 || b.dynamic || ts_node_is_null(b.value) || b.at == ts_node_start_byte(id))
-		return MPSFIX_UNKNOWN_ON_MPS;
+	if (!*cx->flags)
+		*cx->flags = read_flags(cx->src, cx->root);
+	key.name = cx->src + ts_node_start_byte(id);
+	key.len = ts_node_end_byte(id) - ts_node_start_byte(id);
+	e = bsearch(&key, (*cx->flags)->items, (*cx->flags)->len, sizeof(key), compare_flags);
+	if (!e || e->count != 1 || e->once < 0 ||
+	    (ts_node_start_byte(id) >= ts_node_start_byte(e->value) && ts_node_start_byte(id) < ts_node_end_byte(e->value)))
+		return MPSFIX_UNKNOWN_ON_MPS; /* not a flag, or read in its own value */
 	/* the test first: most names bound once are no test, and need no walk */
-	if ((t = test(cx, b.value, depth + 1)) == MPSFIX_UNKNOWN_ON_MPS)
+	if ((t = test(cx, e->value, depth + 1)) == MPSFIX_UNKNOWN_ON_MPS)
 		return t;
+	if (!e->once) { /* bound nowhere else in the module: no if, loop, import, global... */
+		mpsfix_bindings_count(cx->root, cx->src, &id, 1, &b);
+		e->once = b.count == 1 && !b.dynamic ? 1 : -1;
+	}
+	if (e->once < 0)
+		return MPSFIX_UNKNOWN_ON_MPS;
 	for (TSNode p = ts_node_parent(id); !ts_node_is_null(p); p = ts_node_parent(p)) {
 		if (!is(p, "function_definition") && !is(p, "lambda"))
 			continue;

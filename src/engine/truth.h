@@ -43,10 +43,16 @@ typedef struct {
 	mpsfix_names *names;      /* the text's imports, to qualify calls (may be NULL) */
 	mpsfix_torch_range range; /* the torch versions in question */
 	bool cuda_streams;        /* the text's device streams are CUDA's alone */
-	/* the module's bindings, for a name it binds once to a test (HAS_CUDA =
-	   torch.cuda.is_available()); may be NULL */
-	const struct mpsfix_bindings_index *module_names;
+	/* the module's flags (HAS_CUDA = torch.cuda.is_available()), read at the
+	   first question about a name of the module `root` (NULL: none asked) */
+	struct mpsfix_truth_flags **flags;
+	TSNode root;
 } mpsfix_truth_ctx;
+
+/* What a module binds at its top level, read once (owned by the caller's text state). */
+typedef struct mpsfix_truth_flags mpsfix_truth_flags;
+
+void mpsfix_truth_flags_free(mpsfix_truth_flags *f);
 
 /** What test expression `e` says where the program runs on MPS. */
 mpsfix_truth mpsfix_truth_of(const mpsfix_truth_ctx *cx, TSNode e);
