@@ -620,6 +620,8 @@ static void render(const wctx *w, const char *nl, mpsfix_buf *b)
 		if (end < ln->b) {
 			uint32_t from = end > ln->a ? T(w, end - 1)->e : T(w, end)->s;
 
+			if (end == ln->a && ln->pre[0])
+				mpsfix_buf_adds(b, "  "); /* `)  # comment`, as ruff's formatter writes it */
 			mpsfix_buf_add(b, w->s + from, T(w, ln->b - 1)->e - from);
 		}
 	}
