@@ -236,17 +236,19 @@ void mpsfix_callers_unreached(TSNode root, const char *src, const mpsfix_callers
 		any = c.defs[i].candidate;
 	if (!any)
 		goto done;
-	qsort(c.defs, c.ndefs, sizeof(*c.defs), compare_defs);
+	if (c.ndefs > 1)
+		qsort(c.defs, c.ndefs, sizeof(*c.defs), compare_defs);
 	index_names(&c);
 	mpsfix_walk(root, find_refs, &c);
-	qsort(c.refs, c.nrefs, sizeof(*c.refs), compare_refs);
+	if (c.nrefs > 1)
+		qsort(c.refs, c.nrefs, sizeof(*c.refs), compare_refs);
 	for (size_t j = 0; j < c.nrefs; j++) {
 		name_entry *e = &c.names[c.refs[j].name];
 
 		if (!e->nrefs++)
 			e->first = j;
 	}
-	for (int round = 0; round < MPSFIX_CALLERS_DEPTH; round++) {
+	for (int round = 0; round < MPSFIX_CALLERS_ROUNDS; round++) {
 		bool changed = false;
 
 		for (size_t i = 0; i < c.nnames; i++) {

@@ -15,8 +15,9 @@
  * "_load"), `__all__`), and names at least once outside its own body: its
  * calls (`_load(x)`, `self._pin()`), or the name handed on as a value.
  * Every one of those references must lie in unreachable code.  A function
- * found so makes its own calls unreachable in turn, up to
- * MPSFIX_CALLERS_DEPTH calls deep.
+ * found so makes its own calls unreachable in turn: the functions are gone
+ * through in rounds, MPSFIX_CALLERS_ROUNDS at most, so a chain of calls is
+ * followed at least that many calls deep.
  *
  * A class with a base may have its private methods called by the base
  * (nn.Module calls `_apply`, `_load_from_state_dict`), so its methods are
@@ -32,7 +33,7 @@
 
 #include "common.h"
 
-#define MPSFIX_CALLERS_DEPTH 8
+#define MPSFIX_CALLERS_ROUNDS 8
 
 typedef struct {
 	/* can the code at `at` not run on MPS? */

@@ -352,7 +352,8 @@ static void index_fns(mpsfix_reach_spans *sp)
 	size_t depth = 0;
 	long *stack;
 
-	qsort(sp->fns, sp->nfns, sizeof(*sp->fns), fn_by_start);
+	if (sp->nfns > 1)
+		qsort(sp->fns, sp->nfns, sizeof(*sp->fns), fn_by_start);
 	sp->fn_parent = mpsfix_xcalloc(sp->nfns ? sp->nfns : 1, sizeof(*sp->fn_parent));
 	stack = mpsfix_xcalloc(sp->nfns ? sp->nfns : 1, sizeof(*stack));
 	for (size_t i = 0; i < sp->nfns; i++) {

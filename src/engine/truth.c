@@ -322,7 +322,8 @@ static mpsfix_truth_flags *read_flags(const char *src, TSNode root)
 							 ts_node_end_byte(left) - ts_node_start_byte(left), 1, right, 0};
 	}
 	mpsfix_kids_end(&k);
-	qsort(f->items, f->len, sizeof(*f->items), compare_flags);
+	if (f->len > 1)
+		qsort(f->items, f->len, sizeof(*f->items), compare_flags);
 	for (size_t i = 0; i < f->len; i++) { /* one entry a name: the first value, the count */
 		if (n && !compare_flags(&f->items[n - 1], &f->items[i]))
 			f->items[n - 1].count++;
@@ -350,7 +351,8 @@ static truth alias_test(const mpsfix_truth_ctx *cx, TSNode id, int depth)
 		*cx->flags = read_flags(cx->src, cx->root);
 	key.name = cx->src + ts_node_start_byte(id);
 	key.len = ts_node_end_byte(id) - ts_node_start_byte(id);
-	e = bsearch(&key, (*cx->flags)->items, (*cx->flags)->len, sizeof(key), compare_flags);
+	e = (*cx->flags)->len ? bsearch(&key, (*cx->flags)->items, (*cx->flags)->len, sizeof(key), compare_flags)
+			      : NULL;
 	if (!e || e->count != 1 || e->once < 0 ||
 	    (ts_node_start_byte(id) >= ts_node_start_byte(e->value) && ts_node_start_byte(id) < ts_node_end_byte(e->value)))
 		return MPSFIX_UNKNOWN_ON_MPS; /* not a flag, or read in its own value */
