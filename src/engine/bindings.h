@@ -11,6 +11,7 @@
 #include <tree_sitter/api.h>
 
 #include "common.h"
+#include "types.h"
 
 typedef struct {
 	uint32_t count;  /* how many places bind the name in the scope */
@@ -37,7 +38,6 @@ void mpsfix_bindings_count(TSNode scope, const char *src, const TSNode *ids, siz
  * mpsfix_bindings_count() does, without walking the scope again.  `src`
  * and the scope's tree must outlive it.
  */
-typedef struct mpsfix_bindings_index mpsfix_bindings_index;
 
 mpsfix_bindings_index *mpsfix_bindings_index_new(TSNode scope, const char *src);
 void mpsfix_bindings_index_free(mpsfix_bindings_index *ix);

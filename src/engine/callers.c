@@ -13,6 +13,7 @@
 
 typedef struct {
 	TSNode def;           /* the function_definition */
+	TSNode owner;         /* the class of a method, or null */
 	uint32_t name_at;     /* where its name starts */
 	const char *name;     /* its name, in the text (not NUL-terminated) */
 	uint32_t len;
@@ -26,7 +27,7 @@ typedef struct {
 	bool candidate;       /* the one definition is of a kind judged here */
 	bool escapes;         /* a string names it */
 	bool done;            /* found unreachable */
-	TSNode def;
+	TSNode def, owner;
 	uint32_t name_at;
 	size_t first, nrefs;  /* its references, in refs[] */
 } name_entry;
@@ -41,6 +42,8 @@ typedef struct {
 	bool script;          /* the module has an `if __name__ == "__main__":` block */
 	def_entry *defs;
 	size_t ndefs, capdefs;
+	TSNode *bases;        /* the names the file's classes derive from */
+	size_t nbases, capbases;
 	name_entry *names;
 	size_t nnames;
 	ref_entry *refs;
@@ -87,29 +90,86 @@ static bool script(TSNode root, const char *src)
 	return yes;
 }
 
-/* Is function definition `d`, named [s, s+n), of a kind callers.h judges? */
-static bool judged(const callers *c, TSNode d, const char *s, uint32_t n)
+/*
+ * Do the decorators of decorated definition `dd` leave the function where
+ * its name is: @staticmethod, @property, @contextmanager, @torch.no_grad(),
+ * @functools.wraps(f)?  Others may hand it on unnamed (@atexit.register,
+ * @app.command()), to be called from anywhere.
+ */
+static bool plain_decorators(TSNode dd, const char *src)
+{
+	static const char *const plain[] = {
+		"staticmethod", "classmethod", "property", "setter", "getter", "deleter", "cached_property",
+		"contextmanager", "asynccontextmanager", "wraps", "lru_cache", "cache", "no_grad",
+		"inference_mode", "enable_grad", "abstractmethod", "override", "final",
+	};
+	mpsfix_buf name = MPSFIX_BUF_INIT;
+	mpsfix_kids k;
+	TSNode d;
+	bool ok = true;
+
+	mpsfix_kids_start(&k, dd);
+	while (ok && mpsfix_kids_next(&k, &d)) {
+		TSNode e = mpsfix_first_named(d);
+		const char *dot;
+		size_t i;
+
+		if (!is(d, "decorator"))
+			continue;
+		if (is(e, "call"))
+			e = ts_node_child_by_field_name(e, "function", 8);
+		mpsfix_buf_clear(&name);
+		ok = mpsfix_dotted_name(e, src, &name);
+		dot = ok ? strrchr(name.data, '.') : NULL;
+		for (i = 0; ok && i < MPSFIX_ARRAY_SIZE(plain) && strcmp(dot ? dot + 1 : name.data, plain[i]); i++)
+			;
+		ok = ok && i < MPSFIX_ARRAY_SIZE(plain);
+	}
+	mpsfix_kids_end(&k);
+	mpsfix_buf_release(&name);
+	return ok;
+}
+
+/*
+ * Is function definition `d`, named [s, s+n), of a kind callers.h judges?
+ * Sets `*owner` to the class of a method.
+ */
+static bool judged(const callers *c, TSNode d, const char *s, uint32_t n, TSNode *owner)
 {
 	const char *src = c->src;
-	TSNode p = ts_node_parent(d), owner;
+	TSNode p = ts_node_parent(d), o;
 
-	if (is(p, "decorated_definition"))
+	if (is(p, "decorated_definition")) {
+		if (!plain_decorators(p, src))
+			return false;
 		p = ts_node_parent(p);
+	}
 	if (is(p, "module"))
 		return c->script && private_name(s, n);
 	if (!is(p, "block"))
 		return false;
-	owner = ts_node_parent(p);
-	if (is(owner, "function_definition"))
+	o = ts_node_parent(p);
+	if (is(o, "function_definition"))
 		return !dunder(s, n);
-	return is(owner, "class_definition") && baseless(owner, src) && private_name(s, n);
+	if (!is(o, "class_definition") || !baseless(o, src) || !private_name(s, n))
+		return false;
+	*owner = o;
+	return true;
 }
 
 static mpsfix_walk_action find_defs(TSNode n, void *payload)
 {
 	callers *c = payload;
-	TSNode name;
+	TSNode name, bases;
 
+	if (is(n, "class_definition")) { /* a class derived from in the file may be a mixin */
+		bases = ts_node_child_by_field_name(n, "superclasses", 12);
+		for (uint32_t i = 0; i < mpsfix_named_count(bases); i++) {
+			mpsfix_grow((void **)&c->bases, &c->capbases, c->nbases + 1, sizeof(*c->bases));
+			c->bases[c->nbases++] = ts_node_named_child(bases, i);
+		}
+		return MPSFIX_WALK_DESCEND;
+	}
 	if (!is(n, "function_definition"))
 		return MPSFIX_WALK_DESCEND;
 	name = ts_node_child_by_field_name(n, "name", 4);
@@ -122,7 +182,8 @@ static mpsfix_walk_action find_defs(TSNode n, void *payload)
 		.name = c->src + ts_node_start_byte(name),
 		.len = ts_node_end_byte(name) - ts_node_start_byte(name),
 	};
-	c->defs[c->ndefs].candidate = judged(c, n, c->defs[c->ndefs].name, c->defs[c->ndefs].len);
+	c->defs[c->ndefs].candidate = judged(c, n, c->defs[c->ndefs].name, c->defs[c->ndefs].len,
+					     &c->defs[c->ndefs].owner);
 	c->ndefs++;
 	return MPSFIX_WALK_DESCEND;
 }
@@ -161,6 +222,32 @@ static long find_name(const callers *c, const char *s, uint32_t n)
 	return -1;
 }
 
+/* Is identifier `id` the method of `self._m`, `cls._m` or `Class._m` inside the method's own class? */
+static bool own_call(const callers *c, const name_entry *e, TSNode id)
+{
+	TSNode a = ts_node_parent(id), obj;
+	TSNode cls_name = ts_node_child_by_field_name(e->owner, "name", 4);
+
+	if (!is(a, "attribute") || !ts_node_eq(ts_node_child_by_field_name(a, "attribute", 9), id))
+		return false;
+	obj = ts_node_child_by_field_name(a, "object", 6);
+	return ts_node_start_byte(id) >= ts_node_start_byte(e->owner) &&
+	       ts_node_end_byte(id) <= ts_node_end_byte(e->owner) &&
+	       (mpsfix_node_text_is(obj, c->src, "self") || mpsfix_node_text_is(obj, c->src, "cls") ||
+		mpsfix_node_same_text(obj, cls_name, c->src));
+}
+
+/* Is the class of method entry `e` one the file derives another class from (a mixin)? */
+static bool derived_from(const callers *c, const name_entry *e)
+{
+	TSNode cls_name = ts_node_child_by_field_name(e->owner, "name", 4);
+
+	for (size_t i = 0; i < c->nbases; i++)
+		if (mpsfix_node_same_text(c->bases[i], cls_name, c->src))
+			return true;
+	return false;
+}
+
 static mpsfix_walk_action find_refs(TSNode n, void *payload)
 {
 	callers *c = payload;
@@ -182,6 +269,10 @@ static mpsfix_walk_action find_refs(TSNode n, void *payload)
 		return MPSFIX_WALK_DESCEND;
 	if (start >= ts_node_start_byte(e->def) && start < ts_node_end_byte(e->def))
 		return MPSFIX_WALK_DESCEND; /* its own body: a recursive call */
+	if (!ts_node_is_null(e->owner) && !own_call(c, e, n)) {
+		e->escapes = true; /* obj._pin() from outside its class */
+		return MPSFIX_WALK_DESCEND;
+	}
 	mpsfix_grow((void **)&c->refs, &c->caprefs, c->nrefs + 1, sizeof(*c->refs));
 	c->refs[c->nrefs++] = (ref_entry){(size_t)i, n};
 	return MPSFIX_WALK_DESCEND;
@@ -212,8 +303,10 @@ static void index_names(callers *c)
 		}
 		c->names[c->nnames++] = (name_entry){
 			.name = d->name, .len = d->len, .ndefs = 1, .candidate = d->candidate,
-			.def = d->def, .name_at = d->name_at,
+			.def = d->def, .owner = d->owner, .name_at = d->name_at,
 		};
+		if (!ts_node_is_null(d->owner) && derived_from(c, &c->names[c->nnames - 1]))
+			c->names[c->nnames - 1].candidate = false;
 	}
 }
 
@@ -264,6 +357,7 @@ void mpsfix_callers_unreached(TSNode root, const char *src, const mpsfix_callers
 	}
 done:
 	free(c.defs);
+	free(c.bases);
 	free(c.names);
 	free(c.refs);
 }

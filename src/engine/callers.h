@@ -5,19 +5,25 @@
  * text can tell, which it can for names no other module uses:
  *
  *   a function a script (a module with an `if __name__ == "__main__":`
- *   block, which other modules do not import) defines at its top level, or
- *   a method of a class with no base (nothing else calls its methods by
- *   their names), whose name is private: `_load`, `__pin`, not a dunder
- *   such as `__init__`;
- *   a function defined inside another function (any name but a dunder);
+ *   block, which other modules do not import) defines at its top level,
+ *   whose name is private: `_load`, `__pin`, not a dunder such as `__init__`;
+ *   a private method of a class with no base (nothing else calls its
+ *   methods by their names) that no class of the file derives from (a
+ *   mixin's `_apply` is nn.Module's to call), called only as `self._pin()`,
+ *   `cls._pin()` or `Class._pin()` inside that class;
+ *   a function defined directly in another function's body (any name but a
+ *   dunder);
  *
- * that the text defines once, never names in a string (getattr(self,
- * "_load"), `__all__`), and names at least once outside its own body: its
- * calls (`_load(x)`, `self._pin()`), or the name handed on as a value.
- * Every one of those references must lie in unreachable code.  A function
- * found so makes its own calls unreachable in turn: the functions are gone
- * through in rounds, MPSFIX_CALLERS_ROUNDS at most, so a chain of calls is
- * followed at least that many calls deep.
+ * with no decorator that may hand it on unnamed (@atexit.register,
+ * @app.command(); @staticmethod, @property, @contextmanager,
+ * @torch.no_grad() and the like leave it where its name is), that the text
+ * defines once, never names in a string (getattr(self, "_load"),
+ * `__all__`), and names at least once outside its own body: its calls
+ * (`_load(x)`, `self._pin()`), or the name handed on as a value.  Every one
+ * of those references must lie in unreachable code.  A function found so
+ * makes its own calls unreachable in turn: the functions are gone through
+ * in rounds, MPSFIX_CALLERS_ROUNDS at most, so a chain of calls is followed
+ * at least that many calls deep.
  *
  * A class with a base may have its private methods called by the base
  * (nn.Module calls `_apply`, `_load_from_state_dict`), so its methods are
@@ -46,7 +52,8 @@ typedef struct {
 /**
  * Ask `hooks` about the references to each function of module `root` above,
  * and tell it of the functions all of whose references are unreachable.
- * One walk of the text, then the references only.
+ * Two walks of the text (definitions, then references), then the
+ * references only.
  */
 void mpsfix_callers_unreached(TSNode root, const char *src, const mpsfix_callers_hooks *hooks);
 

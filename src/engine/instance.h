@@ -10,8 +10,8 @@
 
 #include "common.h"
 #include "names.h"
+#include "types.h"
 
-typedef struct mpsfix_bindings_index mpsfix_bindings_index; /* bindings.h */
 
 /*
  * What was found out about names, by name and the function (or module)

@@ -47,16 +47,15 @@ static bool in_list(const char *s, const char *const *list, size_t n)
 }
 
 /* What test `e` says on MPS (truth.h), with what the text's spans know of its streams. */
-static truth test(const mpsfix_reach_ctx *cx, TSNode e, int depth)
+static truth test(const mpsfix_reach_ctx *cx, TSNode e)
 {
-	mpsfix_truth_ctx t = {.src = cx->src, .names = cx->names, .range = cx->range,
-			      .cuda_streams = cx->spans && cx->spans->streams > 0};
+	mpsfix_truth_ctx t = {.src = cx->src, .names = cx->names, .range = cx->range};
 
 	if (cx->spans) {
+		t.streams = cx->spans->streams_read ? &cx->spans->streams : NULL;
 		t.flags = &cx->spans->flags;
 		t.root = cx->spans->root;
 	}
-	(void)depth;
 	return mpsfix_truth_of(&t, e);
 }
 
@@ -95,10 +94,10 @@ static bool exits_on_mps(const mpsfix_reach_ctx *cx, TSNode s)
 {
 	if (is(s, "if_statement"))
 		return ts_node_is_null(ts_node_child_by_field_name(s, "alternative", 11)) &&
-		       test(cx, ts_node_child_by_field_name(s, "condition", 9), 0) == MPSFIX_TRUE_ON_MPS &&
+		       test(cx, ts_node_child_by_field_name(s, "condition", 9)) == MPSFIX_TRUE_ON_MPS &&
 		       leaves(cx, ts_node_child_by_field_name(s, "consequence", 11));
 	if (is(s, "assert_statement"))
-		return test(cx, mpsfix_first_named(s), 0) == MPSFIX_FALSE_ON_MPS;
+		return test(cx, mpsfix_first_named(s)) == MPSFIX_FALSE_ON_MPS;
 	return false;
 }
 
@@ -136,15 +135,15 @@ static bool skips_on_mps(const mpsfix_reach_ctx *cx, TSNode decorator)
 		if (in_list(last, cuda_only, MPSFIX_ARRAY_SIZE(cuda_only)))
 			skip = true;
 		else if ((!strcmp(last, "skipIf") || !strcmp(last, "skipif")) && !ts_node_is_null(first))
-			skip = test(cx, first, 0) == MPSFIX_TRUE_ON_MPS;
+			skip = test(cx, first) == MPSFIX_TRUE_ON_MPS;
 		else if (!strcmp(last, "skipUnless") && !ts_node_is_null(first))
-			skip = test(cx, first, 0) == MPSFIX_FALSE_ON_MPS;
+			skip = test(cx, first) == MPSFIX_FALSE_ON_MPS;
 		else if (!strcmp(last, "RunIf")) /* Lightning's RunIf(min_cuda_gpus=1) */
 			skip = !ts_node_is_null(mpsfix_call_argument(args, cx->src, "min_cuda_gpus")) &&
 			       is(mpsfix_call_argument(args, cx->src, "min_cuda_gpus"), "integer") &&
 			       !mpsfix_node_text_is(mpsfix_call_argument(args, cx->src, "min_cuda_gpus"), cx->src, "0");
 		else if (!strcmp(last, "xfail")) /* a failure on MPS is expected */
-			skip = test(cx, mpsfix_call_argument(args, cx->src, "condition"), 0) == MPSFIX_TRUE_ON_MPS;
+			skip = test(cx, mpsfix_call_argument(args, cx->src, "condition")) == MPSFIX_TRUE_ON_MPS;
 	}
 	mpsfix_buf_release(&name);
 	return skip;
@@ -186,7 +185,7 @@ static mpsfix_walk_action find_spans(TSNode n, void *payload)
 
 	if (!strcmp(type, "if_statement")) {
 		/* the body of a test false on MPS; what follows a test true on MPS */
-		truth t = test(cx, ts_node_child_by_field_name(n, "condition", 9), 0);
+		truth t = test(cx, ts_node_child_by_field_name(n, "condition", 9));
 		bool taken = t == MPSFIX_TRUE_ON_MPS;
 
 		if (t == MPSFIX_FALSE_ON_MPS)
@@ -200,7 +199,7 @@ static mpsfix_walk_action find_spans(TSNode n, void *payload)
 				continue;
 			}
 			if (is(c, "elif_clause")) {
-				t = test(cx, ts_node_child_by_field_name(c, "condition", 9), 0);
+				t = test(cx, ts_node_child_by_field_name(c, "condition", 9));
 				if (t == MPSFIX_FALSE_ON_MPS)
 					add_span(w->sp, ts_node_child_by_field_name(c, "consequence", 11));
 				taken = t == MPSFIX_TRUE_ON_MPS;
@@ -208,7 +207,7 @@ static mpsfix_walk_action find_spans(TSNode n, void *payload)
 		}
 		mpsfix_kids_end(&k);
 	} else if (!strcmp(type, "while_statement")) {
-		if (test(cx, ts_node_child_by_field_name(n, "condition", 9), 0) == MPSFIX_FALSE_ON_MPS)
+		if (test(cx, ts_node_child_by_field_name(n, "condition", 9)) == MPSFIX_FALSE_ON_MPS)
 			add_span(w->sp, ts_node_child_by_field_name(n, "body", 4));
 	} else if (!strcmp(type, "conditional_expression")) {
 		/* A if T else B: named children A, T, B (comments aside) */
@@ -221,14 +220,14 @@ static mpsfix_walk_action find_spans(TSNode n, void *payload)
 			part[np++] = c;
 		mpsfix_kids_end(&k);
 		if (np == 3) {
-			t = test(cx, part[1], 0);
+			t = test(cx, part[1]);
 			if (t == MPSFIX_FALSE_ON_MPS)
 				add_span(w->sp, part[0]);
 			else if (t == MPSFIX_TRUE_ON_MPS)
 				add_span(w->sp, part[2]);
 		}
 	} else if (!strcmp(type, "boolean_operator")) {
-		truth left = test(cx, ts_node_child_by_field_name(n, "left", 4), 0);
+		truth left = test(cx, ts_node_child_by_field_name(n, "left", 4));
 		bool and = mpsfix_node_text_is(ts_node_child_by_field_name(n, "operator", 8), cx->src, "and");
 
 		if ((and && left == MPSFIX_FALSE_ON_MPS) || (!and && left == MPSFIX_TRUE_ON_MPS))
@@ -430,10 +429,11 @@ bool mpsfix_reach_mps(mpsfix_reach_ctx *cx, TSNode node, TSNode root)
 	if (!sp->defs.read)
 		mpsfix_cuda_defs_read(&sp->defs, cx->names, cx->src, root);
 	sp->root = root;
-	if (!sp->streams) {
+	if (!sp->streams_read) {
 		mpsfix_truth_ctx t = {.src = cx->src, .names = cx->names, .range = cx->range};
 
-		sp->streams = mpsfix_truth_cuda_streams(&t, root) ? 1 : -1;
+		mpsfix_truth_cuda_streams(&sp->streams, &t, root);
+		sp->streams_read = true;
 	}
 	if (cx->cuda_file < 0)
 		cx->cuda_file = mpsfix_cuda_script(&sp->defs, cx->names, cx->src, root, true);
@@ -550,15 +550,15 @@ static bool says_not_mps(const mpsfix_reach_ctx *cx, TSNode t, TSNode a, int dep
 		right = ts_node_child_by_field_name(t, "right", 5);
 		if (mpsfix_node_text_is(ts_node_child_by_field_name(t, "operator", 8), cx->src, "and"))
 			return says_not_mps(cx, left, a, depth + 1) || says_not_mps(cx, right, a, depth + 1);
-		return (test(cx, left, 0) == MPSFIX_FALSE_ON_MPS || says_not_mps(cx, left, a, depth + 1)) &&
-		       (test(cx, right, 0) == MPSFIX_FALSE_ON_MPS || says_not_mps(cx, right, a, depth + 1));
+		return (test(cx, left) == MPSFIX_FALSE_ON_MPS || says_not_mps(cx, left, a, depth + 1)) &&
+		       (test(cx, right) == MPSFIX_FALSE_ON_MPS || says_not_mps(cx, right, a, depth + 1));
 	}
 	if (!is(t, "comparison_operator") || mpsfix_named_count(t) != 2)
 		return false;
 	left = bare(ts_node_named_child(t, 0));
 	if (!mpsfix_node_same_text(left, a, cx->src))
 		return false;
-	if (test(cx, t, 0) == MPSFIX_FALSE_ON_MPS)
+	if (test(cx, t) == MPSFIX_FALSE_ON_MPS)
 		return true;
 	op = ts_node_child(t, 1);
 	right = bare(ts_node_named_child(t, 1));
@@ -614,7 +614,7 @@ static bool may_be_mps(const mpsfix_reach_ctx *cx, TSNode v, int depth)
 				part[n++] = ts_node_named_child(v, i);
 		if (n != 3)
 			return true;
-		t = test(cx, part[1], 0);
+		t = test(cx, part[1]);
 		if (t != MPSFIX_FALSE_ON_MPS && !says_not_mps(cx, part[1], part[0], 0) &&
 		    may_be_mps(cx, part[0], depth + 1))
 			return true;

@@ -50,6 +50,7 @@
 #include "cuda_code.h"
 #include "names.h"
 #include "torchver.h"
+#include "truth.h"
 
 /* The spans of a text that cannot run on MPS, found in one walk (reach.c). */
 typedef struct {
@@ -76,10 +77,8 @@ typedef struct {
 	mpsfix_cuda_defs defs; /* the module's functions */
 	struct mpsfix_truth_flags *flags; /* the module's flags (truth.h), read when asked */
 	TSNode root;
-	int streams;           /* the text makes device streams with CUDA's API alone
-				  (torch.cuda.Stream, current_stream, record_stream,
-				  the same under torch.xpu and torch.npu): 1 yes, -1
-				  no, 0 not read yet */
+	mpsfix_truth_streams streams; /* where the text keeps its CUDA streams (truth.h) */
+	bool streams_read;
 	bool built;
 } mpsfix_reach_spans;
 

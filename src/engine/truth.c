@@ -52,6 +52,16 @@ static const char *last_part(const mpsfix_buf *b)
 	return dot ? dot + 1 : b->data;
 }
 
+/* The last part of `b`, in lower case (HAS_CUDA, self.STREAM), in place. */
+static const char *lower(mpsfix_buf *b)
+{
+	char *last = (char *)last_part(b);
+
+	for (char *c = last; *c; c++)
+		*c = (char)(*c >= 'A' && *c <= 'Z' ? *c - 'A' + 'a' : *c);
+	return last;
+}
+
 static bool in_list(const char *s, const char *const *list, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
@@ -201,9 +211,43 @@ static bool stream_name(const char *s)
 
 typedef struct {
 	const mpsfix_truth_ctx *cx;
-	mpsfix_buf name;
+	mpsfix_buf name, target;
+	mpsfix_truth_streams *out;
 	bool cuda, other;
 } stream_walk;
+
+/* Is `last` (in lower case) the last part of a name the text stores a CUDA stream in? */
+static bool stream_held(const mpsfix_truth_ctx *cx, const char *last)
+{
+	for (size_t i = 0; cx->streams && stream_name(last) && i < cx->streams->n; i++)
+		if (!strcmp(cx->streams->names[i], last))
+			return true;
+	return false;
+}
+
+/* Keep the target of the assignment whose value holds `call`, a CUDA stream API's. */
+static void keep_target(stream_walk *w, TSNode call)
+{
+	mpsfix_truth_streams *o = w->out;
+
+	for (TSNode p = ts_node_parent(call); !ts_node_is_null(p); p = ts_node_parent(p)) {
+		const char *last;
+		size_t i;
+
+		if (is(p, "expression_statement") || is(p, "block") || is(p, "lambda") || is(p, "module"))
+			return;
+		if (!is(p, "assignment"))
+			continue;
+		if (!mpsfix_dotted_name(ts_node_child_by_field_name(p, "left", 4), w->cx->src, &w->target))
+			return;
+		last = lower(&w->target);
+		for (i = 0; i < o->n && strcmp(o->names[i], last); i++)
+			;
+		if (i == o->n && o->n < MPSFIX_TRUTH_STREAMS && stream_name(last) && strlen(last) < sizeof(o->names[0]))
+			strcpy(o->names[o->n++], last);
+		return;
+	}
+}
 
 /*
  * Does `n` lie in the body of an if (or elif) or the true branch of a
@@ -247,8 +291,10 @@ static mpsfix_walk_action find_stream_calls(TSNode n, void *payload)
 		return MPSFIX_WALK_DESCEND;
 	last = last_part(&w->name);
 	for (size_t i = 0; i < MPSFIX_ARRAY_SIZE(cuda_like); i++)
-		if (starts(w->name.data, cuda_like[i]) && in_list(last, apis, MPSFIX_ARRAY_SIZE(apis)))
+		if (starts(w->name.data, cuda_like[i]) && in_list(last, apis, MPSFIX_ARRAY_SIZE(apis))) {
 			w->cuda = true;
+			keep_target(w, n);
+		}
 	for (size_t i = 0; i < MPSFIX_ARRAY_SIZE(neutral); i++)
 		if (starts(w->name.data, neutral[i]) && strstr(last, "tream"))
 			other = true;
@@ -259,19 +305,20 @@ static mpsfix_walk_action find_stream_calls(TSNode n, void *payload)
 	return w->other ? MPSFIX_WALK_STOP : MPSFIX_WALK_DESCEND;
 }
 
-bool mpsfix_truth_cuda_streams(const mpsfix_truth_ctx *cx, TSNode root)
+void mpsfix_truth_cuda_streams(mpsfix_truth_streams *out, const mpsfix_truth_ctx *cx, TSNode root)
 {
-	stream_walk w = {cx, MPSFIX_BUF_INIT, false, false};
+	stream_walk w = {cx, MPSFIX_BUF_INIT, MPSFIX_BUF_INIT, out, false, false};
 
+	out->n = 0;
 	if (!strstr(cx->src, "tream"))
-		return false;
+		return;
 	mpsfix_walk(root, find_stream_calls, &w);
 	mpsfix_buf_release(&w.name);
-	return w.cuda && !w.other;
+	mpsfix_buf_release(&w.target);
+	if (!w.cuda || w.other)
+		out->n = 0;
 }
 
-/* A flag that says CUDA is in use: args.cuda, use_cuda, x.is_cuda, torch.version.cuda, use_fsdp;
- * or that it is not: args.no_cuda, disable_cuda (a Mac runs with the flag set). */
 /*
  * The names a module's top-level statements assign (`NAME = value`), by
  * text, each with its value and how many such statements assign it; and
@@ -334,6 +381,21 @@ static mpsfix_truth_flags *read_flags(const char *src, TSNode root)
 	return f;
 }
 
+/* Does module `root` import names it cannot see (`from cfg import *`)? */
+static bool star_import(TSNode root)
+{
+	mpsfix_kids k;
+	TSNode st;
+	bool yes = false;
+
+	mpsfix_kids_start(&k, root);
+	while (!yes && mpsfix_kids_next(&k, &st))
+		for (uint32_t i = 0; !yes && is(st, "import_from_statement") && i < ts_node_child_count(st); i++)
+			yes = is(ts_node_child(st, i), "wildcard_import");
+	mpsfix_kids_end(&k);
+	return yes;
+}
+
 /*
  * A name the module binds once, at its top level, to a test (HAS_CUDA =
  * torch.cuda.is_available()), read where no function around the use binds
@@ -359,13 +421,15 @@ static truth alias_test(const mpsfix_truth_ctx *cx, TSNode id, int depth)
 	/* the test first: most names bound once are no test, and need no walk */
 	if ((t = test(cx, e->value, depth + 1)) == MPSFIX_UNKNOWN_ON_MPS)
 		return t;
-	if (!e->once) { /* bound nowhere else in the module: no if, loop, import, global... */
+	if (!e->once) { /* bound nowhere else in the module: no if, loop, import, global, import *... */
 		mpsfix_bindings_count(cx->root, cx->src, &id, 1, &b);
-		e->once = b.count == 1 && !b.dynamic ? 1 : -1;
+		e->once = b.count == 1 && !b.dynamic && !star_import(cx->root) ? 1 : -1;
 	}
 	if (e->once < 0)
 		return MPSFIX_UNKNOWN_ON_MPS;
-	for (TSNode p = ts_node_parent(id); !ts_node_is_null(p); p = ts_node_parent(p)) {
+	for (TSNode p = ts_node_parent(id), c = id; !ts_node_is_null(p); c = p, p = ts_node_parent(p)) {
+		if (is(p, "class_definition") && ts_node_eq(c, ts_node_child_by_field_name(p, "body", 4)))
+			return MPSFIX_UNKNOWN_ON_MPS; /* read in a class body, which may bind it */
 		if (!is(p, "function_definition") && !is(p, "lambda"))
 			continue;
 		mpsfix_bindings_count(p, cx->src, &id, 1, &b);
@@ -375,6 +439,8 @@ static truth alias_test(const mpsfix_truth_ctx *cx, TSNode id, int depth)
 	return t;
 }
 
+/* A flag that says CUDA is in use: args.cuda, use_cuda, x.is_cuda, torch.version.cuda, use_fsdp;
+ * or that it is not: args.no_cuda, disable_cuda (a Mac runs with the flag set). */
 static truth flag_test(const mpsfix_truth_ctx *cx, TSNode e, int depth)
 {
 	static const char *const cuda_flags[] = {
@@ -385,11 +451,13 @@ static truth flag_test(const mpsfix_truth_ctx *cx, TSNode e, int depth)
 	mpsfix_buf name = MPSFIX_BUF_INIT;
 	truth t = MPSFIX_UNKNOWN_ON_MPS;
 
+	/* what the module binds the name to comes first: USE_CUDA = torch.cuda.is_available() or
+	   torch.backends.mps.is_available() holds on MPS, whatever the name says */
+	if ((t = alias_test(cx, e, depth)) != MPSFIX_UNKNOWN_ON_MPS)
+		return t;
 	if (!ts_node_is_null(e) && mpsfix_dotted_name(e, cx->src, &name)) {
-		char *last = (char *)last_part(&name);
+		const char *last = lower(&name); /* HAS_CUDA, USE_FSDP: a module's constants */
 
-		for (char *c = last; *c; c++) /* HAS_CUDA, USE_FSDP: a module's constants */
-			*c = (char)(*c >= 'A' && *c <= 'Z' ? *c - 'A' + 'a' : *c);
 		if (in_list(last, cuda_flags, MPSFIX_ARRAY_SIZE(cuda_flags)))
 			t = MPSFIX_FALSE_ON_MPS;
 		else if (distributed_flag(last))
@@ -397,10 +465,8 @@ static truth flag_test(const mpsfix_truth_ctx *cx, TSNode e, int depth)
 					     collectives have no MPS backend */
 		else if (!strcmp(last, "is_mps") || in_list(last, no_cuda_flags, MPSFIX_ARRAY_SIZE(no_cuda_flags)))
 			t = MPSFIX_TRUE_ON_MPS;
-		else if (stream_name(last) && cx->cuda_streams)
+		else if (stream_held(cx, last))
 			t = MPSFIX_FALSE_ON_MPS; /* `if self.stream:` where streams are CUDA's */
-		else
-			t = alias_test(cx, e, depth);
 	}
 	mpsfix_buf_release(&name);
 	return t;
@@ -466,13 +532,13 @@ static truth compare_test(const mpsfix_truth_ctx *cx, TSNode e, int depth)
 		/* torch.version.cuda is None on a Mac, and so is a stream made by CUDA's API */
 		if (is(right, "none") && name_of(cx, left, &name) &&
 		    (!strcmp(name.data, "torch.version.cuda") ||
-		     ((is(left, "identifier") || is(left, "attribute")) && stream_name(last_part(&name)) &&
-		      cx->cuda_streams)))
+		     ((is(left, "identifier") || is(left, "attribute")) && stream_held(cx, lower(&name)))))
 			t = !strcmp(op, "is not") ? MPSFIX_FALSE_ON_MPS : MPSFIX_TRUE_ON_MPS;
 		mpsfix_buf_release(&name);
 	} else if (!strcmp(op, ">") || !strcmp(op, ">=")) {
-		/* torch.cuda.device_count() > 0 */
-		if (is(left, "call") && test(cx, left, depth + 1) == MPSFIX_FALSE_ON_MPS && is(right, "integer"))
+		/* torch.cuda.device_count() > 0, >= 1 (not >= 0, which always holds) */
+		if (is(left, "call") && test(cx, left, depth + 1) == MPSFIX_FALSE_ON_MPS && is(right, "integer") &&
+		    (!strcmp(op, ">") || !mpsfix_node_text_is(right, cx->src, "0")))
 			t = MPSFIX_FALSE_ON_MPS;
 	}
 	if (lv)

@@ -16,7 +16,8 @@
  *   `hasattr(torch, "accelerator")` where the versions in question all lie
  *   below 2.6, which brought torch.accelerator;
  *   a device stream (`self.stream`, `copy_stream is not None`) in a text
- *   whose streams are CUDA's alone (mpsfix_truth_cuda_streams());
+ *   whose streams are CUDA's alone, by the names it stores them in
+ *   (mpsfix_truth_cuda_streams());
  *
  * and true on MPS when it holds wherever MPS is in use:
  * `torch.backends.mps.is_available()`, `x.type == "mps"`, `x.is_mps`,
@@ -42,7 +43,7 @@ typedef struct {
 	const char *src;
 	mpsfix_names *names;      /* the text's imports, to qualify calls (may be NULL) */
 	mpsfix_torch_range range; /* the torch versions in question */
-	bool cuda_streams;        /* the text's device streams are CUDA's alone */
+	const struct mpsfix_truth_streams *streams; /* the text's CUDA streams (may be NULL) */
 	/* the module's flags (HAS_CUDA = torch.cuda.is_available()), read at the
 	   first question about a name of the module `root` (NULL: none asked) */
 	struct mpsfix_truth_flags **flags;
@@ -57,16 +58,26 @@ void mpsfix_truth_flags_free(mpsfix_truth_flags *f);
 /** What test expression `e` says where the program runs on MPS. */
 mpsfix_truth mpsfix_truth_of(const mpsfix_truth_ctx *cx, TSNode e);
 
-/**
- * Does the text at `root` make its device streams with CUDA's API alone
- * (torch.cuda.Stream, stream, current_stream, default_stream,
- * ExternalStream, set_stream; the same under torch.xpu and torch.npu), so
- * that where it runs on MPS none of them is made (the API raises there)?
- * Not where it also calls torch.Stream() (a stream of the current
- * accelerator: MPS's on a Mac) or asks torch.mps or torch.accelerator for
- * a stream, outside an if whose test is false on MPS.
+/*
+ * The names a text stores its device streams in, when it makes them with
+ * CUDA's API alone (torch.cuda.Stream, stream, current_stream,
+ * default_stream, ExternalStream, set_stream; the same under torch.xpu and
+ * torch.npu), so that where it runs on MPS none of them is made (the API
+ * raises there): the last part of each target of an assignment whose value
+ * makes one (`self.stream = torch.cuda.Stream() if s else None`, `copy_stream
+ * = torch.cuda.current_stream()`), where that part's last word is stream or
+ * streams.  None where the text also calls torch.Stream() (a stream of the
+ * current accelerator: MPS's on a Mac) or asks torch.mps or
+ * torch.accelerator for a stream, outside an if whose test is false on MPS.
  */
-bool mpsfix_truth_cuda_streams(const mpsfix_truth_ctx *cx, TSNode root);
+#define MPSFIX_TRUTH_STREAMS 16
+
+typedef struct mpsfix_truth_streams {
+	char names[MPSFIX_TRUTH_STREAMS][48]; /* lower case, as flags are compared */
+	size_t n;
+} mpsfix_truth_streams;
+
+void mpsfix_truth_cuda_streams(mpsfix_truth_streams *out, const mpsfix_truth_ctx *cx, TSNode root);
 
 /** A device string's kind: 'c' for "cuda..." (and "nccl"), 'm' for "mps...", 0 otherwise. */
 char mpsfix_truth_device_kind(const char *s);

@@ -12,8 +12,8 @@
 
 #include "common.h"
 #include "names.h"
+#include "types.h"
 
-typedef struct mpsfix_bindings_index mpsfix_bindings_index; /* bindings.h */
 
 /*
  * What was read of the functions asked about, by function, for the text's

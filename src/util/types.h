@@ -13,5 +13,6 @@ typedef struct mpsfix_pattern mpsfix_pattern;           /* pattern.h: a compiled
 typedef struct mpsfix_constraint_s mpsfix_constraint;   /* pattern.h: a `where:` condition */
 typedef struct mpsfix_template mpsfix_template;         /* template.h: a fix's text */
 typedef struct mpsfix_index mpsfix_index;               /* engine.h: the rules of a run, indexed */
+typedef struct mpsfix_bindings_index mpsfix_bindings_index; /* bindings.h: where a scope binds its names */
 
 #endif
