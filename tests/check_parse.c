@@ -272,6 +272,38 @@ START_TEST(test_parse_walk_order_skip_stop)
 }
 END_TEST
 
+/* The __main__ block: either order, either quote; not !=, not nested, not another name. */
+START_TEST(test_parse_main_block)
+{
+	static const struct {
+		const char *src;
+		int line; /* of the block, from 1; 0 for none */
+	} cases[] = {
+		{"import x\nif __name__ == \"__main__\":\n    x.run()\n", 2},
+		{"if '__main__' == __name__:\n    pass\n", 1},
+		{"if (__name__ == \"__main__\"):\n    pass\nif __name__ == \"__main__\":\n    pass\n", 1},
+		{"if __name__ != \"__main__\":\n    pass\n", 0},
+		{"if __name__ == \"main\":\n    pass\n", 0},
+		{"if __name__ == \"__main__\" and x:\n    pass\n", 0},
+		{"def f():\n    if __name__ == \"__main__\":\n        pass\n", 0},
+		{"x = 1\n", 0},
+	};
+	TSParser *p = NULL;
+
+	ck_assert_int_eq(mpsfix_parser_new(&p), 0);
+	for (size_t i = 0; i < MPSFIX_ARRAY_SIZE(cases); i++) {
+		TSTree *t = parse(p, cases[i].src);
+		TSNode m = mpsfix_main_block(ts_tree_root_node(t), cases[i].src);
+
+		ck_assert_msg(ts_node_is_null(m) ? cases[i].line == 0
+						 : (int)ts_node_start_point(m).row + 1 == cases[i].line,
+			      "case %zu: %s", i, cases[i].src);
+		ts_tree_delete(t);
+	}
+	ts_parser_delete(p);
+}
+END_TEST
+
 /*
  * The grammar's scanner kept "inside an f-string" from the end of one parse
  * into the next: after a file ending in an unterminated f-string, the next
@@ -310,6 +342,7 @@ Suite *mpsfix_suite_parse(void)
 	tcase_add_test(tc, test_parse_deep_nesting);
 	tcase_add_test(tc, test_parse_left_open);
 	tcase_add_test(tc, test_parse_walk_order_skip_stop);
+	tcase_add_test(tc, test_parse_main_block);
 	tcase_add_test(tc, test_parse_no_state_between_files);
 	suite_add_tcase(s, tc);
 	return s;

@@ -74,22 +74,6 @@ static bool baseless(TSNode cls, const char *src)
 	return n == 0 || (n == 1 && mpsfix_node_text_is(mpsfix_first_named(bases), src, "object"));
 }
 
-/* Does module `root` have an `if __name__ == "__main__":` block: is it a script? */
-static bool script(TSNode root, const char *src)
-{
-	mpsfix_kids k;
-	TSNode s, cond;
-	bool yes = false;
-
-	mpsfix_kids_start(&k, root);
-	while (!yes && mpsfix_kids_next(&k, &s)) {
-		cond = is(s, "if_statement") ? ts_node_child_by_field_name(s, "condition", 9) : (TSNode){0};
-		yes = is(cond, "comparison_operator") && mpsfix_node_text_is(mpsfix_first_named(cond), src, "__name__");
-	}
-	mpsfix_kids_end(&k);
-	return yes;
-}
-
 /*
  * Do the decorators of decorated definition `dd` leave the function where
  * its name is: @staticmethod, @property, @contextmanager, @torch.no_grad(),
@@ -321,7 +305,7 @@ static bool unreached(const callers *c, const name_entry *e, const mpsfix_caller
 
 void mpsfix_callers_unreached(TSNode root, const char *src, const mpsfix_callers_hooks *hooks)
 {
-	callers c = {.src = src, .script = script(root, src)};
+	callers c = {.src = src, .script = !ts_node_is_null(mpsfix_main_block(root, src))};
 	bool any = false;
 
 	mpsfix_walk(root, find_defs, &c);

@@ -519,3 +519,33 @@ TSNode mpsfix_call_argument(TSNode args, const char *src, const char *name)
 	}
 	return first;
 }
+
+/* Is `n` the string "__main__" (either quote, no prefix)? */
+static bool main_string(TSNode n, const char *src)
+{
+	return mpsfix_node_text_is(n, src, "\"__main__\"") || mpsfix_node_text_is(n, src, "'__main__'");
+}
+
+TSNode mpsfix_main_block(TSNode root, const char *src)
+{
+	mpsfix_kids k;
+	TSNode s, cond, a, b, found = {0};
+
+	mpsfix_kids_start(&k, root);
+	while (ts_node_is_null(found) && mpsfix_kids_next(&k, &s)) {
+		if (strcmp(ts_node_type(s), "if_statement"))
+			continue;
+		cond = mpsfix_unparenthesized(ts_node_child_by_field_name(s, "condition", 9));
+		if (ts_node_is_null(cond) || strcmp(ts_node_type(cond), "comparison_operator") ||
+		    mpsfix_named_count(cond) != 2 || ts_node_child_count(cond) != 3 ||
+		    strcmp(ts_node_type(ts_node_child(cond, 1)), "=="))
+			continue;
+		a = ts_node_named_child(cond, 0);
+		b = ts_node_named_child(cond, 1);
+		if ((mpsfix_node_text_is(a, src, "__name__") && main_string(b, src)) ||
+		    (main_string(a, src) && mpsfix_node_text_is(b, src, "__name__")))
+			found = s;
+	}
+	mpsfix_kids_end(&k);
+	return found;
+}

@@ -117,6 +117,13 @@ TSNode mpsfix_unparenthesized(TSNode n);
 /** The first named child of `n` that is not a comment, or a null node. */
 TSNode mpsfix_first_named(TSNode n);
 
+/**
+ * The `if __name__ == "__main__":` statement at the top level of module
+ * `root` (also `"__main__" == __name__`), the first if several, or a null
+ * node: a module with one is a script.
+ */
+TSNode mpsfix_main_block(TSNode root, const char *src);
+
 /** Symbol of a named node kind ("call", "identifier"...), 0 if unknown. */
 TSSymbol mpsfix_symbol(const char *kind);
 

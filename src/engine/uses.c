@@ -4,6 +4,7 @@
  */
 #include "uses.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -319,6 +320,115 @@ static bool only_shown(const struct mpsfix_uses_scope *s, mpsfix_names *names, c
 	return true;
 }
 
+/* ---- a script's module name its __main__ block binds again ------------------------- */
+
+/* What may read a module's NAME before its __main__ block binds it again. */
+typedef struct {
+	const char *src;
+	TSNode name;             /* NAME, where the module binds it first */
+	const char **defined;    /* the names of the module's functions and classes */
+	size_t ndefined, cap;
+	bool reads;              /* NAME or one of `defined` is named, or code is dynamic */
+} rebind;
+
+static mpsfix_walk_action collect_defined(TSNode n, void *payload)
+{
+	rebind *rb = payload;
+	TSNode id;
+
+	if (!is(n, "function_definition") && !is(n, "class_definition"))
+		return MPSFIX_WALK_DESCEND;
+	id = ts_node_child_by_field_name(n, "name", 4);
+	if (!ts_node_is_null(id)) {
+		mpsfix_grow((void **)&rb->defined, &rb->cap, rb->ndefined + 1, sizeof(*rb->defined));
+		rb->defined[rb->ndefined++] = rb->src + ts_node_start_byte(id);
+	}
+	return MPSFIX_WALK_DESCEND;
+}
+
+static bool defined_name(const rebind *rb, TSNode id)
+{
+	uint32_t len = ts_node_end_byte(id) - ts_node_start_byte(id);
+
+	for (size_t i = 0; i < rb->ndefined; i++)
+		if (!strncmp(rb->defined[i], rb->src + ts_node_start_byte(id), len) &&
+		    !(isalnum((unsigned char)rb->defined[i][len]) || rb->defined[i][len] == '_'))
+			return true;
+	return false;
+}
+
+/*
+ * Code that runs: a function's body does not (its decorators, defaults and
+ * annotations do), a lambda's may.  NAME named, a function or class of the
+ * module named (called, or handed on to be called), or eval() and its kind
+ * are what may read NAME.
+ */
+static mpsfix_walk_action runs_read(TSNode n, void *payload)
+{
+	static const char *const dynamic[] = {"eval", "exec", "locals", "globals", "vars", "__import__"};
+	rebind *rb = payload;
+	TSNode p;
+
+	if (rb->reads)
+		return MPSFIX_WALK_STOP;
+	p = ts_node_parent(n);
+	if (is(p, "function_definition") && ts_node_eq(n, ts_node_child_by_field_name(p, "body", 4)))
+		return MPSFIX_WALK_SKIP;
+	if (!is(n, "identifier"))
+		return MPSFIX_WALK_DESCEND;
+	if ((is(p, "attribute") && ts_node_eq(ts_node_child_by_field_name(p, "attribute", 9), n)) ||
+	    (is(p, "keyword_argument") && ts_node_eq(ts_node_child_by_field_name(p, "name", 4), n)) ||
+	    ((is(p, "function_definition") || is(p, "class_definition")) &&
+	     ts_node_eq(ts_node_child_by_field_name(p, "name", 4), n)))
+		return MPSFIX_WALK_DESCEND;
+	rb->reads = mpsfix_node_same_text(n, rb->name, rb->src) || defined_name(rb, n) ||
+		    text_in(n, rb->src, dynamic, MPSFIX_ARRAY_SIZE(dynamic));
+	return rb->reads ? MPSFIX_WALK_STOP : MPSFIX_WALK_DESCEND;
+}
+
+/* Is statement `s` `NAME = value` (NAME alone on the left)? */
+static bool binds(TSNode s, const rebind *rb)
+{
+	TSNode a = mpsfix_first_named(s);
+
+	return is(s, "expression_statement") && is(a, "assignment") &&
+	       mpsfix_node_same_text(ts_node_child_by_field_name(a, "left", 4), rb->name, rb->src) &&
+	       !ts_node_is_null(ts_node_child_by_field_name(a, "right", 5));
+}
+
+/*
+ * Does the __main__ block of the script `stmt` (`NAME = value`, at the top
+ * level of module `root`) lies in bind NAME again at its own top level
+ * before anything reads it: neither the module's other code before the
+ * block nor the block's code before that statement, nor its value, names
+ * NAME or a function or class the module defines?
+ */
+static bool rebound_in_main(TSNode root, const char *src, TSNode stmt, TSNode name)
+{
+	rebind rb = {.src = src, .name = name};
+	TSNode main = mpsfix_main_block(root, src), s;
+	mpsfix_kids k;
+	bool rebound = false;
+
+	if (ts_node_is_null(main) || ts_node_start_byte(main) < ts_node_end_byte(stmt))
+		return false;
+	mpsfix_walk(root, collect_defined, &rb);
+	mpsfix_kids_start(&k, root);
+	while (!rb.reads && mpsfix_kids_next(&k, &s) && !ts_node_eq(s, main))
+		if (!ts_node_eq(s, stmt))
+			mpsfix_walk(s, runs_read, &rb);
+	mpsfix_kids_end(&k);
+	mpsfix_kids_start(&k, ts_node_child_by_field_name(main, "consequence", 11));
+	while (!rb.reads && !rebound && mpsfix_kids_next(&k, &s)) {
+		rebound = binds(s, &rb);
+		mpsfix_walk(rebound ? ts_node_child_by_field_name(mpsfix_first_named(s), "right", 5) : s,
+			    runs_read, &rb);
+	}
+	mpsfix_kids_end(&k);
+	free(rb.defined);
+	return rebound && !rb.reads;
+}
+
 bool mpsfix_uses_used(mpsfix_uses_memo *memo, mpsfix_names *names, const char *src, TSNode node)
 {
 	struct mpsfix_uses_scope once, *s = NULL;
@@ -335,8 +445,11 @@ bool mpsfix_uses_used(mpsfix_uses_memo *memo, mpsfix_names *names, const char *s
 	    !is(ts_node_parent(p), "expression_statement"))
 		return true;
 	fn = function_of(p);
-	if (ts_node_is_null(fn))
-		return true;
+	if (ts_node_is_null(fn)) {
+		TSNode root = ts_node_parent(ts_node_parent(p));
+
+		return !(is(root, "module") && rebound_in_main(root, src, ts_node_parent(p), left));
+	}
 	for (size_t i = 0; memo && i < memo->len && !s; i++)
 		if (memo->items[i].scope == fn.id)
 			s = &memo->items[i];

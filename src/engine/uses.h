@@ -48,7 +48,8 @@ void mpsfix_uses_memo_release(mpsfix_uses_memo *m);
  *   the one argument of `torch.device(node)` that is (an assignment
  *   statement of its own, not `a = b = node`, not `self.NAME = node`);
  * - the assignment is in a function, not directly in a class body or the
- *   module (whose names other code may read: an importer, a method);
+ *   module (whose names other code may read: an importer, a method); but
+ *   see the script's case below;
  * - the function binds NAME there alone (no other assignment, parameter,
  *   loop or `with` target, import, `global` or `nonlocal`, in it or in a
  *   function inside it) and never calls eval(), exec(), locals(), globals()
@@ -62,6 +63,17 @@ void mpsfix_uses_memo_release(mpsfix_uses_memo *m);
  *   CPU and CUDA alone, which refuses "mps" (faster_whisper's WhisperModel,
  *   ctranslate2); a read in a nested function, lambda, class or
  *   comprehension counts as a use.  No read at all is fine too.
+ * A script's module-level `NAME = node` (a statement of the module, which
+ * has an `if __name__ == "__main__":` block after it) is not used either
+ * when that block binds NAME again (`NAME = value`, at the block's own top
+ * level) before anything can read it: no other statement of the module
+ * before the block (a function's decorators, defaults and annotations
+ * included, not its body), no statement of the block before that one and
+ * not the value names NAME, a function or class the module defines (called
+ * or handed on), eval(), exec(), locals(), globals(), vars() or
+ * __import__().  pytorch/examples' language_translation/main.py chooses its
+ * device again from --backend there.  (A module that imports the script
+ * would read the first value: scripts are seldom imported.)
  * `memo` (may be NULL) keeps what is read of each function.
  */
 bool mpsfix_uses_used(mpsfix_uses_memo *memo, mpsfix_names *names, const char *src, TSNode node);
