@@ -244,10 +244,17 @@ static void scope_release(struct mpsfix_uses_scope *s)
 	free(s->ids);
 }
 
+static void module_release(struct mpsfix_uses_module *m)
+{
+	free(m->prefix);
+	free(m->main);
+}
+
 void mpsfix_uses_memo_release(mpsfix_uses_memo *m)
 {
 	for (size_t i = 0; i < m->len; i++)
 		scope_release(&m->items[i]);
+	module_release(&m->module);
 	free(m->items);
 	*m = (mpsfix_uses_memo)MPSFIX_USES_MEMO_INIT;
 }
@@ -322,111 +329,191 @@ static bool only_shown(const struct mpsfix_uses_scope *s, mpsfix_names *names, c
 
 /* ---- a script's module name its __main__ block binds again ------------------------- */
 
-/* What may read a module's NAME before its __main__ block binds it again. */
+/* What reading a script's module code finds (one walk, for the text's questions). */
 typedef struct {
 	const char *src;
-	TSNode name;             /* NAME, where the module binds it first */
+	struct mpsfix_uses_module *m;
 	const char **defined;    /* the names of the module's functions and classes */
-	size_t ndefined, cap;
-	bool reads;              /* NAME or one of `defined` is named, or code is dynamic */
-} rebind;
+	size_t ndefined, capdefined, capprefix, capmain;
+	uint32_t index;          /* of the __main__ block's statement being read */
+	bool in_main;
+	TSNode skip;             /* the identifier a binding statement binds: not a read */
+} module_reader;
 
 static mpsfix_walk_action collect_defined(TSNode n, void *payload)
 {
-	rebind *rb = payload;
+	module_reader *mr = payload;
 	TSNode id;
 
 	if (!is(n, "function_definition") && !is(n, "class_definition"))
 		return MPSFIX_WALK_DESCEND;
 	id = ts_node_child_by_field_name(n, "name", 4);
 	if (!ts_node_is_null(id)) {
-		mpsfix_grow((void **)&rb->defined, &rb->cap, rb->ndefined + 1, sizeof(*rb->defined));
-		rb->defined[rb->ndefined++] = rb->src + ts_node_start_byte(id);
+		mpsfix_grow((void **)&mr->defined, &mr->capdefined, mr->ndefined + 1, sizeof(*mr->defined));
+		mr->defined[mr->ndefined++] = mr->src + ts_node_start_byte(id);
 	}
 	return MPSFIX_WALK_DESCEND;
 }
 
-static bool defined_name(const rebind *rb, TSNode id)
+static bool defined_name(const module_reader *mr, TSNode id)
 {
 	uint32_t len = ts_node_end_byte(id) - ts_node_start_byte(id);
 
-	for (size_t i = 0; i < rb->ndefined; i++)
-		if (!strncmp(rb->defined[i], rb->src + ts_node_start_byte(id), len) &&
-		    !(isalnum((unsigned char)rb->defined[i][len]) || rb->defined[i][len] == '_'))
+	for (size_t i = 0; i < mr->ndefined; i++)
+		if (!strncmp(mr->defined[i], mr->src + ts_node_start_byte(id), len) &&
+		    !(isalnum((unsigned char)mr->defined[i][len]) || mr->defined[i][len] == '_'))
 			return true;
 	return false;
 }
 
 /*
  * Code that runs: a function's body does not (its decorators, defaults and
- * annotations do), a lambda's may.  NAME named, a function or class of the
- * module named (called, or handed on to be called), or eval() and its kind
- * are what may read NAME.
+ * annotations do), a lambda's may.  Each name read is kept; a function or
+ * class of the module named (called, or handed on to be called), or eval()
+ * and its kind, may read any name.
  */
-static mpsfix_walk_action runs_read(TSNode n, void *payload)
+static mpsfix_walk_action module_read(TSNode n, void *payload)
 {
 	static const char *const dynamic[] = {"eval", "exec", "locals", "globals", "vars", "__import__"};
-	rebind *rb = payload;
-	TSNode p;
+	module_reader *mr = payload;
+	struct mpsfix_uses_module *m = mr->m;
+	TSNode p = ts_node_parent(n);
 
-	if (rb->reads)
-		return MPSFIX_WALK_STOP;
-	p = ts_node_parent(n);
 	if (is(p, "function_definition") && ts_node_eq(n, ts_node_child_by_field_name(p, "body", 4)))
 		return MPSFIX_WALK_SKIP;
-	if (!is(n, "identifier"))
+	if (!is(n, "identifier") || ts_node_eq(n, mr->skip))
 		return MPSFIX_WALK_DESCEND;
 	if ((is(p, "attribute") && ts_node_eq(ts_node_child_by_field_name(p, "attribute", 9), n)) ||
 	    (is(p, "keyword_argument") && ts_node_eq(ts_node_child_by_field_name(p, "name", 4), n)) ||
 	    ((is(p, "function_definition") || is(p, "class_definition")) &&
 	     ts_node_eq(ts_node_child_by_field_name(p, "name", 4), n)))
 		return MPSFIX_WALK_DESCEND;
-	rb->reads = mpsfix_node_same_text(n, rb->name, rb->src) || defined_name(rb, n) ||
-		    text_in(n, rb->src, dynamic, MPSFIX_ARRAY_SIZE(dynamic));
-	return rb->reads ? MPSFIX_WALK_STOP : MPSFIX_WALK_DESCEND;
+	if (defined_name(mr, n) || text_in(n, mr->src, dynamic, MPSFIX_ARRAY_SIZE(dynamic))) {
+		if (!mr->in_main)
+			m->prefix_calls = true;
+		else if (mr->index < m->main_calls)
+			m->main_calls = mr->index;
+		return MPSFIX_WALK_DESCEND;
+	}
+	if (!mr->in_main) {
+		mpsfix_grow((void **)&m->prefix, &mr->capprefix, m->nprefix + 1, sizeof(*m->prefix));
+		m->prefix[m->nprefix++] = (struct mpsfix_uses_name){mpsfix_node_hash(n, mr->src), n};
+	} else {
+		mpsfix_grow((void **)&m->main, &mr->capmain, m->nmain + 1, sizeof(*m->main));
+		m->main[m->nmain++] = (struct mpsfix_uses_main_name){mpsfix_node_hash(n, mr->src), n, mr->index, 0};
+	}
+	return MPSFIX_WALK_DESCEND;
 }
 
-/* Is statement `s` `NAME = value` (NAME alone on the left)? */
-static bool binds(TSNode s, const rebind *rb)
+/* The name statement `s` binds alone, `NAME = value` (a null node if it is not such a statement). */
+static TSNode bound_name(TSNode s)
 {
-	TSNode a = mpsfix_first_named(s);
+	TSNode a = is(s, "expression_statement") ? mpsfix_first_named(s) : (TSNode){0}, left;
 
-	return is(s, "expression_statement") && is(a, "assignment") &&
-	       mpsfix_node_same_text(ts_node_child_by_field_name(a, "left", 4), rb->name, rb->src) &&
-	       !ts_node_is_null(ts_node_child_by_field_name(a, "right", 5));
+	if (!is(a, "assignment") || !is(left = ts_node_child_by_field_name(a, "left", 4), "identifier") ||
+	    ts_node_is_null(ts_node_child_by_field_name(a, "right", 5)))
+		return (TSNode){0};
+	return left;
+}
+
+static int by_main_hash(const void *a, const void *b)
+{
+	const struct mpsfix_uses_main_name *x = a, *y = b;
+
+	if (x->hash != y->hash)
+		return x->hash < y->hash ? -1 : 1;
+	if (x->index != y->index)
+		return x->index < y->index ? -1 : 1;
+	return (int)x->binds - (int)y->binds; /* a statement's reads before its binding */
 }
 
 /*
- * Does the __main__ block of the script `stmt` (`NAME = value`, at the top
- * level of module `root`) lies in bind NAME again at its own top level
- * before anything reads it: neither the module's other code before the
- * block nor the block's code before that statement, nor its value, names
- * NAME or a function or class the module defines?
+ * Read module `root` once: the names its statements before the __main__
+ * block read (a module-level `NAME = value`'s NAME is bound, not read), and
+ * those the block's statements read, by statement, with the statements
+ * that bind a name alone.
  */
-static bool rebound_in_main(TSNode root, const char *src, TSNode stmt, TSNode name)
+static void module_read_all(struct mpsfix_uses_module *m, TSNode root, const char *src)
 {
-	rebind rb = {.src = src, .name = name};
-	TSNode main = mpsfix_main_block(root, src), s;
+	module_reader mr = {.src = src, .m = m};
 	mpsfix_kids k;
-	bool rebound = false;
+	TSNode s;
 
-	if (ts_node_is_null(main) || ts_node_start_byte(main) < ts_node_end_byte(stmt))
-		return false;
-	mpsfix_walk(root, collect_defined, &rb);
+	*m = (struct mpsfix_uses_module){.read = true, .main_calls = UINT32_MAX};
+	m->block = mpsfix_main_block(root, src);
+	if (ts_node_is_null(m->block))
+		return;
+	mpsfix_walk(root, collect_defined, &mr);
 	mpsfix_kids_start(&k, root);
-	while (!rb.reads && mpsfix_kids_next(&k, &s) && !ts_node_eq(s, main))
-		if (!ts_node_eq(s, stmt))
-			mpsfix_walk(s, runs_read, &rb);
-	mpsfix_kids_end(&k);
-	mpsfix_kids_start(&k, ts_node_child_by_field_name(main, "consequence", 11));
-	while (!rb.reads && !rebound && mpsfix_kids_next(&k, &s)) {
-		rebound = binds(s, &rb);
-		mpsfix_walk(rebound ? ts_node_child_by_field_name(mpsfix_first_named(s), "right", 5) : s,
-			    runs_read, &rb);
+	while (mpsfix_kids_next(&k, &s) && !ts_node_eq(s, m->block)) {
+		mr.skip = bound_name(s);
+		mpsfix_walk(s, module_read, &mr);
 	}
 	mpsfix_kids_end(&k);
-	free(rb.defined);
-	return rebound && !rb.reads;
+	mr.in_main = true;
+	mpsfix_kids_start(&k, ts_node_child_by_field_name(m->block, "consequence", 11));
+	for (; mpsfix_kids_next(&k, &s); mr.index++) {
+		TSNode left = bound_name(s);
+
+		mr.skip = left;
+		mpsfix_walk(s, module_read, &mr);
+		if (!ts_node_is_null(left)) { /* the binding itself, marked */
+			mpsfix_grow((void **)&m->main, &mr.capmain, m->nmain + 1, sizeof(*m->main));
+			m->main[m->nmain++] =
+				(struct mpsfix_uses_main_name){mpsfix_node_hash(left, src), left, mr.index, 1};
+		}
+	}
+	mpsfix_kids_end(&k);
+	if (m->nprefix > 1)
+		qsort(m->prefix, m->nprefix, sizeof(*m->prefix), by_hash);
+	if (m->nmain > 1)
+		qsort(m->main, m->nmain, sizeof(*m->main), by_main_hash);
+	free(mr.defined);
+}
+
+/*
+ * Does the __main__ block of the script whose module binds `name` at its
+ * top level bind it again at its own top level before anything can read
+ * the first value?
+ */
+static bool rebound_in_main(const struct mpsfix_uses_module *m, const char *src, TSNode name)
+{
+	uint64_t hash = mpsfix_node_hash(name, src);
+	size_t lo = 0, hi = m->nprefix;
+	uint32_t bind = UINT32_MAX;
+
+	if (ts_node_is_null(m->block) || m->prefix_calls ||
+	    ts_node_start_byte(m->block) < ts_node_end_byte(name))
+		return false;
+	while (lo < hi) { /* the first name of the hash */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (m->prefix[mid].hash < hash)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < m->nprefix && m->prefix[lo].hash == hash; lo++)
+		if (mpsfix_node_same_text(m->prefix[lo].id, name, src))
+			return false;
+	for (lo = 0, hi = m->nmain; lo < hi;) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (m->main[mid].hash < hash)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* by statement: a read at or before the first binding statement (its
+	   value included) comes first */
+	for (; lo < m->nmain && m->main[lo].hash == hash && bind == UINT32_MAX; lo++) {
+		if (!mpsfix_node_same_text(m->main[lo].id, name, src))
+			continue;
+		if (!m->main[lo].binds)
+			return false;
+		bind = m->main[lo].index;
+	}
+	return bind != UINT32_MAX && bind < m->main_calls;
 }
 
 bool mpsfix_uses_used(mpsfix_uses_memo *memo, mpsfix_names *names, const char *src, TSNode node)
@@ -447,8 +534,17 @@ bool mpsfix_uses_used(mpsfix_uses_memo *memo, mpsfix_names *names, const char *s
 	fn = function_of(p);
 	if (ts_node_is_null(fn)) {
 		TSNode root = ts_node_parent(ts_node_parent(p));
+		struct mpsfix_uses_module one = {0}, *m = memo ? &memo->module : &one;
+		bool rebound;
 
-		return !(is(root, "module") && rebound_in_main(root, src, ts_node_parent(p), left));
+		if (!is(root, "module"))
+			return true;
+		if (!m->read)
+			module_read_all(m, root, src);
+		rebound = rebound_in_main(m, src, left);
+		if (!memo)
+			module_release(&one);
+		return !rebound;
 	}
 	for (size_t i = 0; memo && i < memo->len && !s; i++)
 		if (memo->items[i].scope == fn.id)

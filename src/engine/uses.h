@@ -34,6 +34,27 @@ typedef struct {
 						  globals() or vars(): any name may be read */
 	} *items;
 	size_t len, cap;
+	/* the module, read at the first question about a module-level name */
+	struct mpsfix_uses_module {
+		bool read;
+		TSNode block;                  /* the __main__ block (null: none) */
+		struct mpsfix_uses_name *prefix; /* the names the module's statements before
+						  the block read, by hash (owned) */
+		size_t nprefix;
+		bool prefix_calls;             /* they name a function or class of the
+						  module, or call eval() or its kind */
+		struct mpsfix_uses_main_name {
+			uint64_t hash;
+			TSNode id;
+			uint32_t index;        /* of the block's statement */
+			uint32_t binds;        /* 1: the name that statement binds alone */
+		} *main;                       /* the names the block's statements read or
+						  bind, by hash, then statement (owned) */
+		size_t nmain;
+		uint32_t main_calls;           /* the first of its statements that names a
+						  function or class of the module (or calls
+						  eval()...); UINT32_MAX: none */
+	} module;
 } mpsfix_uses_memo;
 
 #define MPSFIX_USES_MEMO_INIT {0}
