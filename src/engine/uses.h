@@ -90,8 +90,9 @@ void mpsfix_uses_memo_release(mpsfix_uses_memo *m);
  * level) before anything can read it: no other statement of the module
  * before the block (a function's decorators, defaults and annotations
  * included, not its body), no statement of the block before that one and
- * not the value names NAME, a function or class the module defines (called
- * or handed on), eval(), exec(), locals(), globals(), vars() or
+ * not the value reads NAME (binding it, `NAME = value` at the module's top
+ * level, is no read) or names a function or class the module defines
+ * (called or handed on), eval(), exec(), locals(), globals(), vars() or
  * __import__().  pytorch/examples' language_translation/main.py chooses its
  * device again from --backend there.  (A module that imports the script
  * would read the first value: scripts are seldom imported.)
