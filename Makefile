@@ -82,6 +82,10 @@ export TMPDIR := $(TEST_TMPDIR)
 endif
 endif
 
+# tests/t0410-jobs.sh: how many times each -j 8 run is repeated to catch a
+# race (make sanitize: 2, as make tsan, whose ThreadSanitizer sees races
+# that ASan does not)
+JOBS_REPEATS ?= 5
 # tests/t0710-kill.sh in make check: runs killed, copies of the fixture inputs in its tree
 KILL_RUNS ?= 15
 KILL_COPIES ?= 10
@@ -388,7 +392,7 @@ t0400: $(O)/mpsfix
 
 t0410: $(O)/mpsfix
 	@echo "== -j 1 and -j 2, 3, 8 print and write the same"
-	sh tests/t0410-jobs.sh $(O)/mpsfix
+	sh tests/t0410-jobs.sh $(O)/mpsfix $(JOBS_REPEATS)
 
 t0500: $(O)/mpsfix
 	@echo "== option table, --help and man pages"
@@ -477,7 +481,7 @@ lint-fixes: $(O)/mpsfix $(RUFF_STAMP)
 # tests/semantics and fixtures/semantics, with and without the prefilter.
 SANITIZE_SUITES = $(filter-out t0000 t0010 lint-fixes t0800 semantics,$(CHECK_SUITES))
 sanitize:
-	$(MAKE) O=build-san SANITIZE=address,undefined CFLAGS='-O1 -g' sanitize-suites
+	$(MAKE) O=build-san SANITIZE=address,undefined CFLAGS='-O1 -g' JOBS_REPEATS=2 sanitize-suites
 
 # (the slowest first, as for check)
 sanitize-suites: t0410 t0400 t0100 $(SANITIZE_SUITES)
