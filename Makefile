@@ -82,6 +82,8 @@ export TMPDIR := $(TEST_TMPDIR)
 endif
 endif
 
+# (make sanitize and make tsan multiply the suites' timeouts by TIMEOUT_SCALE=3:
+# tests/test-lib.sh)
 # tests/t0410-jobs.sh: how many times each -j 8 run is repeated to catch a
 # race (make sanitize: 2, as make tsan, whose ThreadSanitizer sees races
 # that ASan does not)
@@ -481,7 +483,8 @@ lint-fixes: $(O)/mpsfix $(RUFF_STAMP)
 # tests/semantics and fixtures/semantics, with and without the prefilter.
 SANITIZE_SUITES = $(filter-out t0000 t0010 lint-fixes t0800 semantics,$(CHECK_SUITES))
 sanitize:
-	$(MAKE) O=build-san SANITIZE=address,undefined CFLAGS='-O1 -g' JOBS_REPEATS=2 sanitize-suites
+	TIMEOUT_SCALE=3 $(MAKE) O=build-san SANITIZE=address,undefined CFLAGS='-O1 -g' JOBS_REPEATS=2 \
+		sanitize-suites
 
 # (the slowest first, as for check)
 sanitize-suites: t0410 t0400 t0100 $(SANITIZE_SUITES)
@@ -491,7 +494,7 @@ TSAN_CC ?= clang
 # (the tests run in a sub-make that has the flags, as for sanitize: the make
 # install of t0100-cli.sh rebuilds main.o with them)
 tsan:
-	$(MAKE) O=build-tsan CC=$(TSAN_CC) SANITIZE=thread CFLAGS='-O1 -g' tsan-tests
+	TIMEOUT_SCALE=3 $(MAKE) O=build-tsan CC=$(TSAN_CC) SANITIZE=thread CFLAGS='-O1 -g' tsan-tests
 
 tsan-tests: $(O)/mpsfix $(O)/check_all
 	TSAN_OPTIONS='halt_on_error=1 exitcode=66 second_deadlock_stack=1' CK_RUN_SUITE=pool \

@@ -179,18 +179,30 @@ now_ms() {
 	*) echo $((_ns / 1000000)) ;;
 	esac
 }
-# timeout SECONDS CMD...: coreutils' timeout, Homebrew's gtimeout, else perl's alarm
-if ! command -v timeout >/dev/null 2>&1; then
-	if command -v gtimeout >/dev/null 2>&1; then
-		timeout() { gtimeout "$@"; }
-	else
-		timeout() {
-			_t=$1
-			shift
-			perl -e 'alarm shift; exec @ARGV or exit 127' "$_t" "$@"
-		}
-	fi
+# timeout SECONDS CMD...: coreutils' timeout, Homebrew's gtimeout, else perl's
+# alarm, for SECONDS times TIMEOUT_SCALE (default 1): a timeout guards against a
+# hang and times nothing, and code built with sanitizers runs several times
+# slower (make sanitize and make tsan set it)
+if command -v timeout >/dev/null 2>&1; then
+	_timeout() { command timeout "$@"; }
+elif command -v gtimeout >/dev/null 2>&1; then
+	_timeout() { gtimeout "$@"; }
+else
+	_timeout() {
+		_t=$1
+		shift
+		perl -e 'alarm shift; exec @ARGV or exit 127' "$_t" "$@"
+	}
 fi
+timeout() {
+	_t=$1
+	shift
+	case ${TIMEOUT_SCALE:-1}$_t in
+	*[!0-9]*) ;;
+	*) _t=$((_t * ${TIMEOUT_SCALE:-1})) ;;
+	esac
+	_timeout "$_t" "$@"
+}
 
 # isolate: nothing of the user's may leak into a test (git configuration and
 # identity, hooks' variables, report format, color, an enclosing tmux); uses $tmp
