@@ -93,6 +93,8 @@ KILL_RUNS ?= 15
 KILL_COPIES ?= 10
 
 ifdef SANITIZE
+# (instrumented code runs several times slower: the parse time limit too, parse.h)
+override CPPFLAGS += -DMPSFIX_PARSE_TIMEOUT_SCALE=4
 override CFLAGS += -fsanitize=$(SANITIZE) -fno-sanitize-recover=all -fno-omit-frame-pointer
 override LDFLAGS += -fsanitize=$(SANITIZE)
 endif

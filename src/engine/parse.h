@@ -21,9 +21,14 @@ int mpsfix_parser_new(TSParser **out);
 /*
  * tree-sitter's error recovery can take very long on pathological input:
  * a parse of `len` bytes may take 10 s plus 2 s per MB, then the file is
- * skipped.
+ * skipped.  A build with sanitizers runs several times slower: the Makefile
+ * multiplies the limit there (MPSFIX_PARSE_TIMEOUT_SCALE=4).
  */
-#define MPSFIX_PARSE_TIMEOUT_US(len) (10000000ull + 2ull * (uint64_t)(len))
+#ifndef MPSFIX_PARSE_TIMEOUT_SCALE
+#define MPSFIX_PARSE_TIMEOUT_SCALE 1
+#endif
+#define MPSFIX_PARSE_TIMEOUT_US(len) \
+	(MPSFIX_PARSE_TIMEOUT_SCALE * (10000000ull + 2ull * (uint64_t)(len)))
 
 /**
  * Parse `len` bytes of `data` into a new tree (the caller frees it with
