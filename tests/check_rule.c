@@ -165,6 +165,30 @@ START_TEST(test_rule_defaults)
 }
 END_TEST
 
+/* skip-paths globs match a folder or file name of the path, not the whole path */
+START_TEST(test_rule_skips_path)
+{
+	mpsfix_rule *r = NULL;
+
+	ck_assert_msg(load(&r, RULE_HEAD "match: torch.std_mean($$$ARGS)\n"
+				 "skip-paths: [tests, 'test_*.py', 'convert_*.py']\n") == 0,
+		      "%s", mpsfix_error_last()->message);
+	ck_assert(mpsfix_rule_skips_path(r, "tests/models/a.py"));
+	ck_assert(mpsfix_rule_skips_path(r, "pkg/tests/a.py"));
+	ck_assert(mpsfix_rule_skips_path(r, "pkg/test_a.py"));
+	ck_assert(mpsfix_rule_skips_path(r, "convert_b.py"));
+	ck_assert(!mpsfix_rule_skips_path(r, "pkg/testsuite/a.py"));
+	ck_assert(!mpsfix_rule_skips_path(r, "pkg/a_tests.py"));
+	ck_assert(!mpsfix_rule_skips_path(r, "scripts/converter.py"));
+	ck_assert(!mpsfix_rule_skips_path(r, ""));
+	mpsfix_rule_free(r);
+	ck_assert_msg(load(&r, RULE_HEAD "match: torch.std_mean($$$ARGS)\n") == 0, "%s",
+		      mpsfix_error_last()->message);
+	ck_assert(!mpsfix_rule_skips_path(r, "tests/a.py")); /* no skip-paths: nothing skipped */
+	mpsfix_rule_free(r);
+}
+END_TEST
+
 START_TEST(test_rule_match_list)
 {
 	mpsfix_rule *r = NULL;
@@ -1115,6 +1139,7 @@ Suite *mpsfix_suite_rule(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_rule_full);
 	tcase_add_test(tc, test_rule_defaults);
+	tcase_add_test(tc, test_rule_skips_path);
 	tcase_add_test(tc, test_rule_match_list);
 	tcase_add_test(tc, test_rule_literals);
 	tcase_add_test(tc, test_rule_conditions_and_cases);

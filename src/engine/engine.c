@@ -4,11 +4,11 @@
  */
 #include "engine.h"
 
-#include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cond.h"
+#include "deprecated.h"
 #include "edit.h"
 #include "fix.h"
 #include "names.h"
@@ -200,6 +200,7 @@ typedef struct {
 	mpsfix_instance_memo values; /* the values of the names `tensor:` asks about */
 	mpsfix_reach_spans spans[2]; /* what cannot run on MPS, for ranges that reach
 					torch 2.6 and for ranges below it */
+	mpsfix_deprecated deprecated; /* the blocks its authors mark deprecated */
 	bool *possible;          /* by rule order: its words are in ps->src (the
 				    others cannot match, so are not tried): read_words() */
 } pass;
@@ -349,9 +350,10 @@ static bool not_tensor(pass *ps, const mpsfix_reach_ctx *rx, TSNode value, TSNod
 }
 
 /*
- * Can the match run on MPS (unless the rule wants code that cannot, too), can
- * the argument the rule names as the device be "mps", and can the one it
- * names as a tensor be one?
+ * Is the match outside code its authors mark deprecated (deprecated.h), can
+ * it run on MPS (unless the rule wants code that cannot, too), can the
+ * argument the rule names as the device be "mps", and can the one it names
+ * as a tensor be one?
  */
 static bool reachable(pass *ps, const mpsfix_rule *r, const mpsfix_match *m)
 {
@@ -366,6 +368,8 @@ static bool reachable(pass *ps, const mpsfix_rule *r, const mpsfix_match *m)
 	const mpsfix_binding *b;
 	bool reach;
 
+	if (mpsfix_deprecated_at(&ps->deprecated, ps->src->data, ps->src->len, ps->root, m->node))
+		return false;
 	if (!r->reach_any && ps->imports_fail < 0)
 		/* a module of its folder that fails on import stops the whole file */
 		ps->imports_fail = ps->opts->disk_path && ps->ctx->siblings &&
@@ -497,6 +501,7 @@ static void run_pass(pass *ps, mpsfix_result *findings, mpsfix_edits *edits)
 	mpsfix_instance_memo_release(&ps->values);
 	mpsfix_reach_spans_release(&ps->spans[0]);
 	mpsfix_reach_spans_release(&ps->spans[1]);
+	mpsfix_deprecated_release(&ps->deprecated);
 	findings->file_ignored = false;
 	findings->suppressed = 0;
 	ps->fix = (mpsfix_fix_ctx)MPSFIX_FIX_CTX_INIT(ps->src, ps->root, names, ps->ctx->matcher,
@@ -527,28 +532,6 @@ static void list_unused(pass *ps, mpsfix_result *out)
 		out->unused = mpsfix_suppressions_unused(sup, &out->nunused);
 }
 
-/* Does a folder or file name of `path` match one of the rule's `skip-paths`? */
-static bool skips_path(const mpsfix_rule *r, const char *path)
-{
-	const char *p = path;
-
-	while (p && *p) {
-		const char *slash = strchr(p, '/');
-		size_t n = slash ? (size_t)(slash - p) : strlen(p);
-		char name[256];
-
-		if (n > 0 && n < sizeof(name)) {
-			memcpy(name, p, n);
-			name[n] = '\0';
-			for (size_t g = 0; g < r->skip_paths.len; g++)
-				if (!fnmatch(r->skip_paths.items[g], name, 0))
-					return true;
-		}
-		p = slash ? slash + 1 : NULL;
-	}
-	return false;
-}
-
 /*
  * Which rules' words ps->src has, into ps->possible, once per text: a fix may
  * bring in another rule's words.  SKIP: no rule can match it.
@@ -573,7 +556,7 @@ static mpsfix_prefilter_verdict read_words(pass *ps)
 		const mpsfix_rule *r = ps->ix->rules[i];
 
 		if ((target && !mpsfix_torch_range_meets(r->range, *target)) ||
-		    (r->skip_paths.len && skips_path(r, ps->opts->rel_path ? ps->opts->rel_path : ps->src->path)))
+		    mpsfix_rule_skips_path(r, ps->opts->rel_path ? ps->opts->rel_path : ps->src->path))
 			ps->possible[i] = false;
 		any |= ps->possible[i];
 	}
@@ -890,6 +873,7 @@ done:
 	free(ps.possible);
 	mpsfix_reach_spans_release(&ps.spans[0]);
 	mpsfix_reach_spans_release(&ps.spans[1]);
+	mpsfix_deprecated_release(&ps.deprecated);
 	mpsfix_cond_memo_release(&ps.memo);
 	mpsfix_instance_memo_release(&ps.values);
 	return error;

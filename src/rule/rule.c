@@ -5,7 +5,9 @@
  */
 #include "rule.h"
 
+#include <fnmatch.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "template.h"
 
@@ -20,6 +22,27 @@ const char *mpsfix_severity_name(mpsfix_severity s)
 		return "info";
 	}
 	return "unknown";
+}
+
+bool mpsfix_rule_skips_path(const mpsfix_rule *r, const char *path)
+{
+	const char *p = path;
+
+	while (r->skip_paths.len && p && *p) {
+		const char *slash = strchr(p, '/');
+		size_t n = slash ? (size_t)(slash - p) : strlen(p);
+		char name[256];
+
+		if (n > 0 && n < sizeof(name)) {
+			memcpy(name, p, n);
+			name[n] = '\0';
+			for (size_t g = 0; g < r->skip_paths.len; g++)
+				if (!fnmatch(r->skip_paths.items[g], name, 0))
+					return true;
+		}
+		p = slash ? slash + 1 : NULL;
+	}
+	return false;
 }
 
 void mpsfix_rule_free(mpsfix_rule *r)

@@ -122,6 +122,12 @@ int mpsfix_rule_load_file(mpsfix_rule **out, TSParser *parser, const char *path)
 void mpsfix_rule_free(mpsfix_rule *r);
 
 /**
+ * Does a folder or file name of `path` (its parts between slashes) match
+ * one of the rule's `skip-paths` globs (fnmatch(3), no flags)?
+ */
+bool mpsfix_rule_skips_path(const mpsfix_rule *r, const char *path);
+
+/**
  * True when `name` (of a `where`/`when` key, a template's $name or a
  * replace target) names a signature parameter: [a-z_][a-z0-9_]* with a
  * letter.  Metavariables are [A-Z_][A-Z0-9_]*; MATCH is the whole match.
