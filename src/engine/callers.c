@@ -74,13 +74,7 @@ static bool baseless(TSNode cls, const char *src)
 	return n == 0 || (n == 1 && mpsfix_node_text_is(mpsfix_first_named(bases), src, "object"));
 }
 
-/*
- * Do the decorators of decorated definition `dd` leave the function where
- * its name is: @staticmethod, @property, @contextmanager, @torch.no_grad(),
- * @functools.wraps(f)?  Others may hand it on unnamed (@atexit.register,
- * @app.command()), to be called from anywhere.
- */
-static bool plain_decorators(TSNode dd, const char *src)
+bool mpsfix_callers_plain_decorators(TSNode dd, const char *src)
 {
 	static const char *const plain[] = {
 		"staticmethod", "classmethod", "property", "setter", "getter", "deleter", "cached_property",
@@ -124,7 +118,7 @@ static bool judged(const callers *c, TSNode d, const char *s, uint32_t n, TSNode
 	TSNode p = ts_node_parent(d), o;
 
 	if (is(p, "decorated_definition")) {
-		if (!plain_decorators(p, src))
+		if (!mpsfix_callers_plain_decorators(p, src))
 			return false;
 		p = ts_node_parent(p);
 	}

@@ -57,4 +57,12 @@ typedef struct {
  */
 void mpsfix_callers_unreached(TSNode root, const char *src, const mpsfix_callers_hooks *hooks);
 
+/**
+ * Do the decorators of decorated definition `dd` leave the function where
+ * its name is: @staticmethod, @property, @contextmanager, @torch.no_grad(),
+ * @functools.wraps(f)?  Others may hand it on unnamed (@atexit.register,
+ * @app.command()), to be called from anywhere.
+ */
+bool mpsfix_callers_plain_decorators(TSNode dd, const char *src);
+
 #endif

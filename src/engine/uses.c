@@ -5,6 +5,7 @@
 #include "uses.h"
 
 #include <ctype.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -255,6 +256,7 @@ void mpsfix_uses_memo_release(mpsfix_uses_memo *m)
 	for (size_t i = 0; i < m->len; i++)
 		scope_release(&m->items[i]);
 	module_release(&m->module);
+	mpsfix_defaults_memo_release(&m->defaults);
 	free(m->items);
 	*m = (mpsfix_uses_memo)MPSFIX_USES_MEMO_INIT;
 }
@@ -297,25 +299,24 @@ static bool torch_device(mpsfix_names *names, const char *src, TSNode call)
 	return yes;
 }
 
+/* The first of `n` names sorted by hash whose hash is `hash` (or n). */
+static size_t first_of_hash(const struct mpsfix_uses_name *names, size_t n, uint64_t hash)
+{
+	return mpsfix_lower_bound64(names, n, sizeof(*names), offsetof(struct mpsfix_uses_name, hash), hash);
+}
+
 /* Is every read of `left`'s name in `fn` (read as `s`) only shown? */
 static bool only_shown(const struct mpsfix_uses_scope *s, mpsfix_names *names, const char *src,
 		       TSNode fn, TSNode left)
 {
 	uint64_t hash = mpsfix_node_hash(left, src);
-	size_t lo = 0, hi = s->nids;
+	size_t lo;
 	mpsfix_binding b;
 
 	mpsfix_bindings_index_get(s->bindings, left, &b);
 	if (b.count != 1 || b.dynamic || s->dynamic)
 		return false;
-	while (lo < hi) { /* the first name of the hash */
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (s->ids[mid].hash < hash)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	lo = first_of_hash(s->ids, s->nids, hash);
 	for (; lo < s->nids && s->ids[lo].hash == hash; lo++) {
 		TSNode id = s->ids[lo].id;
 
@@ -479,31 +480,17 @@ static void module_read_all(struct mpsfix_uses_module *m, TSNode root, const cha
 static bool rebound_in_main(const struct mpsfix_uses_module *m, const char *src, TSNode name)
 {
 	uint64_t hash = mpsfix_node_hash(name, src);
-	size_t lo = 0, hi = m->nprefix;
+	size_t lo;
 	uint32_t bind = UINT32_MAX;
 
 	if (ts_node_is_null(m->block) || m->prefix_calls ||
 	    ts_node_start_byte(m->block) < ts_node_end_byte(name))
 		return false;
-	while (lo < hi) { /* the first name of the hash */
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (m->prefix[mid].hash < hash)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	for (; lo < m->nprefix && m->prefix[lo].hash == hash; lo++)
+	for (lo = first_of_hash(m->prefix, m->nprefix, hash); lo < m->nprefix && m->prefix[lo].hash == hash; lo++)
 		if (mpsfix_node_same_text(m->prefix[lo].id, name, src))
 			return false;
-	for (lo = 0, hi = m->nmain; lo < hi;) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (m->main[mid].hash < hash)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	lo = mpsfix_lower_bound64(m->main, m->nmain, sizeof(*m->main), offsetof(struct mpsfix_uses_main_name, hash),
+				  hash);
 	/* by statement: a read at or before the first binding statement (its
 	   value included) comes first */
 	for (; lo < m->nmain && m->main[lo].hash == hash && bind == UINT32_MAX; lo++) {
@@ -527,6 +514,9 @@ bool mpsfix_uses_used(mpsfix_uses_memo *memo, mpsfix_names *names, const char *s
 		v = outer(call_of(p));
 		p = ts_node_parent(v);
 	}
+	if ((is(p, "default_parameter") || is(p, "typed_default_parameter")) &&
+	    ts_node_eq(ts_node_child_by_field_name(p, "value", 5), v))
+		return !mpsfix_defaults_overridden(memo ? &memo->defaults : NULL, src, p);
 	if (!is(p, "assignment") || !ts_node_eq(ts_node_child_by_field_name(p, "right", 5), v) ||
 	    !is(left = ts_node_child_by_field_name(p, "left", 4), "identifier") ||
 	    !is(ts_node_parent(p), "expression_statement"))

@@ -11,6 +11,7 @@
 #include <tree_sitter/api.h>
 
 #include "common.h"
+#include "defaults.h"
 #include "names.h"
 #include "types.h"
 
@@ -55,6 +56,7 @@ typedef struct {
 						  function or class of the module (or calls
 						  eval()...); UINT32_MAX: none */
 	} module;
+	mpsfix_defaults_memo defaults;         /* the text's names, for parameter defaults */
 } mpsfix_uses_memo;
 
 #define MPSFIX_USES_MEMO_INIT {0}
@@ -96,6 +98,9 @@ void mpsfix_uses_memo_release(mpsfix_uses_memo *m);
  * __import__().  pytorch/examples' language_translation/main.py chooses its
  * device again from --backend there.  (A module that imports the script
  * would read the first value: scripts are seldom imported.)
+ * Nor is the default value of a parameter (`def f(x, device=node)`,
+ * `torch.device(node)` as one) used when every call of the function in the
+ * text passes the parameter (defaults.h).
  * `memo` (may be NULL) keeps what is read of each function.
  */
 bool mpsfix_uses_used(mpsfix_uses_memo *memo, mpsfix_names *names, const char *src, TSNode node);

@@ -170,6 +170,24 @@ void mpsfix_buf_release(mpsfix_buf *b)
 	b->len = b->cap = 0;
 }
 
+size_t mpsfix_lower_bound64(const void *base, size_t n, size_t size, size_t offset, uint64_t key)
+{
+	const unsigned char *p = base;
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		uint64_t k;
+
+		memcpy(&k, p + mid * size + offset, sizeof(k));
+		if (k < key)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 size_t mpsfix_lower_bound(const void *base, size_t n, size_t size, size_t offset, uint32_t key)
 {
 	const unsigned char *p = base;

@@ -102,6 +102,9 @@ typedef struct {
  */
 size_t mpsfix_lower_bound(const void *base, size_t n, size_t size, size_t offset, uint32_t key);
 
+/** The same for a uint64_t key (a hash). */
+size_t mpsfix_lower_bound64(const void *base, size_t n, size_t size, size_t offset, uint64_t key);
+
 #define MPSFIX_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 #endif
