@@ -1,7 +1,7 @@
 /*
  * defaults.c: is a parameter's default ever used (see defaults.h)?  The
- * text's identifiers and strings are read once, by hash; a question looks
- * up the function's name among them and reads each call.
+ * text's identifiers and strings are read once, by hash; the first question
+ * about a function finds its calls and what each passes, once.
  */
 #include "defaults.h"
 
@@ -17,12 +17,14 @@ static bool is(TSNode n, const char *type)
 	return !ts_node_is_null(n) && !strcmp(ts_node_type(n), type);
 }
 
+typedef struct {
+	mpsfix_defaults_memo *m;
+	const char *src;
+} reader;
+
 static mpsfix_walk_action read_name(TSNode n, void *payload)
 {
-	struct {
-		mpsfix_defaults_memo *m;
-		const char *src;
-	} *rd = payload;
+	reader *rd = payload;
 
 	if (!is(n, "identifier") && !is(n, "string_content"))
 		return MPSFIX_WALK_DESCEND;
@@ -41,47 +43,44 @@ static int by_hash(const void *a, const void *b)
 	       : ts_node_start_byte(x->id) > ts_node_start_byte(y->id);
 }
 
-static void memo_read(mpsfix_defaults_memo *m, TSNode root, const char *src)
-{
-	struct {
-		mpsfix_defaults_memo *m;
-		const char *src;
-	} rd = {m, src};
-
-	m->read = true;
-	mpsfix_walk(root, read_name, &rd);
-	if (m->len > 1)
-		qsort(m->items, m->len, sizeof(*m->items), by_hash);
-}
-
 void mpsfix_defaults_memo_release(mpsfix_defaults_memo *m)
 {
 	free(m->items);
+	free(m->kws);
+	free(m->fns);
+	free(m->calls);
 	memset(m, 0, sizeof(*m));
+}
+
+/* The first of `n` names sorted by hash whose hash is `hash` (or n). */
+static size_t first_of_hash(const struct mpsfix_defaults_name *names, size_t n, uint64_t hash)
+{
+	return mpsfix_lower_bound64(names, n, sizeof(*names), offsetof(struct mpsfix_defaults_name, hash), hash);
 }
 
 /*
  * Where parameter `param` stands among the positional parameters of
- * `params` (-1: keyword-only, or after `*args`), or -2 when the list has a
- * form not read here.
+ * `params` (-1: keyword-only, or after `*args`), or -2 when it is not
+ * there; `*posonly`: it stands before `/`.
  */
-static long position(TSNode params, TSNode param, const char *src)
+static long position(TSNode params, TSNode param, const char *src, bool *posonly)
 {
 	mpsfix_kids k;
 	TSNode c;
 	long at = 0, found = -2;
 	bool keyword_only = false;
 
+	*posonly = false;
 	mpsfix_kids_start(&k, params);
-	while (found == -2 && mpsfix_kids_next(&k, &c)) {
+	while (mpsfix_kids_next(&k, &c)) {
 		const char *t = src + ts_node_start_byte(c);
 
 		if (ts_node_eq(c, param))
 			found = keyword_only ? -1 : at;
+		else if (is(c, "positional_separator"))
+			*posonly = *posonly || found >= 0;
 		else if (is(c, "keyword_separator") || is(c, "list_splat_pattern") || *t == '*')
 			keyword_only = true; /* `*`, `*args`, `*args: int` (and `**kw`, last) */
-		else if (is(c, "positional_separator"))
-			continue;
 		else
 			at++;
 	}
@@ -89,43 +88,37 @@ static long position(TSNode params, TSNode param, const char *src)
 	return found;
 }
 
-/*
- * Does call argument list `args` pass the parameter named [name, name+n)
- * at positional index `at` (-1: by keyword alone)?
- */
-static bool passes(TSNode args, const char *src, const char *name, uint32_t n, long at)
+/* What call argument list `args` passes, into the memo's calls. */
+static void read_call(mpsfix_defaults_memo *m, TSNode args, const char *src)
 {
+	struct mpsfix_defaults_call c = {0, UINT32_MAX, m->nkws, 0};
 	mpsfix_kids k;
 	TSNode a;
-	long positional = 0;
-	bool keyword = false, unknown = false;
 
-	if (!is(args, "argument_list"))
-		return is(args, "generator_expression") && at == 0; /* f(x for x in y) */
-	mpsfix_kids_start(&k, args);
-	while (!keyword && mpsfix_kids_next(&k, &a)) {
-		if (is(a, "keyword_argument")) {
-			TSNode kn = ts_node_child_by_field_name(a, "name", 4);
+	if (is(args, "generator_expression")) { /* f(x for x in y) */
+		c.positional = 1;
+	} else {
+		mpsfix_kids_start(&k, args);
+		while (mpsfix_kids_next(&k, &a)) {
+			if (is(a, "keyword_argument")) {
+				TSNode kn = ts_node_child_by_field_name(a, "name", 4);
 
-			keyword = ts_node_end_byte(kn) - ts_node_start_byte(kn) == n &&
-				  !memcmp(src + ts_node_start_byte(kn), name, n);
-		} else if (is(a, "list_splat")) {
-			unknown = unknown || (at >= 0 && positional <= at); /* *args may or may not reach it */
-		} else if (!is(a, "dictionary_splat")) {
-			positional++;
+				mpsfix_grow((void **)&m->kws, &m->capkws, m->nkws + 1, sizeof(*m->kws));
+				m->kws[m->nkws++] = (struct mpsfix_defaults_name){mpsfix_node_hash(kn, src), kn};
+			} else if (is(a, "list_splat")) {
+				if (c.splat_at == UINT32_MAX)
+					c.splat_at = c.positional;
+			} else if (!is(a, "dictionary_splat")) {
+				c.positional++;
+			}
 		}
+		mpsfix_kids_end(&k);
 	}
-	mpsfix_kids_end(&k);
-	/* not passed by position, **kwargs may or may not hold it: not known */
-	return keyword || (!unknown && at >= 0 && positional > at);
-}
-
-/* The decorated definition around function definition `def`, or `def` itself. */
-static TSNode definition(TSNode def)
-{
-	TSNode p = ts_node_parent(def);
-
-	return is(p, "decorated_definition") ? p : def;
+	c.nkw = m->nkws - c.kw;
+	if (c.nkw > 1)
+		qsort(m->kws + c.kw, c.nkw, sizeof(*m->kws), by_hash);
+	mpsfix_grow((void **)&m->calls, &m->capcalls, m->ncalls + 1, sizeof(*m->calls));
+	m->calls[m->ncalls++] = c;
 }
 
 /* Is decorated definition `dd` a @staticmethod? */
@@ -142,81 +135,136 @@ static bool static_method(TSNode dd, const char *src)
 	return yes;
 }
 
-bool mpsfix_defaults_overridden(mpsfix_defaults_memo *memo, const char *src, TSNode param)
+/* Where function definition `def` stands: its class (null: none), whether
+   it is a static method; false when its calls are not read here. */
+static bool placed(TSNode def, const char *src, TSNode *cls, bool *is_static)
 {
-	mpsfix_defaults_memo once = {0}, *m = memo ? memo : &once;
-	TSNode params = ts_node_parent(param), def = ts_node_parent(params), outer, body, cls = {0};
-	TSNode pname = ts_node_child_by_field_name(param, "name", 4), fname, root;
-	const char *name, *pn;
-	uint32_t n, pnlen;
-	long at;
-	size_t i, calls = 0;
-	bool ok = false, method = false, is_static = false;
+	TSNode fname = ts_node_child_by_field_name(def, "name", 4), outer = def, body;
+	const char *name = src + ts_node_start_byte(fname);
+	uint32_t n = ts_node_end_byte(fname) - ts_node_start_byte(fname);
 
-	if (!is(params, "parameters") || !is(def, "function_definition") || !is(pname, "identifier"))
-		return false;
-	fname = ts_node_child_by_field_name(def, "name", 4);
-	name = src + ts_node_start_byte(fname);
-	n = ts_node_end_byte(fname) - ts_node_start_byte(fname);
-	pn = src + ts_node_start_byte(pname);
-	pnlen = ts_node_end_byte(pname) - ts_node_start_byte(pname);
+	*cls = (TSNode){0};
+	*is_static = false;
 	if ((n >= 4 && !strncmp(name, "__", 2) && !strncmp(name + n - 2, "__", 2)) ||
 	    (n == 7 && !strncmp(name, "forward", 7)))
 		return false;
-	outer = definition(def);
-	if (!ts_node_eq(outer, def)) {
+	if (is(ts_node_parent(def), "decorated_definition")) {
+		outer = ts_node_parent(def);
 		if (!mpsfix_callers_plain_decorators(outer, src))
 			return false;
-		is_static = static_method(outer, src);
+		*is_static = static_method(outer, src);
 	}
 	body = ts_node_parent(outer);
 	if (is(body, "block") && is(ts_node_parent(body), "class_definition")) {
-		method = true;
-		cls = ts_node_parent(body);
-	} else if (!is(body, "module") && !(is(body, "block") && is(ts_node_parent(body), "function_definition"))) {
-		return false; /* defined under an if, a try, a loop: which one runs is not known */
+		*cls = ts_node_parent(body);
+		return true;
 	}
-	at = position(params, param, src);
-	if (at == -2)
-		return false;
-	if (method && !is_static)
-		at = at > 0 ? at - 1 : at == 0 ? -2 : -1; /* `self` is the call's object */
-	if (at == -2)
-		return false;
-	for (root = def; !ts_node_is_null(ts_node_parent(root)); root = ts_node_parent(root))
-		;
-	if (!m->read)
-		memo_read(m, root, src);
-	i = mpsfix_lower_bound64(m->items, m->len, sizeof(*m->items), offsetof(struct mpsfix_defaults_name, hash),
-				 mpsfix_node_hash(fname, src));
-	ok = true;
-	for (; ok && i < m->len && m->items[i].hash == mpsfix_node_hash(fname, src); i++) {
-		TSNode id = m->items[i].id, p = ts_node_parent(id), call;
+	/* not under an if, a try, a loop: which definition runs is then not known */
+	return is(body, "module") || (is(body, "block") && is(ts_node_parent(body), "function_definition"));
+}
 
-		if (!mpsfix_node_same_text(id, fname, src))
-			continue; /* another text of the same hash */
-		if (ts_node_eq(id, fname))
-			continue;
-		if (is(id, "string_content") || is(p, "function_definition")) {
+/* Is identifier `id` (a mention of method `fname` of class `cls`) the method of a call read here? */
+static bool method_call(TSNode id, TSNode cls, bool is_static, const char *src, TSNode *call)
+{
+	TSNode p = ts_node_parent(id), obj = ts_node_child_by_field_name(p, "object", 6);
+
+	*call = ts_node_parent(p);
+	if (!is(p, "attribute") || !ts_node_eq(ts_node_child_by_field_name(p, "attribute", 9), id) ||
+	    !is(*call, "call") || !ts_node_eq(ts_node_child_by_field_name(*call, "function", 8), p))
+		return false;
+	if (is_static && mpsfix_node_same_text(obj, ts_node_child_by_field_name(cls, "name", 4), src))
+		return true;
+	return (mpsfix_node_text_is(obj, src, "self") || mpsfix_node_text_is(obj, src, "cls")) &&
+	       ts_node_start_byte(id) >= ts_node_start_byte(cls) && ts_node_end_byte(id) <= ts_node_end_byte(cls);
+}
+
+/* Read the calls of function definition `def` of the text at `root` into a new entry. */
+static struct mpsfix_defaults_fn *read_fn(mpsfix_defaults_memo *m, TSNode root, const char *src, TSNode def)
+{
+	TSNode fname = ts_node_child_by_field_name(def, "name", 4), cls;
+	uint64_t hash = mpsfix_node_hash(fname, src);
+	struct mpsfix_defaults_fn f = {def.id, false, m->ncalls, 0};
+	bool is_static, ok;
+
+	if (!m->read) {
+		reader rd = {m, src};
+
+		m->read = true;
+		mpsfix_walk(root, read_name, &rd);
+		if (m->len > 1)
+			qsort(m->items, m->len, sizeof(*m->items), by_hash);
+	}
+	ok = placed(def, src, &cls, &is_static);
+	for (size_t i = first_of_hash(m->items, m->len, hash); ok && i < m->len && m->items[i].hash == hash; i++) {
+		TSNode id = m->items[i].id, call;
+
+		if (!mpsfix_node_same_text(id, fname, src) || ts_node_eq(id, fname))
+			continue; /* another text of the same hash; the definition's own name */
+		if (is(id, "string_content") || is(ts_node_parent(id), "function_definition"))
 			ok = false; /* getattr(self, "f"), a second definition */
-			break;
-		}
-		if (!method) {
-			call = p;
-			ok = is(call, "call") && ts_node_eq(ts_node_child_by_field_name(call, "function", 8), id);
-		} else {
-			TSNode obj = ts_node_child_by_field_name(p, "object", 6);
-
-			call = ts_node_parent(p);
-			ok = is(p, "attribute") && ts_node_eq(ts_node_child_by_field_name(p, "attribute", 9), id) &&
-			     is(call, "call") && ts_node_eq(ts_node_child_by_field_name(call, "function", 8), p) &&
-			     (is_static ||
-			      !mpsfix_node_same_text(obj, ts_node_child_by_field_name(cls, "name", 4), src));
-		}
-		ok = ok && passes(ts_node_child_by_field_name(call, "arguments", 9), src, pn, pnlen, at);
-		calls += ok;
+		else if (ts_node_is_null(cls))
+			ok = is(call = ts_node_parent(id), "call") &&
+			     ts_node_eq(ts_node_child_by_field_name(call, "function", 8), id);
+		else
+			ok = method_call(id, cls, is_static, src, &call);
+		if (ok)
+			read_call(m, ts_node_child_by_field_name(call, "arguments", 9), src);
 	}
+	f.n = m->ncalls - f.first;
+	f.known = ok && f.n > 0;
+	mpsfix_grow((void **)&m->fns, &m->capfns, m->nfns + 1, sizeof(*m->fns));
+	m->fns[m->nfns] = f;
+	return &m->fns[m->nfns++];
+}
+
+/* Does call `c` pass parameter `pname` at positional index `at` (-1: keyword alone)? */
+static bool passes(const mpsfix_defaults_memo *m, const struct mpsfix_defaults_call *c, TSNode pname, long at,
+		   bool posonly, const char *src)
+{
+	uint64_t hash = mpsfix_node_hash(pname, src);
+
+	if (!posonly)
+		for (size_t i = c->kw + first_of_hash(m->kws + c->kw, c->nkw, hash);
+		     i < c->kw + c->nkw && m->kws[i].hash == hash; i++)
+			if (mpsfix_node_same_text(m->kws[i].id, pname, src))
+				return true;
+	/* not by its keyword: by position, where no *args comes first (which
+	   may or may not reach it); **kwargs may or may not hold it */
+	return at >= 0 && c->positional > (uint32_t)at && (c->splat_at == UINT32_MAX || c->splat_at > (uint32_t)at);
+}
+
+bool mpsfix_defaults_overridden(mpsfix_defaults_memo *memo, const char *src, TSNode param)
+{
+	mpsfix_defaults_memo once = {0}, *m = memo ? memo : &once;
+	TSNode params = ts_node_parent(param), def = ts_node_parent(params), pname, root, cls;
+	struct mpsfix_defaults_fn *f = NULL;
+	bool posonly, is_static, ok = false;
+	long at;
+
+	pname = ts_node_child_by_field_name(param, "name", 4);
+	if (!is(params, "parameters") || !is(def, "function_definition") || !is(pname, "identifier"))
+		return false;
+	at = position(params, param, src, &posonly);
+	if (at == -2 || !placed(def, src, &cls, &is_static))
+		goto done;
+	if (!ts_node_is_null(cls) && !is_static) {
+		if (at == 0)
+			goto done; /* `self` itself */
+		at = at > 0 ? at - 1 : at; /* `self` is the call's object */
+	}
+	for (size_t i = 0; i < m->nfns && !f; i++)
+		if (m->fns[i].def == def.id)
+			f = &m->fns[i];
+	if (!f) {
+		for (root = def; !ts_node_is_null(ts_node_parent(root)); root = ts_node_parent(root))
+			;
+		f = read_fn(m, root, src, def);
+	}
+	ok = f->known;
+	for (size_t i = f->first; ok && i < f->first + f->n; i++)
+		ok = passes(m, &m->calls[i], pname, at, posonly, src);
+done:
 	if (!memo)
 		mpsfix_defaults_memo_release(&once);
-	return ok && calls > 0;
+	return ok;
 }

@@ -19,14 +19,32 @@
 
 #include "common.h"
 
-/* Every identifier and string of a text, by the hash of its text, read once. */
+/*
+ * What the questions about one text read, kept for the next ones: every
+ * identifier and string by the hash of its text, and for each function
+ * asked about, whether its calls are all known and, for each call, what it
+ * passes (so a question costs the calls' number, not their arguments').
+ */
 typedef struct {
 	struct mpsfix_defaults_name {
 		uint64_t hash;
 		TSNode id;
-	} *items;
-	size_t len, cap;
+	} *items, *kws;           /* the text's names; the calls' keywords, each
+				     call's sorted by hash */
+	size_t len, cap, nkws, capkws;
 	bool read;
+	struct mpsfix_defaults_fn {
+		const void *def;  /* the function_definition, by its id */
+		bool known;       /* every reference is a call read here, one at least */
+		size_t first, n;  /* its calls, in calls[] */
+	} *fns;
+	size_t nfns, capfns;
+	struct mpsfix_defaults_call {
+		uint32_t positional; /* its positional arguments */
+		uint32_t splat_at;   /* how many stand before its first *args (UINT32_MAX: none) */
+		size_t kw, nkw;      /* its keywords, in kws[] */
+	} *calls;
+	size_t ncalls, capcalls;
 } mpsfix_defaults_memo;
 
 void mpsfix_defaults_memo_release(mpsfix_defaults_memo *m);
@@ -42,13 +60,15 @@ void mpsfix_defaults_memo_release(mpsfix_defaults_memo *m);
  *   method named `forward` (nn.Module calls it through `module(x)`);
  * - no string of the text holds the name alone (getattr(self, "name"));
  * - every other identifier of that name is the function of a call: `f(...)`
- *   for a function of the module or of another function, `x.f(...)` (not
- *   `Class.f(...)` with the class's own name, which passes `self` itself,
- *   unless the method is a @staticmethod) for a method, whose `self` (or
- *   `cls`) is the call's object;
+ *   for a function of the module or of another function; for a method,
+ *   `self.f(...)` or `cls.f(...)` inside its class (the call's object is
+ *   then `self`: `x.f(...)` elsewhere may be another class's method, as
+ *   `torch.load(...)` is not `Checkpoint.load`), and for a @staticmethod
+ *   also `Class.f(...)` with the class's own name;
  * - there is at least one such call, and each passes the parameter: by its
- *   keyword, or by position (not a keyword-only one), with no `*args`
- *   before that position and no `**kwargs` standing in for it.
+ *   keyword (not a positional-only one, before `/`), or by position (not a
+ *   keyword-only one), with no `*args` before that position and no
+ *   `**kwargs` standing in for it.
  * `memo` (may be NULL) keeps the text's names for its next questions.
  */
 bool mpsfix_defaults_overridden(mpsfix_defaults_memo *memo, const char *src, TSNode param);

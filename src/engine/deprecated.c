@@ -31,6 +31,30 @@ static bool holds_word(const char *p, const char *end)
 	return false;
 }
 
+static bool ident_char(char c)
+{
+	return c == '_' || (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z') || (c & 0x80);
+}
+
+/* Does [p, end) hold a word that starts with "deprecat" ("Deprecated", not "deprecated_ok")? */
+static bool holds_deprecat_word(const char *p, const char *end)
+{
+	for (const char *s = p; end - s >= (ptrdiff_t)WORD_LEN; s++) {
+		const char *e = s + WORD_LEN;
+		size_t i = 0;
+
+		while (i < WORD_LEN && (s[i] | 0x20) == word[i])
+			i++;
+		if (i < WORD_LEN || (s > p && ident_char(s[-1])))
+			continue;
+		while (e < end && ((*e | 0x20) >= 'a' && (*e | 0x20) <= 'z'))
+			e++;
+		if (e == end || !ident_char(*e))
+			return true;
+	}
+	return false;
+}
+
 static const char *last_part(const mpsfix_buf *b)
 {
 	const char *dot = strrchr(b->data, '.');
@@ -38,12 +62,34 @@ static const char *last_part(const mpsfix_buf *b)
 	return dot ? dot + 1 : b->data;
 }
 
+/*
+ * Does string `v` (or a concatenation of strings) say "deprecat" in its
+ * literal text: its string_content parts, not an f-string's interpolations
+ * (f"{deprecated_ok}")?
+ */
+static bool literal_says(TSNode v, const char *src)
+{
+	mpsfix_kids k;
+	TSNode c;
+	bool yes = false;
+
+	mpsfix_kids_start(&k, v);
+	while (!yes && mpsfix_kids_next(&k, &c)) {
+		if (is(c, "string"))
+			yes = literal_says(c, src);
+		else if (is(c, "string_content"))
+			yes = holds_deprecat_word(src + ts_node_start_byte(c), src + ts_node_end_byte(c));
+	}
+	mpsfix_kids_end(&k);
+	return yes;
+}
+
 /* Is argument value `v` a message that says deprecated, or a deprecation category? */
 static bool deprecation_argument(TSNode v, const char *src, mpsfix_buf *name)
 {
 	v = mpsfix_unparenthesized(v);
 	if (is(v, "string") || is(v, "concatenated_string"))
-		return holds_word(src + ts_node_start_byte(v), src + ts_node_end_byte(v));
+		return literal_says(v, src);
 	mpsfix_buf_clear(name);
 	return (is(v, "identifier") || is(v, "attribute")) && mpsfix_dotted_name(v, src, name) &&
 	       (!strcmp(last_part(name), "DeprecationWarning") ||
@@ -108,6 +154,12 @@ static mpsfix_walk_action find_blocks(TSNode n, void *payload)
 	mpsfix_kids_end(&k);
 	if (!found)
 		return MPSFIX_WALK_DESCEND;
+	/* a function's body: its signature and decorators too (the defaults) */
+	if (is(ts_node_parent(n), "function_definition")) {
+		n = ts_node_parent(n);
+		if (is(ts_node_parent(n), "decorated_definition"))
+			n = ts_node_parent(n);
+	}
 	mpsfix_grow((void **)&w->d->items, &w->d->cap, w->d->len + 1, sizeof(*w->d->items));
 	w->d->items[w->d->len++] = (mpsfix_span){ts_node_start_byte(n), ts_node_end_byte(n)};
 	return MPSFIX_WALK_SKIP; /* the blocks inside it are deprecated with it */

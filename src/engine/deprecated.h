@@ -10,10 +10,13 @@
  * loop's or a with's body, a function body, the module), wherever it stands
  * in the block: a call `warnings.warn(...)`, `logger.warning(...)`
  * (`warn`, `warning`, `warning_once`) whose message, a string literal,
- * says "deprecated" (any case, "deprecation" too), or whose category is
- * DeprecationWarning or PendingDeprecationWarning; or a call of a helper
- * named `deprecate` or `warn_deprecated` (diffusers' `deprecate(...)`).
- * The whole block is deprecated, the nested blocks inside it included.
+ * says "deprecated" (any case, "deprecation" too, a word of its own:
+ * not "deprecated_ok") in its literal text (not in an f-string's
+ * interpolations), or whose category is DeprecationWarning
+ * or PendingDeprecationWarning; or a call of a helper named `deprecate` or
+ * `warn_deprecated` (diffusers' `deprecate(...)`).  The whole block is
+ * deprecated, the nested blocks inside it included; a function's body, its
+ * signature (defaults) and decorators too.
  */
 #ifndef MPSFIX_DEPRECATED_H
 #define MPSFIX_DEPRECATED_H
