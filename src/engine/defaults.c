@@ -178,13 +178,17 @@ static bool method_call(TSNode id, TSNode cls, bool is_static, const char *src, 
 	       ts_node_start_byte(id) >= ts_node_start_byte(cls) && ts_node_end_byte(id) <= ts_node_end_byte(cls);
 }
 
-/* Read the calls of function definition `def` of the text at `root` into a new entry. */
-static struct mpsfix_defaults_fn *read_fn(mpsfix_defaults_memo *m, TSNode root, const char *src, TSNode def)
+/*
+ * Read the calls of function definition `def` of the text at `root` (a
+ * method of `cls`, when not null; a static one) into a new entry.
+ */
+static struct mpsfix_defaults_fn *read_fn(mpsfix_defaults_memo *m, TSNode root, const char *src, TSNode def,
+					  TSNode cls, bool is_static)
 {
-	TSNode fname = ts_node_child_by_field_name(def, "name", 4), cls;
+	TSNode fname = ts_node_child_by_field_name(def, "name", 4);
 	uint64_t hash = mpsfix_node_hash(fname, src);
 	struct mpsfix_defaults_fn f = {def.id, false, m->ncalls, 0};
-	bool is_static, ok;
+	bool ok = true;
 
 	if (!m->read) {
 		reader rd = {m, src};
@@ -194,7 +198,6 @@ static struct mpsfix_defaults_fn *read_fn(mpsfix_defaults_memo *m, TSNode root, 
 		if (m->len > 1)
 			qsort(m->items, m->len, sizeof(*m->items), by_hash);
 	}
-	ok = placed(def, src, &cls, &is_static);
 	for (size_t i = first_of_hash(m->items, m->len, hash); ok && i < m->len && m->items[i].hash == hash; i++) {
 		TSNode id = m->items[i].id, call;
 
@@ -217,12 +220,13 @@ static struct mpsfix_defaults_fn *read_fn(mpsfix_defaults_memo *m, TSNode root, 
 	return &m->fns[m->nfns++];
 }
 
-/* Does call `c` pass parameter `pname` at positional index `at` (-1: keyword alone)? */
-static bool passes(const mpsfix_defaults_memo *m, const struct mpsfix_defaults_call *c, TSNode pname, long at,
-		   bool posonly, const char *src)
+/*
+ * Does call `c` pass parameter `pname` (whose text has hash `hash`) at
+ * positional index `at` (-1: by keyword alone)?
+ */
+static bool passes(const mpsfix_defaults_memo *m, const struct mpsfix_defaults_call *c, TSNode pname,
+		   uint64_t hash, long at, bool posonly, const char *src)
 {
-	uint64_t hash = mpsfix_node_hash(pname, src);
-
 	if (!posonly)
 		for (size_t i = c->kw + first_of_hash(m->kws + c->kw, c->nkw, hash);
 		     i < c->kw + c->nkw && m->kws[i].hash == hash; i++)
@@ -239,6 +243,7 @@ bool mpsfix_defaults_overridden(mpsfix_defaults_memo *memo, const char *src, TSN
 	TSNode params = ts_node_parent(param), def = ts_node_parent(params), pname, root, cls;
 	struct mpsfix_defaults_fn *f = NULL;
 	bool posonly, is_static, ok = false;
+	uint64_t hash;
 	long at;
 
 	pname = ts_node_child_by_field_name(param, "name", 4);
@@ -258,11 +263,12 @@ bool mpsfix_defaults_overridden(mpsfix_defaults_memo *memo, const char *src, TSN
 	if (!f) {
 		for (root = def; !ts_node_is_null(ts_node_parent(root)); root = ts_node_parent(root))
 			;
-		f = read_fn(m, root, src, def);
+		f = read_fn(m, root, src, def, cls, is_static);
 	}
 	ok = f->known;
+	hash = mpsfix_node_hash(pname, src);
 	for (size_t i = f->first; ok && i < f->first + f->n; i++)
-		ok = passes(m, &m->calls[i], pname, at, posonly, src);
+		ok = passes(m, &m->calls[i], pname, hash, at, posonly, src);
 done:
 	if (!memo)
 		mpsfix_defaults_memo_release(&once);

@@ -17,17 +17,22 @@ static bool is(TSNode n, const char *type)
 	return !ts_node_is_null(n) && !strcmp(ts_node_type(n), type);
 }
 
+/* Does "deprecat" (any case) start at `s`, with WORD_LEN bytes there? */
+static bool word_at(const char *s)
+{
+	size_t i = 0;
+
+	while (i < WORD_LEN && (s[i] | 0x20) == word[i])
+		i++;
+	return i == WORD_LEN;
+}
+
 /* Does [p, end) hold "deprecat" in any case? */
 static bool holds_word(const char *p, const char *end)
 {
-	for (; end - p >= (ptrdiff_t)WORD_LEN; p++) {
-		size_t i = 0;
-
-		while (i < WORD_LEN && (p[i] | 0x20) == word[i])
-			i++;
-		if (i == WORD_LEN)
+	for (; end - p >= (ptrdiff_t)WORD_LEN; p++)
+		if (word_at(p))
 			return true;
-	}
 	return false;
 }
 
@@ -41,11 +46,8 @@ static bool holds_deprecat_word(const char *p, const char *end)
 {
 	for (const char *s = p; end - s >= (ptrdiff_t)WORD_LEN; s++) {
 		const char *e = s + WORD_LEN;
-		size_t i = 0;
 
-		while (i < WORD_LEN && (s[i] | 0x20) == word[i])
-			i++;
-		if (i < WORD_LEN || (s > p && ident_char(s[-1])))
+		if (!word_at(s) || (s > p && ident_char(s[-1])))
 			continue;
 		while (e < end && ((*e | 0x20) >= 'a' && (*e | 0x20) <= 'z'))
 			e++;

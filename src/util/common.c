@@ -170,7 +170,8 @@ void mpsfix_buf_release(mpsfix_buf *b)
 	b->len = b->cap = 0;
 }
 
-size_t mpsfix_lower_bound64(const void *base, size_t n, size_t size, size_t offset, uint64_t key)
+/* The binary search of both: a key of `width` bytes (4 or 8) at `offset`. */
+static size_t lower_bound(const void *base, size_t n, size_t size, size_t offset, size_t width, uint64_t key)
 {
 	const unsigned char *p = base;
 	size_t lo = 0, hi = n;
@@ -179,7 +180,14 @@ size_t mpsfix_lower_bound64(const void *base, size_t n, size_t size, size_t offs
 		size_t mid = lo + (hi - lo) / 2;
 		uint64_t k;
 
-		memcpy(&k, p + mid * size + offset, sizeof(k));
+		if (width == sizeof(uint32_t)) {
+			uint32_t k32;
+
+			memcpy(&k32, p + mid * size + offset, sizeof(k32));
+			k = k32;
+		} else {
+			memcpy(&k, p + mid * size + offset, sizeof(k));
+		}
 		if (k < key)
 			lo = mid + 1;
 		else
@@ -188,20 +196,12 @@ size_t mpsfix_lower_bound64(const void *base, size_t n, size_t size, size_t offs
 	return lo;
 }
 
+size_t mpsfix_lower_bound64(const void *base, size_t n, size_t size, size_t offset, uint64_t key)
+{
+	return lower_bound(base, n, size, offset, sizeof(uint64_t), key);
+}
+
 size_t mpsfix_lower_bound(const void *base, size_t n, size_t size, size_t offset, uint32_t key)
 {
-	const unsigned char *p = base;
-	size_t lo = 0, hi = n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		uint32_t k;
-
-		memcpy(&k, p + mid * size + offset, sizeof(k));
-		if (k < key)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return lower_bound(base, n, size, offset, sizeof(uint32_t), key);
 }
