@@ -4,7 +4,8 @@
  * an unsafe fix needs the opt-in, that passes stop at MPSFIX_MAX_PASSES,
  * which warnings need opts->verbose, which module texts fail when a file
  * imports them from its folder, and which values are command-line switches
- * off by default (argparse.h).
+ * off by default (argparse.h), and what defaults.c answers for the shapes
+ * a fixture does not isolate.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +13,7 @@
 
 #include "argparse.h"
 #include "callers.h"
+#include "defaults.h"
 #include "parse.h"
 #include "sibling.h"
 #include "tests.h"
@@ -416,6 +418,80 @@ START_TEST(test_engine_callers)
 }
 END_TEST
 
+/* The first default_parameter or typed_default_parameter of the tree, in order. */
+static TSNode first_default(TSNode n)
+{
+	const char *t = ts_node_type(n);
+
+	if (!strcmp(t, "default_parameter") || !strcmp(t, "typed_default_parameter"))
+		return n;
+	for (uint32_t i = 0; i < ts_node_named_child_count(n); i++) {
+		TSNode d = first_default(ts_node_named_child(n, i));
+
+		if (!ts_node_is_null(d))
+			return d;
+	}
+	return (TSNode){0};
+}
+
+/*
+ * mpsfix_defaults_overridden() on its own, with and without a memo.  The
+ * fixture cuda-device-default/default-always-passed shows it through a rule;
+ * these are the shapes a fixture does not isolate: a text whose calls pass
+ * no keyword at all (the keyword table is then never allocated: a fuzzing
+ * find, an offset applied to NULL), and the first question of a memo.
+ */
+START_TEST(test_engine_defaults)
+{
+#define DEF "def f(x, device='cuda'):\n    return x\n"
+	static const struct {
+		const char *text;
+		bool overridden;
+	} cases[] = {
+		{DEF "f(1, 'cpu')\n", true},    /* no keyword anywhere in the text */
+		{DEF "f(1, 'cpu')\nf(2, device='mps')\n", true},
+		{DEF "f(1)\n", false},
+		{DEF "f(1)\nf(2, device='mps')\n", false},
+		{DEF, false},                   /* never called */
+		{DEF "f(*xs)\n", false},
+		{DEF "f(1, **kw)\n", false},
+		{DEF "g = f\nf(1, 'cpu')\n", false},
+		{"def f(x, *, device='cuda'):\n    return x\nf(1, 'cpu')\n", false},
+		{"def f(device='cuda', /):\n    return 1\nf(device='cpu')\n", false},
+		{"def f(device: str = 'cuda', /):\n    return 1\nf('cpu')\n", true},
+		{"class C:\n    def m(self, device='cuda'):\n        pass\n    def run(self):\n"
+		 "        self.m('cpu')\n", true},
+		{"class C:\n    def m(self, device='cuda'):\n        pass\n    def run(self, x):\n"
+		 "        x.m('cpu')\n", false},
+		{"def f(x, device='cuda'):\n    return x\ndef f(x):\n    return x\nf(1, 'cpu')\n", false},
+	};
+#undef DEF
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *text = cases[i].text;
+		TSParser *parser = NULL;
+		TSTree *tree = NULL;
+		mpsfix_defaults_memo memo = {0};
+		TSNode param;
+
+		ck_assert_int_eq(mpsfix_parser_new(&parser), 0);
+		ck_assert_int_eq(mpsfix_parse(&tree, parser, text, (uint32_t)strlen(text)), 0);
+		param = first_default(ts_tree_root_node(tree));
+		ck_assert_msg(!ts_node_is_null(param), "case %zu: no default", i);
+		ck_assert_msg(mpsfix_defaults_overridden(NULL, text, param) == cases[i].overridden,
+			      "case %zu (no memo): not %d: %s", i, cases[i].overridden, text);
+		/* asked twice through one memo: the second answer is the memo's */
+		for (int k = 0; k < 2; k++)
+			ck_assert_msg(mpsfix_defaults_overridden(&memo, text, param) == cases[i].overridden,
+				      "case %zu (memo, question %d): not %d: %s", i, k + 1, cases[i].overridden,
+				      text);
+		mpsfix_defaults_memo_release(&memo);
+		ts_tree_delete(tree);
+		ts_parser_delete(parser);
+	}
+}
+END_TEST
+
 Suite *mpsfix_suite_engine(void)
 {
 	Suite *s = suite_create("engine");
@@ -428,6 +504,7 @@ Suite *mpsfix_suite_engine(void)
 	tcase_add_test(tc, test_engine_sibling_module_fails);
 	tcase_add_test(tc, test_engine_argparse_opt_in);
 	tcase_add_test(tc, test_engine_callers);
+	tcase_add_test(tc, test_engine_defaults);
 	suite_add_tcase(s, tc);
 	return s;
 }

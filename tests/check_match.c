@@ -234,6 +234,44 @@ START_TEST(test_match_regex_text_bound)
 }
 END_TEST
 
+/* An `inside` pattern's $MATCH binds the match itself, not equal code before it. */
+START_TEST(test_match_pinned)
+{
+	const char *code = "f(a='x', b='x', c=('x'))\n";
+	mpsfix_pattern *p = NULL;
+	TSTree *tree = NULL;
+	mpsfix_matcher *m = mpsfix_matcher_new();
+	mpsfix_match mm = MPSFIX_MATCH_INIT;
+	TSNode call, args;
+	uint32_t off;
+	const char *want[] = {"a", "b", "c"};
+
+	ck_assert_int_eq(mpsfix_pattern_compile(&p, tu_parser(), "f($$$A, $N=$MATCH, $$$B)", 24, &off), 0);
+	ck_assert_int_eq(mpsfix_parse(&tree, tu_parser(), code, (uint32_t)strlen(code)), 0);
+	call = ts_node_named_child(ts_node_named_child(ts_tree_root_node(tree), 0), 0);
+	args = ts_node_child_by_field_name(call, "arguments", 9);
+	for (uint32_t i = 0; i < 3; i++) {
+		TSNode value = mpsfix_unparenthesized(
+			ts_node_child_by_field_name(ts_node_named_child(args, i), "value", 5));
+		const mpsfix_binding *n;
+
+		ck_assert_int_eq(mpsfix_match_node_pinned(&mm, m, p, call, code, value), 0);
+		n = mpsfix_match_get(&mm, "N");
+		ck_assert_uint_eq(ts_node_start_byte(n->node), (uint32_t)(strchr(code, want[i][0]) - code));
+		mpsfix_match_release(&mm);
+	}
+	/* unpinned, the first binding that matches: `a` */
+	ck_assert_int_eq(mpsfix_match_node(&mm, m, p, call, code), 0);
+	ck_assert_uint_eq(ts_node_start_byte(mpsfix_match_get(&mm, "N")->node), 2);
+	mpsfix_match_release(&mm);
+	/* pinned to a node the pattern cannot bind: no match */
+	ck_assert_int_eq(mpsfix_match_node_pinned(&mm, m, p, call, code, call), MPSFIX_ENOMATCH);
+	ts_tree_delete(tree);
+	mpsfix_pattern_free(p);
+	mpsfix_matcher_free(m);
+}
+END_TEST
+
 Suite *mpsfix_suite_match(void)
 {
 	Suite *s = suite_create("match");
@@ -252,6 +290,7 @@ Suite *mpsfix_suite_match(void)
 	tcase_add_test(tc, test_match_deep_nesting);
 	tcase_add_test(tc, test_match_constraints);
 	tcase_add_test(tc, test_match_regex_text_bound);
+	tcase_add_test(tc, test_match_pinned);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -22,11 +22,13 @@ static bool is_param(const char *name)
 
 /* Does pattern `p` match at `node`? */
 static bool matches_at(const mpsfix_cond_ctx *cx, const mpsfix_pattern *p, TSNode node,
-		       mpsfix_match *keep)
+		       mpsfix_match *keep, const TSNode *pin)
 {
 	mpsfix_match mm = MPSFIX_MATCH_INIT;
 
-	if (!cx->matcher || mpsfix_match_node(&mm, cx->matcher, p, node, cx->src) != 0)
+	if (!cx->matcher ||
+	    (pin ? mpsfix_match_node_pinned(&mm, cx->matcher, p, node, cx->src, *pin)
+		 : mpsfix_match_node(&mm, cx->matcher, p, node, cx->src)) != 0)
 		return false;
 	if (keep)
 		*keep = mm;
@@ -38,7 +40,7 @@ static bool matches_at(const mpsfix_cond_ctx *cx, const mpsfix_pattern *p, TSNod
 static bool matches_one(const mpsfix_cond_ctx *cx, mpsfix_pattern *const *ps, size_t n, TSNode node)
 {
 	for (size_t i = 0; i < n; i++)
-		if (matches_at(cx, ps[i], node, NULL))
+		if (matches_at(cx, ps[i], node, NULL, NULL))
 			return true;
 	return false;
 }
@@ -233,7 +235,7 @@ static bool inside(const mpsfix_cond_ctx *cx, mpsfix_pattern *const *ps, size_t 
 			const mpsfix_binding *b;
 			bool ok;
 
-			if (!matches_at(cx, ps[i], a, &mm))
+			if (!matches_at(cx, ps[i], a, &mm, &node))
 				continue;
 			b = mpsfix_match_get(&mm, "MATCH");
 			ok = (!b || (b->bound && !b->multi && ts_node_eq(mpsfix_unparenthesized(b->node), node))) &&

@@ -227,7 +227,7 @@ static struct mpsfix_defaults_fn *read_fn(mpsfix_defaults_memo *m, TSNode root, 
 static bool passes(const mpsfix_defaults_memo *m, const struct mpsfix_defaults_call *c, TSNode pname,
 		   uint64_t hash, long at, bool posonly, const char *src)
 {
-	if (!posonly)
+	if (!posonly && c->nkw > 0) /* kws is NULL while no call has a keyword */
 		for (size_t i = c->kw + first_of_hash(m->kws + c->kw, c->nkw, hash);
 		     i < c->kw + c->nkw && m->kws[i].hash == hash; i++)
 			if (mpsfix_node_same_text(m->kws[i].id, pname, src))

@@ -30,6 +30,8 @@ struct mpsfix_matcher {
 	mpsfix_names *names;     /* of the tree being matched, or NULL */
 	bool star_seen;
 	mpsfix_buf qname;        /* scratch */
+	int pin_meta;            /* a metavariable that binds `pin` alone (-1: none) */
+	TSNode pin;
 };
 
 void mpsfix_matcher_set_names(mpsfix_matcher *m, struct mpsfix_names *names)
@@ -81,7 +83,10 @@ static bool match_qname(mpsfix_matcher *m, const mpsfix_pnode *pn, TSNode node)
 
 mpsfix_matcher *mpsfix_matcher_new(void)
 {
-	return mpsfix_xcalloc(1, sizeof(mpsfix_matcher));
+	mpsfix_matcher *m = mpsfix_xcalloc(1, sizeof(mpsfix_matcher));
+
+	m->pin_meta = -1;
+	return m;
 }
 
 void mpsfix_matcher_free(mpsfix_matcher *m)
@@ -233,6 +238,8 @@ static bool bind_single(mpsfix_matcher *m, int meta, TSNode node)
 			       mpsfix_nodes_equal(m->bound.items[b->first], node, m->src);
 		return mpsfix_nodes_equal(b->node, node, m->src);
 	}
+	if (meta == m->pin_meta && !ts_node_eq(mpsfix_unparenthesized(node), m->pin))
+		return false; /* equal code elsewhere is not the node */
 	c = m->pattern->metavars[meta].constraint;
 	if (c && !mpsfix_constraint_accepts(c, node, m->src))
 		return false;
@@ -554,8 +561,8 @@ static bool reads_name(TSNode id)
 	return true;
 }
 
-int mpsfix_match_node(mpsfix_match *out, mpsfix_matcher *m,
-		      const mpsfix_pattern *p, TSNode node, const char *src)
+static int match_node(mpsfix_match *out, mpsfix_matcher *m, const mpsfix_pattern *p, TSNode node,
+		      const char *src)
 {
 	size_t nb = p->nmetavars;
 
@@ -589,4 +596,23 @@ int mpsfix_match_node(mpsfix_match *out, mpsfix_matcher *m,
 	if (m->bound.len)
 		memcpy(out->nodes, m->bound.items, m->bound.len * sizeof(TSNode));
 	return 0;
+}
+
+int mpsfix_match_node(mpsfix_match *out, mpsfix_matcher *m,
+		      const mpsfix_pattern *p, TSNode node, const char *src)
+{
+	m->pin_meta = -1;
+	return match_node(out, m, p, node, src);
+}
+
+int mpsfix_match_node_pinned(mpsfix_match *out, mpsfix_matcher *m, const mpsfix_pattern *p, TSNode node,
+			     const char *src, TSNode match)
+{
+	int error;
+
+	m->pin_meta = mpsfix_pattern_metavar_index(p, "MATCH");
+	m->pin = match;
+	error = match_node(out, m, p, node, src);
+	m->pin_meta = -1;
+	return error;
 }

@@ -60,6 +60,16 @@ void mpsfix_matcher_free(mpsfix_matcher *m);
 int mpsfix_match_node(mpsfix_match *out, mpsfix_matcher *m,
 		      const mpsfix_pattern *p, TSNode node, const char *src);
 
+/**
+ * As mpsfix_match_node(), for an `inside` pattern around the match
+ * `match`: where `p` uses $MATCH, it binds `match` itself (parentheses
+ * aside), not equal code elsewhere, so that matching goes on to the
+ * binding that holds it (in `def f(a="cuda", device="cuda")`, the second
+ * default).
+ */
+int mpsfix_match_node_pinned(mpsfix_match *out, mpsfix_matcher *m, const mpsfix_pattern *p, TSNode node,
+			     const char *src, TSNode match);
+
 struct mpsfix_names;
 
 /**
