@@ -86,48 +86,106 @@ static bool literal_says(TSNode v, const char *src)
 	return yes;
 }
 
-/* Is argument value `v` a message that says deprecated, or a deprecation category? */
-static bool deprecation_argument(TSNode v, const char *src, mpsfix_buf *name)
+/*
+ * The name a call calls, last part only: `warning` for
+ * logging.getLogger(__name__).warning(...) as for logger.warning(...);
+ * empty for anything else ((f or g)(...)).  Never NULL.
+ */
+static void callee(TSNode call, const char *src, mpsfix_buf *name)
+{
+	TSNode f = ts_node_child_by_field_name(call, "function", 8);
+
+	if (is(f, "attribute"))
+		f = ts_node_child_by_field_name(f, "attribute", 9);
+	mpsfix_buf_clear(name);
+	if (is(f, "identifier"))
+		mpsfix_buf_add(name, src + ts_node_start_byte(f), ts_node_end_byte(f) - ts_node_start_byte(f));
+	else
+		mpsfix_buf_add(name, "", 0);
+}
+
+static bool is_category(const char *name)
+{
+	return !strcmp(name, "DeprecationWarning") || !strcmp(name, "PendingDeprecationWarning");
+}
+
+static bool deprecation_argument(TSNode v, const char *src, mpsfix_buf *name, int depth);
+
+/* Does a call's argument list hold a deprecation message or category? */
+static bool deprecation_arguments(TSNode args, const char *src, mpsfix_buf *name, int depth)
+{
+	mpsfix_kids k;
+	TSNode a;
+	bool yes = false;
+
+	if (!is(args, "argument_list"))
+		return false;
+	mpsfix_kids_start(&k, args);
+	while (!yes && mpsfix_kids_next(&k, &a))
+		yes = deprecation_argument(is(a, "keyword_argument") ? ts_node_child_by_field_name(a, "value", 5) : a,
+					   src, name, depth);
+	mpsfix_kids_end(&k);
+	return yes;
+}
+
+/*
+ * Is argument value `v` a message that says deprecated, or a deprecation
+ * category?  A message: a string literal, also formatted
+ * ("{} is deprecated".format(x), "%s is deprecated" % x).  A category:
+ * DeprecationWarning or PendingDeprecationWarning, also an instance of one
+ * (DeprecationWarning("...")), or a warning made with a message that says
+ * deprecated (FutureWarning("x is deprecated")).  `depth` bounds the
+ * instances looked into.
+ */
+static bool deprecation_argument(TSNode v, const char *src, mpsfix_buf *name, int depth)
 {
 	v = mpsfix_unparenthesized(v);
 	if (is(v, "string") || is(v, "concatenated_string"))
 		return literal_says(v, src);
+	if (is(v, "binary_operator")) {
+		TSNode op = ts_node_child_by_field_name(v, "operator", 8);
+
+		return !ts_node_is_null(op) && ts_node_end_byte(op) - ts_node_start_byte(op) == 1 &&
+		       src[ts_node_start_byte(op)] == '%' &&
+		       deprecation_argument(ts_node_child_by_field_name(v, "left", 4), src, name, depth);
+	}
+	if (is(v, "call")) {
+		TSNode f = ts_node_child_by_field_name(v, "function", 8);
+
+		callee(v, src, name);
+		if (!strcmp(name->data, "format") && is(f, "attribute"))
+			return deprecation_argument(ts_node_child_by_field_name(f, "object", 6), src, name, depth);
+		if (is_category(name->data))
+			return true;
+		return depth > 0 && deprecation_arguments(ts_node_child_by_field_name(v, "arguments", 9), src, name,
+							  depth - 1);
+	}
 	mpsfix_buf_clear(name);
 	return (is(v, "identifier") || is(v, "attribute")) && mpsfix_dotted_name(v, src, name) &&
-	       (!strcmp(last_part(name), "DeprecationWarning") ||
-		!strcmp(last_part(name), "PendingDeprecationWarning"));
+	       is_category(last_part(name));
 }
 
 /* Is statement `s` a deprecation notice (deprecated.h)? */
 static bool notice(TSNode s, const char *src)
 {
 	static const char *const warns[] = {"warn", "warning", "warning_once"};
-	TSNode call, args, a;
+	TSNode call;
 	mpsfix_buf name = MPSFIX_BUF_INIT;
-	mpsfix_kids k;
-	const char *last;
 	bool yes = false, warn = false;
 
 	if (!is(s, "expression_statement") || mpsfix_named_count(s) != 1)
 		return false;
 	call = ts_node_named_child(s, 0);
-	if (!is(call, "call") || !mpsfix_dotted_name(ts_node_child_by_field_name(call, "function", 8), src, &name))
+	if (!is(call, "call"))
 		goto done;
-	last = last_part(&name);
-	if (!strcmp(last, "deprecate") || !strcmp(last, "warn_deprecated")) {
+	callee(call, src, &name);
+	if (!strcmp(name.data, "deprecate") || !strcmp(name.data, "warn_deprecated")) {
 		yes = true;
 		goto done;
 	}
 	for (size_t i = 0; i < MPSFIX_ARRAY_SIZE(warns); i++)
-		warn = warn || !strcmp(last, warns[i]);
-	args = ts_node_child_by_field_name(call, "arguments", 9);
-	if (!warn || !is(args, "argument_list"))
-		goto done;
-	mpsfix_kids_start(&k, args);
-	while (!yes && mpsfix_kids_next(&k, &a))
-		yes = deprecation_argument(is(a, "keyword_argument") ? ts_node_child_by_field_name(a, "value", 5) : a,
-					   src, &name);
-	mpsfix_kids_end(&k);
+		warn = warn || !strcmp(name.data, warns[i]);
+	yes = warn && deprecation_arguments(ts_node_child_by_field_name(call, "arguments", 9), src, &name, 1);
 done:
 	mpsfix_buf_release(&name);
 	return yes;

@@ -9,11 +9,14 @@
  * The notice is one of the block's own statements (a branch of an if, a
  * loop's or a with's body, a function body, the module), wherever it stands
  * in the block: a call `warnings.warn(...)`, `logger.warning(...)`
- * (`warn`, `warning`, `warning_once`) whose message, a string literal,
- * says "deprecated" (any case, "deprecation" too, a word of its own:
- * not "deprecated_ok") in its literal text (not in an f-string's
- * interpolations), or whose category is DeprecationWarning
- * or PendingDeprecationWarning; or a call of a helper named `deprecate` or
+ * (`warn`, `warning`, `warning_once`, whatever object they are called on:
+ * `logging.getLogger(__name__).warning(...)` too) whose message, a string
+ * literal, also one formatted with `.format(...)` or `%`, says "deprecated"
+ * (any case, "deprecation" too, a word of its own: not "deprecated_ok") in
+ * its literal text (not in an f-string's interpolations), or whose category
+ * is DeprecationWarning or PendingDeprecationWarning (or an instance of
+ * one, `DeprecationWarning("...")`, or of another warning made with such a
+ * message); or a call of a helper named `deprecate` or
  * `warn_deprecated` (diffusers' `deprecate(...)`).  The whole block is
  * deprecated, the nested blocks inside it included; a function's body, its
  * signature (defaults) and decorators too.
