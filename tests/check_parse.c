@@ -273,6 +273,64 @@ START_TEST(test_parse_walk_order_skip_stop)
 END_TEST
 
 /* The __main__ block: either order, either quote; not !=, not nested, not another name. */
+typedef struct {
+	size_t seen, wrong;
+	TSNode skip_below;
+} parent_log;
+
+static mpsfix_walk_action check_parent(TSNode n, TSNode parent, void *payload)
+{
+	parent_log *l = payload;
+
+	l->seen++;
+	if (!ts_node_eq(parent, ts_node_parent(n)))
+		l->wrong++;
+	return ts_node_eq(n, l->skip_below) ? MPSFIX_WALK_SKIP : MPSFIX_WALK_DESCEND;
+}
+
+static mpsfix_walk_action stop_at_identifier(TSNode n, TSNode parent, void *payload)
+{
+	(void)parent;
+	++*(size_t *)payload;
+	return strcmp(ts_node_type(n), "identifier") ? MPSFIX_WALK_DESCEND : MPSFIX_WALK_STOP;
+}
+
+/* Each node comes with the parent ts_node_parent() finds, from any root, skipping or not. */
+START_TEST(test_parse_walk_parents)
+{
+	const char *text = "def f(x, y=(1, [2, {3: 4}])):\n    return g(x).h[y] + (lambda z: z)(1)\nclass C:\n    a = 1\n";
+	TSParser *p = NULL;
+	TSTree *t;
+	TSNode root, def;
+	parent_log l = {0};
+	size_t all, n = 0;
+
+	ck_assert_int_eq(mpsfix_parser_new(&p), 0);
+	t = parse(p, text);
+	root = ts_tree_root_node(t);
+	def = ts_node_named_child(root, 0);
+	ck_assert(mpsfix_walk_parents(root, check_parent, &l));
+	ck_assert_uint_eq(l.wrong, 0);
+	ck_assert_uint_eq(l.seen, ts_node_descendant_count(root));
+	all = l.seen;
+	/* from a node inside: its own parent first */
+	l = (parent_log){0};
+	ck_assert(mpsfix_walk_parents(ts_node_child_by_field_name(def, "body", 4), check_parent, &l));
+	ck_assert_uint_eq(l.wrong, 0);
+	ck_assert_uint_gt(l.seen, 5);
+	/* a skipped node's children are not visited, and the walk goes on after it */
+	l = (parent_log){.skip_below = def};
+	ck_assert(mpsfix_walk_parents(root, check_parent, &l));
+	ck_assert_uint_eq(l.wrong, 0);
+	ck_assert_uint_eq(l.seen, all - (ts_node_descendant_count(def) - 1));
+	/* stopped at the first identifier: module, function_definition, def, f */
+	ck_assert(!mpsfix_walk_parents(root, stop_at_identifier, &n));
+	ck_assert_uint_eq(n, 4);
+	ts_tree_delete(t);
+	ts_parser_delete(p);
+}
+END_TEST
+
 START_TEST(test_parse_main_block)
 {
 	static const struct {
@@ -342,6 +400,7 @@ Suite *mpsfix_suite_parse(void)
 	tcase_add_test(tc, test_parse_deep_nesting);
 	tcase_add_test(tc, test_parse_left_open);
 	tcase_add_test(tc, test_parse_walk_order_skip_stop);
+	tcase_add_test(tc, test_parse_walk_parents);
 	tcase_add_test(tc, test_parse_main_block);
 	tcase_add_test(tc, test_parse_no_state_between_files);
 	suite_add_tcase(s, tc);

@@ -118,18 +118,19 @@ static bool binds(TSNode n, TSNode p)
 	return false;
 }
 
-static mpsfix_walk_action bind_all(TSNode n, void *payload)
+static mpsfix_walk_action bind_all(TSNode n, TSNode parent, void *payload)
 {
+	(void)parent;
 	if (!strcmp(ts_node_type(n), "identifier"))
 		bind(payload, n, (TSNode){0});
 	return MPSFIX_WALK_DESCEND;
 }
 
-static mpsfix_walk_action visit(TSNode n, void *payload)
+static mpsfix_walk_action visit(TSNode n, TSNode p, void *payload)
 {
 	walk *w = payload;
 	const char *type = ts_node_type(n);
-	TSNode fn, p;
+	TSNode fn;
 
 	/* vars(obj) is obj.__dict__: only vars() is the scope's namespace */
 	if (!w->nested && !strcmp(type, "call") && is(fn = ts_node_child_by_field_name(n, "function", 8), "identifier") &&
@@ -152,18 +153,17 @@ static mpsfix_walk_action visit(TSNode n, void *payload)
 			bind(w, name, (TSNode){0}); /* def f / class C binds f / C here */
 		inner.nested = true;
 		inner.scope = n;
-		mpsfix_walk(n, visit, &inner);
+		mpsfix_walk_parents(n, visit, &inner);
 		return MPSFIX_WALK_SKIP;
 	}
 	if (!w->nested && !strcmp(type, "case_pattern")) {
 		/* `case x:`, `case P() as x:`, `case P(k=x):`, `case [*x]:`, `case {**x}:`
 		   capture: every name of a pattern counts, a class or a value too */
-		mpsfix_walk(n, bind_all, w);
+		mpsfix_walk_parents(n, bind_all, w);
 		return MPSFIX_WALK_SKIP;
 	}
 	if (strcmp(type, "identifier"))
 		return MPSFIX_WALK_DESCEND;
-	p = ts_node_parent(n);
 	if (w->nested) {
 		/* a function inside binds the scope's name only through global or nonlocal */
 		if (is(p, "global_statement") || is(p, "nonlocal_statement"))
@@ -188,7 +188,7 @@ void mpsfix_bindings_count(TSNode scope, const char *src, const TSNode *ids, siz
 	for (size_t i = 0; i < n; i++)
 		w.want[i] = (wanted){mpsfix_node_hash(ids[i], src), i};
 	qsort(w.want, n, sizeof(*w.want), by_hash);
-	mpsfix_walk(scope, visit, &w);
+	mpsfix_walk_parents(scope, visit, &w);
 	free(w.want);
 }
 
@@ -208,7 +208,7 @@ mpsfix_bindings_index *mpsfix_bindings_index_new(TSNode scope, const char *src)
 
 	ix->src = src;
 	if (!ts_node_is_null(scope))
-		mpsfix_walk(scope, visit, &w);
+		mpsfix_walk_parents(scope, visit, &w);
 	if (ix->len > 1)
 		qsort(ix->sites, ix->len, sizeof(*ix->sites), by_site);
 	return ix;

@@ -139,26 +139,34 @@ static bool deprecation_arguments(TSNode args, const char *src, mpsfix_buf *name
  */
 static bool deprecation_argument(TSNode v, const char *src, mpsfix_buf *name, int depth)
 {
-	v = mpsfix_unparenthesized(v);
-	if (is(v, "string") || is(v, "concatenated_string"))
-		return literal_says(v, src);
-	if (is(v, "binary_operator")) {
-		TSNode op = ts_node_child_by_field_name(v, "operator", 8);
+	/* a loop, not recursion, down the formatting: "..." % a % b % ... and
+	   "...".format().format()... may be as long as the file */
+	for (;;) {
+		TSNode f, op;
 
-		return !ts_node_is_null(op) && ts_node_end_byte(op) - ts_node_start_byte(op) == 1 &&
-		       src[ts_node_start_byte(op)] == '%' &&
-		       deprecation_argument(ts_node_child_by_field_name(v, "left", 4), src, name, depth);
-	}
-	if (is(v, "call")) {
-		TSNode f = ts_node_child_by_field_name(v, "function", 8);
-
+		v = mpsfix_unparenthesized(v);
+		if (is(v, "string") || is(v, "concatenated_string"))
+			return literal_says(v, src);
+		if (is(v, "binary_operator")) {
+			op = ts_node_child_by_field_name(v, "operator", 8);
+			if (ts_node_is_null(op) || ts_node_end_byte(op) - ts_node_start_byte(op) != 1 ||
+			    src[ts_node_start_byte(op)] != '%')
+				return false;
+			v = ts_node_child_by_field_name(v, "left", 4);
+			continue;
+		}
+		if (!is(v, "call"))
+			break;
+		f = ts_node_child_by_field_name(v, "function", 8);
 		callee(v, src, name);
-		if (!strcmp(name->data, "format") && is(f, "attribute"))
-			return deprecation_argument(ts_node_child_by_field_name(f, "object", 6), src, name, depth);
+		if (!strcmp(name->data, "format") && is(f, "attribute")) {
+			v = ts_node_child_by_field_name(f, "object", 6);
+			continue;
+		}
 		if (is_category(name->data))
 			return true;
-		return depth > 0 && deprecation_arguments(ts_node_child_by_field_name(v, "arguments", 9), src, name,
-							  depth - 1);
+		return depth > 0 &&
+		       deprecation_arguments(ts_node_child_by_field_name(v, "arguments", 9), src, name, depth - 1);
 	}
 	mpsfix_buf_clear(name);
 	return (is(v, "identifier") || is(v, "attribute")) && mpsfix_dotted_name(v, src, name) &&

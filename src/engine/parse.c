@@ -195,6 +195,38 @@ done:
 	return !stopped;
 }
 
+bool mpsfix_walk_parents(TSNode root, mpsfix_walk_action (*visit)(TSNode node, TSNode parent, void *payload),
+			 void *payload)
+{
+	TSTreeCursor cur = ts_tree_cursor_new(root);
+	ARRAY(TSNode) up = {0}; /* the current node's ancestors, root's parent first */
+	bool stopped = false;
+
+	ARRAY_PUSH(&up, ts_node_parent(root));
+	for (;;) {
+		TSNode n = ts_tree_cursor_current_node(&cur);
+		mpsfix_walk_action a = visit(n, up.items[up.len - 1], payload);
+
+		if (a == MPSFIX_WALK_STOP) {
+			stopped = true;
+			break;
+		}
+		if (a == MPSFIX_WALK_DESCEND && ts_tree_cursor_goto_first_child(&cur)) {
+			ARRAY_PUSH(&up, n);
+			continue;
+		}
+		while (!ts_tree_cursor_goto_next_sibling(&cur)) {
+			if (!ts_tree_cursor_goto_parent(&cur))
+				goto done;
+			up.len--;
+		}
+	}
+done:
+	free(up.items);
+	ts_tree_cursor_delete(&cur);
+	return !stopped;
+}
+
 static mpsfix_walk_action find_error(TSNode n, void *payload)
 {
 	if (is_bad(n)) {

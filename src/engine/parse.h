@@ -71,6 +71,16 @@ typedef enum {
 bool mpsfix_walk(TSNode root, mpsfix_walk_action (*visit)(TSNode node, void *payload),
 		 void *payload);
 
+/**
+ * mpsfix_walk(), with each node's parent handed to `visit` (root's own, a
+ * null node at a tree's root): ts_node_parent() searches down from the
+ * tree's root, so asking it for every node of a deep tree (a chain of
+ * 100,000 `.format()` calls) takes time that grows with the square of the
+ * depth.  The parents are kept on a stack as the cursor goes down.
+ */
+bool mpsfix_walk_parents(TSNode root, mpsfix_walk_action (*visit)(TSNode node, TSNode parent, void *payload),
+			 void *payload);
+
 /*
  * The named children of a node, comments aside, in order, through a tree
  * cursor: a module can hold thousands of statements, and
