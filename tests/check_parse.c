@@ -278,24 +278,30 @@ typedef struct {
 	TSNode skip_below;
 } parent_log;
 
-static mpsfix_walk_action check_parent(TSNode n, TSNode parent, void *payload)
+static TSNode parent_of(TSNode n)
+{
+	return ts_node_is_null(n) ? n : ts_node_parent(n);
+}
+
+static mpsfix_walk_action check_parent(TSNode n, const mpsfix_ancestors *up, void *payload)
 {
 	parent_log *l = payload;
 
 	l->seen++;
-	if (!ts_node_eq(parent, ts_node_parent(n)))
+	if (!ts_node_eq(mpsfix_up(up, 1), parent_of(n)) || !ts_node_eq(mpsfix_up(up, 2), parent_of(parent_of(n))) ||
+	    !ts_node_eq(mpsfix_up(up, 3), parent_of(parent_of(parent_of(n)))))
 		l->wrong++;
 	return ts_node_eq(n, l->skip_below) ? MPSFIX_WALK_SKIP : MPSFIX_WALK_DESCEND;
 }
 
-static mpsfix_walk_action stop_at_identifier(TSNode n, TSNode parent, void *payload)
+static mpsfix_walk_action stop_at_identifier(TSNode n, const mpsfix_ancestors *up, void *payload)
 {
-	(void)parent;
+	(void)up;
 	++*(size_t *)payload;
 	return strcmp(ts_node_type(n), "identifier") ? MPSFIX_WALK_DESCEND : MPSFIX_WALK_STOP;
 }
 
-/* Each node comes with the parent ts_node_parent() finds, from any root, skipping or not. */
+/* Each node comes with the ancestors ts_node_parent() finds (above the walk's root too), skipping or not. */
 START_TEST(test_parse_walk_parents)
 {
 	const char *text = "def f(x, y=(1, [2, {3: 4}])):\n    return g(x).h[y] + (lambda z: z)(1)\nclass C:\n    a = 1\n";
@@ -323,6 +329,32 @@ START_TEST(test_parse_walk_parents)
 	ck_assert(mpsfix_walk_parents(root, check_parent, &l));
 	ck_assert_uint_eq(l.wrong, 0);
 	ck_assert_uint_eq(l.seen, all - (ts_node_descendant_count(def) - 1));
+	/* mpsfix_ancestors_of(): each node's climb through ts_node_parent(), in one descent */
+	{
+		mpsfix_ancestors a = {0};
+		TSTreeCursor c = ts_tree_cursor_new(root);
+		size_t checked = 0;
+
+		do {
+			TSNode x = ts_tree_cursor_current_node(&c), y = x;
+			size_t k = 0;
+
+			mpsfix_ancestors_of(x, &a);
+			while (!ts_node_is_null(y = ts_node_parent(y))) {
+				ck_assert_uint_lt(k, a.len);
+				ck_assert(ts_node_eq(a.items[a.len - 1 - k], y));
+				k++;
+			}
+			ck_assert_uint_eq(k, a.len);
+			checked++;
+		} while (ts_tree_cursor_goto_first_child(&c) || ts_tree_cursor_goto_next_sibling(&c) ||
+			 (ts_tree_cursor_goto_parent(&c) && ts_tree_cursor_goto_next_sibling(&c)));
+		ck_assert_uint_gt(checked, 10);
+		mpsfix_ancestors_of((TSNode){0}, &a);
+		ck_assert_uint_eq(a.len, 0);
+		free(a.items);
+		ts_tree_cursor_delete(&c);
+	}
 	/* stopped at the first identifier: module, function_definition, def, f */
 	ck_assert(!mpsfix_walk_parents(root, stop_at_identifier, &n));
 	ck_assert_uint_eq(n, 4);

@@ -118,19 +118,19 @@ static bool binds(TSNode n, TSNode p)
 	return false;
 }
 
-static mpsfix_walk_action bind_all(TSNode n, TSNode parent, void *payload)
+static mpsfix_walk_action bind_all(TSNode n, const mpsfix_ancestors *up, void *payload)
 {
-	(void)parent;
+	(void)up;
 	if (!strcmp(ts_node_type(n), "identifier"))
 		bind(payload, n, (TSNode){0});
 	return MPSFIX_WALK_DESCEND;
 }
 
-static mpsfix_walk_action visit(TSNode n, TSNode p, void *payload)
+static mpsfix_walk_action visit(TSNode n, const mpsfix_ancestors *up, void *payload)
 {
 	walk *w = payload;
 	const char *type = ts_node_type(n);
-	TSNode fn;
+	TSNode fn, p = mpsfix_up(up, 1);
 
 	/* vars(obj) is obj.__dict__: only vars() is the scope's namespace */
 	if (!w->nested && !strcmp(type, "call") && is(fn = ts_node_child_by_field_name(n, "function", 8), "identifier") &&

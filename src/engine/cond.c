@@ -4,6 +4,7 @@
  */
 #include "cond.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "argparse.h"
@@ -228,9 +229,14 @@ static bool inside(const mpsfix_cond_ctx *cx, mpsfix_pattern *const *ps, size_t 
 		   const mpsfix_match *m, const mpsfix_rule *r)
 {
 	TSNode node = m->node;
+	mpsfix_ancestors up = {0};
+	bool found = false;
 
-	for (TSNode a = ts_node_parent(node); !ts_node_is_null(a); a = ts_node_parent(a)) {
-		for (size_t i = 0; i < n; i++) {
+	mpsfix_ancestors_of(node, &up);
+	for (size_t u = up.len; u-- > 0 && !found;) {
+		TSNode a = up.items[u];
+
+		for (size_t i = 0; i < n && !found; i++) {
 			mpsfix_match mm = MPSFIX_MATCH_INIT;
 			const mpsfix_binding *b;
 			bool ok;
@@ -248,11 +254,11 @@ static bool inside(const mpsfix_cond_ctx *cx, mpsfix_pattern *const *ps, size_t 
 					ok = holds(cx, c, true, b->node, false, false);
 			}
 			mpsfix_match_release(&mm);
-			if (ok)
-				return true;
+			found = ok;
 		}
 	}
-	return false;
+	free(up.items);
+	return found;
 }
 
 /* A statement directly in the module, after its first import of `module`? */

@@ -22,14 +22,36 @@ typedef struct {
 	const char *src;
 } reader;
 
-static mpsfix_walk_action read_name(TSNode n, void *payload)
+/* Is `n` the field `field` of `parent`? */
+static bool field_is(TSNode parent, const char *field, TSNode n)
+{
+	return ts_node_eq(ts_node_child_by_field_name(parent, field, (uint32_t)strlen(field)), n);
+}
+
+/*
+ * Keep name `n`, with where it stands read from its ancestors now, as the
+ * walk passes (ts_node_parent() would cost the tree's depth per name).
+ */
+static mpsfix_walk_action read_name(TSNode n, const mpsfix_ancestors *up, void *payload)
 {
 	reader *rd = payload;
+	struct mpsfix_defaults_name name = {0};
+	TSNode p = mpsfix_up(up, 1), g;
 
 	if (!is(n, "identifier") && !is(n, "string_content"))
 		return MPSFIX_WALK_DESCEND;
+	name.hash = mpsfix_node_hash(n, rd->src);
+	name.id = n;
+	if (is(n, "identifier")) {
+		name.in_def = is(p, "function_definition");
+		if (is(p, "call") && field_is(p, "function", n))
+			name.call = p; /* f(...) */
+		else if (is(p, "attribute") && field_is(p, "attribute", n) && is(g = mpsfix_up(up, 2), "call") &&
+			 field_is(g, "function", p))
+			name.call = g; /* x.f(...) */
+	}
 	mpsfix_grow((void **)&rd->m->items, &rd->m->cap, rd->m->len + 1, sizeof(*rd->m->items));
-	rd->m->items[rd->m->len++] = (struct mpsfix_defaults_name){mpsfix_node_hash(n, rd->src), n};
+	rd->m->items[rd->m->len++] = name;
 	return MPSFIX_WALK_DESCEND;
 }
 
@@ -104,7 +126,7 @@ static void read_call(mpsfix_defaults_memo *m, TSNode args, const char *src)
 				TSNode kn = ts_node_child_by_field_name(a, "name", 4);
 
 				mpsfix_grow((void **)&m->kws, &m->capkws, m->nkws + 1, sizeof(*m->kws));
-				m->kws[m->nkws++] = (struct mpsfix_defaults_name){mpsfix_node_hash(kn, src), kn};
+				m->kws[m->nkws++] = (struct mpsfix_defaults_name){.hash = mpsfix_node_hash(kn, src), .id = kn};
 			} else if (is(a, "list_splat")) {
 				if (c.splat_at == UINT32_MAX)
 					c.splat_at = c.positional;
@@ -163,19 +185,18 @@ static bool placed(TSNode def, const char *src, TSNode *cls, bool *is_static)
 	return is(body, "module") || (is(body, "block") && is(ts_node_parent(body), "function_definition"));
 }
 
-/* Is identifier `id` (a mention of method `fname` of class `cls`) the method of a call read here? */
-static bool method_call(TSNode id, TSNode cls, bool is_static, const char *src, TSNode *call)
+/* Is name `id` (a mention of method `fname` of class `cls`) the method of a call read here? */
+static bool method_call(const struct mpsfix_defaults_name *id, TSNode cls, bool is_static, const char *src)
 {
-	TSNode p = ts_node_parent(id), obj = ts_node_child_by_field_name(p, "object", 6);
+	TSNode p = ts_node_child_by_field_name(id->call, "function", 8), obj;
 
-	*call = ts_node_parent(p);
-	if (!is(p, "attribute") || !ts_node_eq(ts_node_child_by_field_name(p, "attribute", 9), id) ||
-	    !is(*call, "call") || !ts_node_eq(ts_node_child_by_field_name(*call, "function", 8), p))
-		return false;
+	if (!is(p, "attribute"))
+		return false; /* f(...) */
+	obj = ts_node_child_by_field_name(p, "object", 6);
 	if (is_static && mpsfix_node_same_text(obj, ts_node_child_by_field_name(cls, "name", 4), src))
 		return true;
 	return (mpsfix_node_text_is(obj, src, "self") || mpsfix_node_text_is(obj, src, "cls")) &&
-	       ts_node_start_byte(id) >= ts_node_start_byte(cls) && ts_node_end_byte(id) <= ts_node_end_byte(cls);
+	       ts_node_start_byte(id->id) >= ts_node_start_byte(cls) && ts_node_end_byte(id->id) <= ts_node_end_byte(cls);
 }
 
 /*
@@ -194,24 +215,23 @@ static struct mpsfix_defaults_fn *read_fn(mpsfix_defaults_memo *m, TSNode root, 
 		reader rd = {m, src};
 
 		m->read = true;
-		mpsfix_walk(root, read_name, &rd);
+		mpsfix_walk_parents(root, read_name, &rd);
 		if (m->len > 1)
 			qsort(m->items, m->len, sizeof(*m->items), by_hash);
 	}
 	for (size_t i = first_of_hash(m->items, m->len, hash); ok && i < m->len && m->items[i].hash == hash; i++) {
-		TSNode id = m->items[i].id, call;
+		const struct mpsfix_defaults_name *id = &m->items[i];
 
-		if (!mpsfix_node_same_text(id, fname, src) || ts_node_eq(id, fname))
+		if (!mpsfix_node_same_text(id->id, fname, src) || ts_node_eq(id->id, fname))
 			continue; /* another text of the same hash; the definition's own name */
-		if (is(id, "string_content") || is(ts_node_parent(id), "function_definition"))
+		if (is(id->id, "string_content") || id->in_def)
 			ok = false; /* getattr(self, "f"), a second definition */
 		else if (ts_node_is_null(cls))
-			ok = is(call = ts_node_parent(id), "call") &&
-			     ts_node_eq(ts_node_child_by_field_name(call, "function", 8), id);
+			ok = is(id->call, "call") && field_is(id->call, "function", id->id);
 		else
-			ok = method_call(id, cls, is_static, src, &call);
+			ok = is(id->call, "call") && method_call(id, cls, is_static, src);
 		if (ok)
-			read_call(m, ts_node_child_by_field_name(call, "arguments", 9), src);
+			read_call(m, ts_node_child_by_field_name(id->call, "arguments", 9), src);
 	}
 	f.n = m->ncalls - f.first;
 	f.known = ok && f.n > 0;

@@ -29,6 +29,9 @@ typedef struct {
 	struct mpsfix_defaults_name {
 		uint64_t hash;
 		TSNode id;
+		TSNode call;      /* the call whose function the name is (f(...),
+				     x.f(...)), else null; names only */
+		bool in_def;      /* a function_definition's child (its name) */
 	} *items, *kws;           /* the text's names; the calls' keywords, each
 				     call's sorted by hash */
 	size_t len, cap, nkws, capkws;

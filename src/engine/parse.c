@@ -195,17 +195,43 @@ done:
 	return !stopped;
 }
 
-bool mpsfix_walk_parents(TSNode root, mpsfix_walk_action (*visit)(TSNode node, TSNode parent, void *payload),
+TSNode mpsfix_up(const mpsfix_ancestors *up, size_t k)
+{
+	TSNode n;
+
+	if (k == 0 || up->len == 0)
+		return (TSNode){0};
+	if (k <= up->len)
+		return up->items[up->len - k];
+	for (n = up->items[0], k -= up->len; k > 0 && !ts_node_is_null(n); k--)
+		n = ts_node_parent(n);
+	return n;
+}
+
+void mpsfix_ancestors_of(TSNode node, mpsfix_ancestors *out)
+{
+	TSNode a;
+
+	out->len = 0;
+	if (ts_node_is_null(node))
+		return;
+	for (a = ts_tree_root_node(node.tree); !ts_node_is_null(a) && !ts_node_eq(a, node);
+	     a = ts_node_child_with_descendant(a, node))
+		ARRAY_PUSH(out, a);
+}
+
+bool mpsfix_walk_parents(TSNode root,
+			 mpsfix_walk_action (*visit)(TSNode node, const mpsfix_ancestors *up, void *payload),
 			 void *payload)
 {
 	TSTreeCursor cur = ts_tree_cursor_new(root);
-	ARRAY(TSNode) up = {0}; /* the current node's ancestors, root's parent first */
+	mpsfix_ancestors up = {0};
 	bool stopped = false;
 
 	ARRAY_PUSH(&up, ts_node_parent(root));
 	for (;;) {
 		TSNode n = ts_tree_cursor_current_node(&cur);
-		mpsfix_walk_action a = visit(n, up.items[up.len - 1], payload);
+		mpsfix_walk_action a = visit(n, &up, payload);
 
 		if (a == MPSFIX_WALK_STOP) {
 			stopped = true;

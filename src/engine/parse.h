@@ -71,14 +71,32 @@ typedef enum {
 bool mpsfix_walk(TSNode root, mpsfix_walk_action (*visit)(TSNode node, void *payload),
 		 void *payload);
 
+/* The ancestors of the node a walk is at (mpsfix_walk_parents()). */
+typedef struct {
+	TSNode *items; /* the walk's root's parent first, the node's parent last */
+	size_t len, cap;
+} mpsfix_ancestors;
+
+/** The node's `k`-th ancestor (1: its parent, 2: its grandparent); a null node above the tree's root. */
+TSNode mpsfix_up(const mpsfix_ancestors *up, size_t k);
+
 /**
- * mpsfix_walk(), with each node's parent handed to `visit` (root's own, a
- * null node at a tree's root): ts_node_parent() searches down from the
- * tree's root, so asking it for every node of a deep tree (a chain of
- * 100,000 `.format()` calls) takes time that grows with the square of the
- * depth.  The parents are kept on a stack as the cursor goes down.
+ * Fill `out` (emptied first; free out->items) with the ancestors of
+ * `node`, its tree's root first, its parent last, in one descent from the
+ * root: ts_node_parent() descends from the root once per step up, so a
+ * climb to the top costs the square of the depth.
  */
-bool mpsfix_walk_parents(TSNode root, mpsfix_walk_action (*visit)(TSNode node, TSNode parent, void *payload),
+void mpsfix_ancestors_of(TSNode node, mpsfix_ancestors *out);
+
+/**
+ * mpsfix_walk(), with the node's ancestors handed to `visit`: ts_node_parent()
+ * searches down from the tree's root, so asking it for every node of a deep
+ * tree (a chain of 100,000 `.format()` calls, 30,000 nested calls) takes time
+ * that grows with the square of the depth.  The ancestors are kept on a stack
+ * as the cursor goes down; those above the walk's root are asked for.
+ */
+bool mpsfix_walk_parents(TSNode root,
+			 mpsfix_walk_action (*visit)(TSNode node, const mpsfix_ancestors *up, void *payload),
 			 void *payload);
 
 /*
