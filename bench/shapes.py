@@ -1,0 +1,107 @@
+#!/usr/bin/python3
+"""shapes.py: time mpsfix on files of extreme shape (deep chains, many functions).
+
+    /usr/bin/python3 bench/shapes.py [--mpsfix build/mpsfix] [--scale 1] [--timeout 120] [--only A,B]
+
+Writes each file to a temporary folder, runs `mpsfix check` on it with every
+rule selected and unsafe fixes shown, and prints one line per shape: its
+size, the seconds and peak memory (from /usr/bin/time), the findings, and
+whether CPython compiles it (a file it refuses cannot run, and only needs to
+fail fast).  A run past --timeout is killed and shown as such.
+
+The shapes are those where a per-node ts_node_parent() (which searches down
+from the root) or a per-finding walk made mpsfix's time grow with the square
+or the cube of the depth or of the number of functions.  Standard library only.
+"""
+
+import argparse
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+HEAD = 'import torch\nimport warnings\ndevice = "cuda" if torch.cuda.is_available() else "cpu"\n'
+
+
+def method(expr):
+    return HEAD + ("class C:\n    def f(self, x, device=\"cuda\"):\n        y = %s\n"
+                   "        z = torch.autocast(device)\n        return y.to(device, non_blocking=True)\n" % expr)
+
+
+def shapes(scale):
+    n = lambda k: max(1, int(k * scale))
+    return [
+        ("cuda-chain-1000", method("x" + ".cuda()" * n(1000))),
+        ("cuda-chain-8000", method("x" + ".cuda()" * n(8000))),
+        ("nested-calls-30000", method("f(" * n(30000) + "x" + ")" * n(30000))),
+        ("module-calls-30000", HEAD + 'def f(x, device="cuda"):\n    y = ' + "f(" * n(30000) + "x" +
+         ")" * n(30000) + "\n    z = x.to(device)\n"),
+        ("format-chain-100000", method('"x"' + ".format()" * n(100000))),
+        ("module-format-20000", HEAD + 'def f(x, device="cuda"):\n    warnings.warn("x"' +
+         ".format()" * n(20000) + ")\n"),
+        ("percent-chain-300000", method('"x"' + " % a" * n(300000))),
+        ("ifexp-2000", method('"cuda" if torch.cuda.is_available() else ' * n(2000) + '"cpu"')),
+        ("and-chain-30000", method("x" + " and x" * n(30000))),
+        ("plus-chain-100000", method("x" + " + x" * n(100000))),
+        ("subscripts-30000", method("x[" * n(30000) + "0" + "]" * n(30000))),
+        ("ifs-400", HEAD + "def f(x, device=\"cuda\"):\n" + "".join(
+            "    " * (i + 1) + "if x:\n" for i in range(n(400))) + "    " * (n(400) + 1) +
+         "y = torch.zeros(1, device=device).to(device, non_blocking=True)\n"),
+        ("functions-2000", HEAD + "".join(
+            'def f%d(x, device="cuda"):\n    return x.to(device, non_blocking=True)\n' % i
+            for i in range(n(2000)))),
+        ("functions-5000", HEAD + "".join(
+            'def f%d(x, device="cuda"):\n    return x.to(device, non_blocking=True)\n' % i
+            for i in range(n(5000)))),
+    ]
+
+
+def compiles(text):
+    try:
+        compile(text, "shape", "exec")
+        return "yes"
+    except (SyntaxError, RecursionError, MemoryError) as e:
+        return type(e).__name__
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description="Time mpsfix on files of extreme shape.")
+    ap.add_argument("--mpsfix", default=os.path.join(TOP, "build", "mpsfix"))
+    ap.add_argument("--scale", type=float, default=1.0, help="multiply every size by this")
+    ap.add_argument("--timeout", type=int, default=120, help="seconds before a run is killed")
+    ap.add_argument("--only", default="", help="these shapes only (comma-separated names)")
+    args = ap.parse_args(argv)
+    codes = []
+    for name in sorted(os.listdir(os.path.join(TOP, "rules"))):
+        if name.endswith(".yml"):
+            with open(os.path.join(TOP, "rules", name)) as f:
+                m = re.search(r"^code:\s*(\S+)", f.read(), re.M)
+                if m:
+                    codes.append(m.group(1))
+    print("%-22s %9s %9s %9s %9s  %s" % ("shape", "bytes", "seconds", "peak KB", "findings", "CPython"))
+    with tempfile.TemporaryDirectory() as d:
+        for name, text in shapes(args.scale):
+            if args.only and name not in args.only.split(","):
+                continue
+            path = os.path.join(d, name + ".py")
+            with open(path, "w") as f:
+                f.write(text)
+            cmd = ["/usr/bin/time", "-f", "TIME %e %M", "timeout", "-s", "KILL", str(args.timeout),
+                   args.mpsfix, "check", "--select", ",".join(codes), "--unsafe-fixes", "--exit-zero",
+                   "--format", "concise", path]
+            p = subprocess.run(cmd, capture_output=True, text=True)
+            t = re.search(r"TIME (\S+) (\d+)", p.stderr)
+            secs = t.group(1) if t else "?"
+            if p.returncode != 0:
+                secs = "killed" if p.returncode in (124, 137, -9) else "rc=%d" % p.returncode
+            found = sum(1 for line in p.stdout.splitlines() if line.startswith(path))
+            print("%-22s %9d %9s %9s %9d  %s" % (name, len(text), secs, t.group(2) if t else "?", found,
+                                                compiles(text)))
+            sys.stdout.flush()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
