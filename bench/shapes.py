@@ -43,6 +43,7 @@ def shapes(scale):
          ".format()" * n(20000) + ")\n"),
         ("percent-chain-300000", method('"x"' + " % a" * n(300000))),
         ("ifexp-2000", method('"cuda" if torch.cuda.is_available() else ' * n(2000) + '"cpu"')),
+        ("lambda-chain-5000", method("x" + ".map(lambda a: a.to(device))" * n(5000))),
         ("and-chain-30000", method("x" + " and x" * n(30000))),
         ("plus-chain-100000", method("x" + " + x" * n(100000))),
         ("subscripts-30000", method("x[" * n(30000) + "0" + "]" * n(30000))),

@@ -281,8 +281,7 @@ bool mpsfix_defaults_overridden(mpsfix_defaults_memo *memo, const char *src, TSN
 		if (m->fns[i].def == def.id)
 			f = &m->fns[i];
 	if (!f) {
-		for (root = def; !ts_node_is_null(ts_node_parent(root)); root = ts_node_parent(root))
-			;
+		root = ts_tree_root_node(def.tree);
 		f = read_fn(m, root, src, def, cls, is_static);
 	}
 	ok = f->known;

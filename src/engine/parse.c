@@ -199,11 +199,11 @@ TSNode mpsfix_up(const mpsfix_ancestors *up, size_t k)
 {
 	TSNode n;
 
-	if (k == 0 || up->len == 0)
+	if (k == 0)
 		return (TSNode){0};
 	if (k <= up->len)
 		return up->items[up->len - k];
-	for (n = up->items[0], k -= up->len; k > 0 && !ts_node_is_null(n); k--)
+	for (n = up->top, k -= up->len; k > 0 && !ts_node_is_null(n); k--)
 		n = ts_node_parent(n);
 	return n;
 }
@@ -213,9 +213,11 @@ void mpsfix_ancestors_of(TSNode node, mpsfix_ancestors *out)
 	TSNode a;
 
 	out->len = 0;
+	out->top = node;
 	if (ts_node_is_null(node))
 		return;
-	for (a = ts_tree_root_node(node.tree); !ts_node_is_null(a) && !ts_node_eq(a, node);
+	out->top = ts_tree_root_node(node.tree);
+	for (a = out->top; !ts_node_is_null(a) && !ts_node_eq(a, node);
 	     a = ts_node_child_with_descendant(a, node))
 		ARRAY_PUSH(out, a);
 }
@@ -225,10 +227,9 @@ bool mpsfix_walk_parents(TSNode root,
 			 void *payload)
 {
 	TSTreeCursor cur = ts_tree_cursor_new(root);
-	mpsfix_ancestors up = {0};
+	mpsfix_ancestors up = {.top = root};
 	bool stopped = false;
 
-	ARRAY_PUSH(&up, ts_node_parent(root));
 	for (;;) {
 		TSNode n = ts_tree_cursor_current_node(&cur);
 		mpsfix_walk_action a = visit(n, &up, payload);

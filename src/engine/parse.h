@@ -73,8 +73,10 @@ bool mpsfix_walk(TSNode root, mpsfix_walk_action (*visit)(TSNode node, void *pay
 
 /* The ancestors of the node a walk is at (mpsfix_walk_parents()). */
 typedef struct {
-	TSNode *items; /* the walk's root's parent first, the node's parent last */
+	TSNode *items; /* the walk's root first, the node's parent last */
 	size_t len, cap;
+	TSNode top;    /* where items start (the walk's root; the tree's root for
+			  mpsfix_ancestors_of()): its own ancestors are asked for when needed */
 } mpsfix_ancestors;
 
 /** The node's `k`-th ancestor (1: its parent, 2: its grandparent); a null node above the tree's root. */
