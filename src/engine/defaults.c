@@ -22,12 +22,6 @@ typedef struct {
 	const char *src;
 } reader;
 
-/* Is `n` the field `field` of `parent`? */
-static bool field_is(TSNode parent, const char *field, TSNode n)
-{
-	return ts_node_eq(ts_node_child_by_field_name(parent, field, (uint32_t)strlen(field)), n);
-}
-
 /*
  * Keep name `n`, with where it stands read from its ancestors now, as the
  * walk passes (ts_node_parent() would cost the tree's depth per name).
@@ -44,10 +38,10 @@ static mpsfix_walk_action read_name(TSNode n, const mpsfix_ancestors *up, void *
 	name.id = n;
 	if (is(n, "identifier")) {
 		name.in_def = is(p, "function_definition");
-		if (is(p, "call") && field_is(p, "function", n))
+		if (is(p, "call") && mpsfix_field_is(p, "function", n))
 			name.call = p; /* f(...) */
-		else if (is(p, "attribute") && field_is(p, "attribute", n) && is(g = mpsfix_up(up, 2), "call") &&
-			 field_is(g, "function", p))
+		else if (is(p, "attribute") && mpsfix_field_is(p, "attribute", n) && is(g = mpsfix_up(up, 2), "call") &&
+			 mpsfix_field_is(g, "function", p))
 			name.call = g; /* x.f(...) */
 	}
 	mpsfix_grow((void **)&rd->m->items, &rd->m->cap, rd->m->len + 1, sizeof(*rd->m->items));
@@ -227,7 +221,7 @@ static struct mpsfix_defaults_fn *read_fn(mpsfix_defaults_memo *m, TSNode root, 
 		if (is(id->id, "string_content") || id->in_def)
 			ok = false; /* getattr(self, "f"), a second definition */
 		else if (ts_node_is_null(cls))
-			ok = is(id->call, "call") && field_is(id->call, "function", id->id);
+			ok = is(id->call, "call") && mpsfix_field_is(id->call, "function", id->id);
 		else
 			ok = is(id->call, "call") && method_call(id, cls, is_static, src);
 		if (ok)

@@ -529,11 +529,6 @@ static bool node_is(TSNode n, const char *type)
 	return !ts_node_is_null(n) && strcmp(ts_node_type(n), type) == 0;
 }
 
-static bool field_is(TSNode parent, const char *field, TSNode n)
-{
-	return ts_node_eq(ts_node_child_by_field_name(parent, field, (uint32_t)strlen(field)), n);
-}
-
 /*
  * Is identifier `id` a name the code reads, as a dotted-name pattern at the
  * root may match it?  Not an attribute (`x.float64`), a keyword (`f(dtype=...)`),
@@ -553,11 +548,11 @@ static bool reads_name(TSNode id)
 		if (node_is(p, not_read[i]))
 			return false;
 	if (node_is(p, "attribute"))
-		return !field_is(p, "attribute", id);
+		return !mpsfix_field_is(p, "attribute", id);
 	if (node_is(p, "keyword_argument"))
-		return !field_is(p, "name", id);
+		return !mpsfix_field_is(p, "name", id);
 	if (node_is(p, "function_definition") || node_is(p, "class_definition"))
-		return !field_is(p, "name", id);
+		return !mpsfix_field_is(p, "name", id);
 	return true;
 }
 

@@ -544,6 +544,11 @@ uint32_t mpsfix_named_count(TSNode n)
 	return ts_node_is_null(n) ? 0 : ts_node_named_child_count(n);
 }
 
+bool mpsfix_field_is(TSNode parent, const char *field, TSNode n)
+{
+	return ts_node_eq(ts_node_child_by_field_name(parent, field, (uint32_t)strlen(field)), n);
+}
+
 TSNode mpsfix_unparenthesized(TSNode n)
 {
 	TSNode inner;

@@ -149,6 +149,9 @@ uint32_t mpsfix_named_count(TSNode n);
 /** The expression inside the parentheses (and comments) around `n`; `n` itself when there are none. */
 TSNode mpsfix_unparenthesized(TSNode n);
 
+/** Is `n` the child of `parent` under the field `field`? */
+bool mpsfix_field_is(TSNode parent, const char *field, TSNode n);
+
 /** The first named child of `n` that is not a comment, or a null node. */
 TSNode mpsfix_first_named(TSNode n);
 
