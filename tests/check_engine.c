@@ -444,28 +444,59 @@ static TSNode first_default(TSNode n)
 START_TEST(test_engine_defaults)
 {
 #define DEF "def f(x, device='cuda'):\n    return x\n"
+#define MAIN "if __name__ == '__main__':\n    pass\n"
+#define GR "import gradio as gr\n"
+	/* the text, then: does every call pass the parameter, does none (kept) */
 	static const struct {
 		const char *text;
-		bool overridden;
+		bool overridden, kept;
 	} cases[] = {
-		{DEF "f(1, 'cpu')\n", true},    /* no keyword anywhere in the text */
-		{DEF "f(1, 'cpu')\nf(2, device='mps')\n", true},
-		{DEF "f(1)\n", false},
-		{DEF "f(1)\nf(2, device='mps')\n", false},
-		{DEF, false},                   /* never called */
-		{DEF "f(*xs)\n", false},
-		{DEF "f(1, **kw)\n", false},
-		{DEF "g = f\nf(1, 'cpu')\n", false},
-		{"def f(x, *, device='cuda'):\n    return x\nf(1, 'cpu')\n", false},
-		{"def f(device='cuda', /):\n    return 1\nf(device='cpu')\n", false},
-		{"def f(device: str = 'cuda', /):\n    return 1\nf('cpu')\n", true},
+		{DEF "f(1, 'cpu')\n", true, false},    /* no keyword anywhere in the text */
+		{DEF "f(1, 'cpu')\nf(2, device='mps')\n", true, false},
+		{DEF "f(1)\n", false, false},         /* not a script: an importer may pass it */
+		{DEF "f(1)\nf(2, device='mps')\n", false, false},
+		{DEF, false, false},                   /* never called */
+		{DEF "f(*xs)\n", false, false},
+		{DEF "f(1, **kw)\n", false, false},
+		{DEF "g = f\nf(1, 'cpu')\n", false, false},
+		{"def f(x, *, device='cuda'):\n    return x\nf(1, 'cpu')\n", false, false},
+		{"def f(device='cuda', /):\n    return 1\nf(device='cpu')\n", false, false},
+		{"def f(device: str = 'cuda', /):\n    return 1\nf('cpu')\n", true, false},
 		{"class C:\n    def m(self, device='cuda'):\n        pass\n    def run(self):\n"
-		 "        self.m('cpu')\n", true},
+		 "        self.m('cpu')\n", true, false},
 		{"class C:\n    def m(self, device='cuda'):\n        pass\n    def run(self, x):\n"
-		 "        x.m('cpu')\n", false},
-		{"def f(x, device='cuda'):\n    return x\ndef f(x):\n    return x\nf(1, 'cpu')\n", false},
+		 "        x.m('cpu')\n", false, false},
+		{"def f(x, device='cuda'):\n    return x\ndef f(x):\n    return x\nf(1, 'cpu')\n", false, false},
+		/* a script's functions: no call passes it */
+		{DEF "f(1)\n" MAIN, false, true},
+		{DEF "f(1)\nf(2, device='mps')\n" MAIN, false, false},
+		{DEF MAIN, false, false},               /* never called: Fire may call it */
+		{DEF "f(*xs)\n" MAIN, false, false},   /* xs may reach it */
+		{DEF "f(1, *xs)\n" MAIN, false, false},
+		{DEF "f(*xs, 1)\n" MAIN, false, false},
+		{DEF "f(1, **kw)\n" MAIN, false, false},
+		{"def f(x, *, device='cuda'):\n    return x\nf(1, 2)\n" MAIN, false, true},
+		{"class C:\n    def m(self, device='cuda'):\n        pass\n    def run(self):\n"
+		 "        self.m()\n" MAIN, false, false},  /* a method: another class may call it */
+		{"def g():\n    def f(x, device='cuda'):\n        return x\n    return f(1)\n", false, true},
+		/* gradio calls f with one positional argument per input */
+		{GR DEF "gr.Button().click(fn=f, inputs=[a])\n" MAIN, false, true},
+		{GR DEF "b.click(f, [a], [o])\n" MAIN, false, true},
+		{GR DEF "b.click(fn=f)\n" MAIN, false, true},
+		{GR DEF "b.click(fn=f, inputs=None)\n" MAIN, false, true},
+		{"from gradio import Interface\n" DEF "Interface(f, ['image'], 'image')\n" MAIN, false, true},
+		{GR DEF "b.click(f, [a, b], [o])\n" MAIN, true, false},
+		{GR DEF "b.click(fn=f, inputs=xs)\n" MAIN, false, false},
+		{GR DEF "b.click(fn=f, inputs=[*xs])\n" MAIN, false, false},
+		{GR DEF "b.click(*args, fn=f)\n" MAIN, false, false},
+		{GR DEF "b.click(fn=f, inputs=[a])\nf(1, 'cpu')\n" MAIN, false, false},
+		{DEF "b.click(fn=f, inputs=[a])\n" MAIN, false, false}, /* no gradio: not known */
+		{GR DEF "b.then(fn=f, inputs=[a])\n" MAIN, false, true},
+		{GR DEF "b.frobnicate(fn=f, inputs=[a])\n" MAIN, false, false},
 	};
 #undef DEF
+#undef MAIN
+#undef GR
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		const char *text = cases[i].text;
@@ -480,11 +511,17 @@ START_TEST(test_engine_defaults)
 		ck_assert_msg(!ts_node_is_null(param), "case %zu: no default", i);
 		ck_assert_msg(mpsfix_defaults_overridden(NULL, text, param) == cases[i].overridden,
 			      "case %zu (no memo): not %d: %s", i, cases[i].overridden, text);
-		/* asked twice through one memo: the second answer is the memo's */
-		for (int k = 0; k < 2; k++)
+		ck_assert_msg(mpsfix_defaults_kept(NULL, text, param) == cases[i].kept,
+			      "case %zu (no memo): kept not %d: %s", i, cases[i].kept, text);
+		/* asked twice through one memo, both questions: the later answers are the memo's */
+		for (int k = 0; k < 2; k++) {
 			ck_assert_msg(mpsfix_defaults_overridden(&memo, text, param) == cases[i].overridden,
 				      "case %zu (memo, question %d): not %d: %s", i, k + 1, cases[i].overridden,
 				      text);
+			ck_assert_msg(mpsfix_defaults_kept(&memo, text, param) == cases[i].kept,
+				      "case %zu (memo, question %d): kept not %d: %s", i, k + 1, cases[i].kept,
+				      text);
+		}
 		mpsfix_defaults_memo_release(&memo);
 		ts_tree_delete(tree);
 		ts_parser_delete(parser);

@@ -666,6 +666,11 @@ static const broken_case broken[] = {
 	 "and it has none"},
 	{RULE_HEAD "match: f($X)\ninside: g($N)\nwhere:\n  N: {value: 1}\n  M: {value: 2}\n",
 	 "t.yml:10:3: 'where' names $M, which no pattern binds"},
+	{RULE_HEAD "match: f($X)\nnot-inside: 'def $N(): $$$B'\nwhere:\n  N: {regex: a}\n  M: {value: 2}\n",
+	 "t.yml:10:3: 'where' names $M, which no pattern binds"},
+	{RULE_HEAD "match: f($X)\nnot-inside: 'g($N)'\nfix:\n  safety: safe\n  cases:\n"
+		   "    - when: {N: {value: 1}}\n      template: '0'\n",
+	 "t.yml:11:14: 'when' names $N, which no pattern binds"},
 	{RULE_HEAD "match: f($X)\nwhere:\n  Bad: {value: 2}\n",
 	 "t.yml:8:3: bad name 'Bad' in 'where' (metavariables are [A-Z_][A-Z0-9_]*, signature "
 	 "parameters [a-z_][a-z0-9_]*)"},

@@ -297,7 +297,7 @@ bool mpsfix_cond_rule(const mpsfix_cond_ctx *cx, const mpsfix_rule *r, const mps
 			return false;
 	if (r->ninside && !inside(cx, r->inside, r->ninside, m, r))
 		return false;
-	if (r->nnot_inside && inside(cx, r->not_inside, r->nnot_inside, m, NULL))
+	if (r->nnot_inside && inside(cx, r->not_inside, r->nnot_inside, m, r))
 		return false;
 	if (r->after_import && !after_import(cx, m->node, r->after_import))
 		return false;

@@ -22,6 +22,41 @@ typedef struct {
 	const char *src;
 } reader;
 
+/* gradio's events, which call their function with the inputs' values */
+static const char *const gradio_events[] = {
+	"blur", "change", "click", "focus", "input", "load", "release", "select", "submit", "success", "then", "upload",
+};
+
+/*
+ * The call that hands function name `n` on as a gradio event's function,
+ * `fn=` or its first argument: `btn.click(fn=f, ...)`, `gr.Interface(f,
+ * ...)`; else null.
+ */
+static TSNode handed_to(TSNode n, const mpsfix_ancestors *up, const char *src)
+{
+	TSNode p = mpsfix_up(up, 1), args, call, fn, last;
+
+	if (is(p, "keyword_argument") && mpsfix_field_is(p, "value", n) &&
+	    mpsfix_node_text_is(ts_node_child_by_field_name(p, "name", 4), src, "fn"))
+		args = mpsfix_up(up, 2), call = mpsfix_up(up, 3);
+	else if (is(p, "argument_list") && ts_node_eq(mpsfix_first_named(p), n))
+		args = p, call = mpsfix_up(up, 2);
+	else
+		return (TSNode){0};
+	if (!is(args, "argument_list") || !is(call, "call"))
+		return (TSNode){0};
+	fn = ts_node_child_by_field_name(call, "function", 8);
+	last = is(fn, "attribute") ? ts_node_child_by_field_name(fn, "attribute", 9) : fn;
+	if (!is(last, "identifier"))
+		return (TSNode){0};
+	if (mpsfix_node_text_is(last, src, "Interface"))
+		return call;
+	for (size_t i = 0; i < sizeof(gradio_events) / sizeof(*gradio_events); i++)
+		if (is(fn, "attribute") && mpsfix_node_text_is(last, src, gradio_events[i]))
+			return call;
+	return (TSNode){0};
+}
+
 /*
  * Keep name `n`, with where it stands read from its ancestors now, as the
  * walk passes (ts_node_parent() would cost the tree's depth per name).
@@ -43,6 +78,13 @@ static mpsfix_walk_action read_name(TSNode n, const mpsfix_ancestors *up, void *
 		else if (is(p, "attribute") && mpsfix_field_is(p, "attribute", n) && is(g = mpsfix_up(up, 2), "call") &&
 			 mpsfix_field_is(g, "function", p))
 			name.call = g; /* x.f(...) */
+		else if (!ts_node_is_null(g = handed_to(n, up, rd->src)))
+			name.call = g, name.handed = true; /* btn.click(fn=f, ...) */
+		if (!rd->m->gradio && mpsfix_node_text_is(n, rd->src, "gradio") && is(p, "dotted_name") &&
+		    ts_node_eq(ts_node_named_child(p, 0), n) &&
+		    (is(g = mpsfix_up(up, 2), "import_statement") || is(g, "aliased_import") ||
+		     (is(g, "import_from_statement") && mpsfix_field_is(g, "module_name", p))))
+			rd->m->gradio = true; /* import gradio (as gr), from gradio import ... */
 	}
 	mpsfix_grow((void **)&rd->m->items, &rd->m->cap, rd->m->len + 1, sizeof(*rd->m->items));
 	rd->m->items[rd->m->len++] = name;
@@ -107,7 +149,7 @@ static long position(TSNode params, TSNode param, const char *src, bool *posonly
 /* What call argument list `args` passes, into the memo's calls. */
 static void read_call(mpsfix_defaults_memo *m, TSNode args, const char *src)
 {
-	struct mpsfix_defaults_call c = {0, UINT32_MAX, m->nkws, 0};
+	struct mpsfix_defaults_call c = {0, UINT32_MAX, m->nkws, 0, false};
 	mpsfix_kids k;
 	TSNode a;
 
@@ -124,7 +166,9 @@ static void read_call(mpsfix_defaults_memo *m, TSNode args, const char *src)
 			} else if (is(a, "list_splat")) {
 				if (c.splat_at == UINT32_MAX)
 					c.splat_at = c.positional;
-			} else if (!is(a, "dictionary_splat")) {
+			} else if (is(a, "dictionary_splat")) {
+				c.kwsplat = true;
+			} else {
 				c.positional++;
 			}
 		}
@@ -135,6 +179,49 @@ static void read_call(mpsfix_defaults_memo *m, TSNode args, const char *src)
 		qsort(m->kws + c.kw, c.nkw, sizeof(*m->kws), by_hash);
 	mpsfix_grow((void **)&m->calls, &m->capcalls, m->ncalls + 1, sizeof(*m->calls));
 	m->calls[m->ncalls++] = c;
+}
+
+/*
+ * What gradio event `call` passes the function it is handed: one
+ * positional argument per input, `inputs=[a, b]` (or its second argument),
+ * none without inputs; false when that is not written out.
+ */
+static bool read_handed(mpsfix_defaults_memo *m, TSNode call, const char *src)
+{
+	struct mpsfix_defaults_call c = {0, UINT32_MAX, m->nkws, 0, false};
+	TSNode args = ts_node_child_by_field_name(call, "arguments", 9), a, inputs = {0};
+	mpsfix_kids k;
+	uint32_t positional = 0;
+	bool splat = false;
+
+	mpsfix_kids_start(&k, args);
+	while (mpsfix_kids_next(&k, &a)) {
+		if (is(a, "keyword_argument")) {
+			if (mpsfix_node_text_is(ts_node_child_by_field_name(a, "name", 4), src, "inputs"))
+				inputs = ts_node_child_by_field_name(a, "value", 5);
+		} else if (is(a, "list_splat") || is(a, "dictionary_splat")) {
+			splat = true; /* may hold the inputs */
+		} else if (positional++ == 1) {
+			inputs = a;
+		}
+	}
+	mpsfix_kids_end(&k);
+	if (splat && ts_node_is_null(inputs))
+		return false;
+	if (!ts_node_is_null(inputs) && !is(inputs, "none")) {
+		if (!is(inputs, "list"))
+			return false; /* a name, a component alone (one input?), a set or dict */
+		mpsfix_kids_start(&k, inputs);
+		while (mpsfix_kids_next(&k, &a))
+			if (is(a, "list_splat"))
+				c.splat_at = c.splat_at == UINT32_MAX ? c.positional : c.splat_at;
+			else
+				c.positional++;
+		mpsfix_kids_end(&k);
+	}
+	mpsfix_grow((void **)&m->calls, &m->capcalls, m->ncalls + 1, sizeof(*m->calls));
+	m->calls[m->ncalls++] = c;
+	return true;
 }
 
 /* Is decorated definition `dd` a @staticmethod? */
@@ -220,11 +307,13 @@ static struct mpsfix_defaults_fn *read_fn(mpsfix_defaults_memo *m, TSNode root, 
 			continue; /* another text of the same hash; the definition's own name */
 		if (is(id->id, "string_content") || id->in_def)
 			ok = false; /* getattr(self, "f"), a second definition */
+		else if (id->handed)
+			ok = m->gradio && ts_node_is_null(cls) && read_handed(m, id->call, src);
 		else if (ts_node_is_null(cls))
 			ok = is(id->call, "call") && mpsfix_field_is(id->call, "function", id->id);
 		else
 			ok = is(id->call, "call") && method_call(id, cls, is_static, src);
-		if (ok)
+		if (ok && !id->handed)
 			read_call(m, ts_node_child_by_field_name(id->call, "arguments", 9), src);
 	}
 	f.n = m->ncalls - f.first;
@@ -251,38 +340,72 @@ static bool passes(const mpsfix_defaults_memo *m, const struct mpsfix_defaults_c
 	return at >= 0 && c->positional > (uint32_t)at && (c->splat_at == UINT32_MAX || c->splat_at > (uint32_t)at);
 }
 
-bool mpsfix_defaults_overridden(mpsfix_defaults_memo *memo, const char *src, TSNode param)
+/*
+ * Where `param` stands among its function's positional parameters (`*at`,
+ * as passes() takes it) and the function's entry with its calls read;
+ * NULL where its calls are not read here.  `*kept_only`: the function is
+ * one no other module calls (mpsfix_defaults_kept()).
+ */
+static const struct mpsfix_defaults_fn *calls_of(mpsfix_defaults_memo *m, const char *src, TSNode param,
+						 long *at, bool *posonly, bool *local)
 {
-	mpsfix_defaults_memo once = {0}, *m = memo ? memo : &once;
-	TSNode params = ts_node_parent(param), def = ts_node_parent(params), pname, root, cls;
-	struct mpsfix_defaults_fn *f = NULL;
-	bool posonly, is_static, ok = false;
-	uint64_t hash;
-	long at;
+	TSNode params = ts_node_parent(param), def = ts_node_parent(params), pname, cls, body;
+	bool is_static;
 
 	pname = ts_node_child_by_field_name(param, "name", 4);
 	if (!is(params, "parameters") || !is(def, "function_definition") || !is(pname, "identifier"))
-		return false;
-	at = position(params, param, src, &posonly);
-	if (at == -2 || !placed(def, src, &cls, &is_static))
-		goto done;
+		return NULL;
+	*at = position(params, param, src, posonly);
+	if (*at == -2 || !placed(def, src, &cls, &is_static))
+		return NULL;
 	if (!ts_node_is_null(cls) && !is_static) {
-		if (at == 0)
-			goto done; /* `self` itself */
-		at = at > 0 ? at - 1 : at; /* `self` is the call's object */
+		if (*at == 0)
+			return NULL; /* `self` itself */
+		*at = *at > 0 ? *at - 1 : *at; /* `self` is the call's object */
 	}
-	for (size_t i = 0; i < m->nfns && !f; i++)
+	body = ts_node_parent(is(ts_node_parent(def), "decorated_definition") ? ts_node_parent(def) : def);
+	*local = ts_node_is_null(cls) &&
+		 (is(body, "block") || !ts_node_is_null(mpsfix_main_block(ts_tree_root_node(def.tree), src)));
+	for (size_t i = 0; i < m->nfns; i++)
 		if (m->fns[i].def == def.id)
-			f = &m->fns[i];
-	if (!f) {
-		root = ts_tree_root_node(def.tree);
-		f = read_fn(m, root, src, def, cls, is_static);
+			return &m->fns[i];
+	return read_fn(m, ts_tree_root_node(def.tree), src, def, cls, is_static);
+}
+
+bool mpsfix_defaults_overridden(mpsfix_defaults_memo *memo, const char *src, TSNode param)
+{
+	mpsfix_defaults_memo once = {0}, *m = memo ? memo : &once;
+	const struct mpsfix_defaults_fn *f;
+	TSNode pname = ts_node_child_by_field_name(param, "name", 4);
+	bool posonly, local, ok;
+	long at;
+
+	f = calls_of(m, src, param, &at, &posonly, &local);
+	ok = f && f->known;
+	for (size_t i = ok ? f->first : 0; ok && i < f->first + f->n; i++)
+		ok = passes(m, &m->calls[i], pname, mpsfix_node_hash(pname, src), at, posonly, src);
+	if (!memo)
+		mpsfix_defaults_memo_release(&once);
+	return ok;
+}
+
+bool mpsfix_defaults_kept(mpsfix_defaults_memo *memo, const char *src, TSNode param)
+{
+	mpsfix_defaults_memo once = {0}, *m = memo ? memo : &once;
+	const struct mpsfix_defaults_fn *f;
+	TSNode pname = ts_node_child_by_field_name(param, "name", 4);
+	bool posonly, local, ok;
+	long at;
+
+	f = calls_of(m, src, param, &at, &posonly, &local);
+	ok = f && f->known && local;
+	for (size_t i = ok ? f->first : 0; ok && i < f->first + f->n; i++) {
+		const struct mpsfix_defaults_call *c = &m->calls[i];
+
+		/* a **kwargs may hold it, a *args may reach it */
+		ok = !c->kwsplat && !(at >= 0 && c->splat_at <= (uint32_t)at) &&
+		     !passes(m, c, pname, mpsfix_node_hash(pname, src), at, posonly, src);
 	}
-	ok = f->known;
-	hash = mpsfix_node_hash(pname, src);
-	for (size_t i = f->first; ok && i < f->first + f->n; i++)
-		ok = passes(m, &m->calls[i], pname, hash, at, posonly, src);
-done:
 	if (!memo)
 		mpsfix_defaults_memo_release(&once);
 	return ok;

@@ -30,12 +30,16 @@ typedef struct {
 		uint64_t hash;
 		TSNode id;
 		TSNode call;      /* the call whose function the name is (f(...),
-				     x.f(...)), else null; names only */
+				     x.f(...)), or that hands it on as a gradio
+				     event's function (`handed`), else null;
+				     names only */
 		bool in_def;      /* a function_definition's child (its name) */
+		bool handed;      /* btn.click(fn=f, ...), gr.Interface(f, ...) */
 	} *items, *kws;           /* the text's names; the calls' keywords, each
 				     call's sorted by hash */
 	size_t len, cap, nkws, capkws;
 	bool read;
+	bool gradio;              /* the text imports gradio */
 	struct mpsfix_defaults_fn {
 		const void *def;  /* the function_definition, by its id */
 		bool known;       /* every reference is a call read here, one at least */
@@ -46,6 +50,7 @@ typedef struct {
 		uint32_t positional; /* its positional arguments */
 		uint32_t splat_at;   /* how many stand before its first *args (UINT32_MAX: none) */
 		size_t kw, nkw;      /* its keywords, in kws[] */
+		bool kwsplat;        /* it passes a **kwargs */
 	} *calls;
 	size_t ncalls, capcalls;
 } mpsfix_defaults_memo;
@@ -68,6 +73,10 @@ void mpsfix_defaults_memo_release(mpsfix_defaults_memo *m);
  *   then `self`: `x.f(...)` elsewhere may be another class's method, as
  *   `torch.load(...)` is not `Checkpoint.load`), and for a @staticmethod
  *   also `Class.f(...)` with the class's own name;
+ *   a function of a text that imports gradio may also be handed to one of
+ *   gradio's events, `btn.click(fn=f, inputs=[a, b], ...)` (`.change`,
+ *   `.submit`, ... or `gr.Interface(f, inputs, ...)`), which calls it with
+ *   one positional argument per input: a list written out, or none;
  * - there is at least one such call, and each passes the parameter: by its
  *   keyword (not a positional-only one, before `/`), or by position (not a
  *   keyword-only one), with no `*args` before that position and no
@@ -75,5 +84,16 @@ void mpsfix_defaults_memo_release(mpsfix_defaults_memo *m);
  * `memo` (may be NULL) keeps the text's names for its next questions.
  */
 bool mpsfix_defaults_overridden(mpsfix_defaults_memo *memo, const char *src, TSNode param);
+
+/**
+ * Is the default of `param` always its value: do the calls above, known
+ * as mpsfix_defaults_overridden() knows them, never pass it?  Only for a
+ * function no other module calls as far as the text can tell: one defined
+ * at the top level of a script (a module with an `if __name__ ==
+ * "__main__":` block, which other modules do not import) or inside another
+ * function; not a method.  A script whose function nothing in it names is
+ * not known to keep the default (Fire or Typer may call it).
+ */
+bool mpsfix_defaults_kept(mpsfix_defaults_memo *memo, const char *src, TSNode param);
 
 #endif

@@ -364,6 +364,7 @@ static bool reachable(pass *ps, const mpsfix_rule *r, const mpsfix_match *m)
 		.cuda_file = ps->cuda_file,
 		/* the spans depend on hasattr(torch, "accelerator"), a fact of versions below 2.6 */
 		.spans = &ps->spans[t.hi < MPSFIX_TORCH_VER(2, 6) || r->range.hi < MPSFIX_TORCH_VER(2, 6)],
+		.defaults = &ps->memo.uses.defaults,
 	};
 	const mpsfix_binding *b;
 	bool reach;

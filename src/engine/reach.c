@@ -569,6 +569,35 @@ static bool says_not_mps(const mpsfix_reach_ctx *cx, TSNode t, TSNode a, int dep
 	return other;
 }
 
+/*
+ * Is identifier `id` a parameter of the function it is read in, bound
+ * nowhere else in it, whose default (into `*out`) is always its value?
+ */
+static bool default_kept(const mpsfix_reach_ctx *cx, TSNode id, TSNode *out)
+{
+	TSNode def = ts_node_parent(id), params, p;
+	mpsfix_binding b;
+	mpsfix_kids k;
+	bool kept = false;
+
+	while (!ts_node_is_null(def) && !is(def, "function_definition") && !is(def, "lambda") &&
+	       !is(def, "class_definition"))
+		def = ts_node_parent(def);
+	if (!is(def, "function_definition"))
+		return false;
+	params = ts_node_child_by_field_name(def, "parameters", 10);
+	mpsfix_kids_start(&k, params);
+	while (!kept && mpsfix_kids_next(&k, &p))
+		if ((is(p, "default_parameter") || is(p, "typed_default_parameter")) &&
+		    mpsfix_node_same_text(ts_node_child_by_field_name(p, "name", 4), id, cx->src)) {
+			mpsfix_bindings_count(def, cx->src, &id, 1, &b);
+			kept = b.count == 1 && !b.dynamic && mpsfix_defaults_kept(cx->defaults, cx->src, p);
+			*out = ts_node_child_by_field_name(p, "value", 5);
+		}
+	mpsfix_kids_end(&k);
+	return kept;
+}
+
 static bool may_be_mps(const mpsfix_reach_ctx *cx, TSNode v, int depth)
 {
 	const char *type;
@@ -623,7 +652,9 @@ static bool may_be_mps(const mpsfix_reach_ctx *cx, TSNode v, int depth)
 	if (!strcmp(type, "identifier")) {
 		TSNode value;
 
-		return !assigned_value(cx, v, &value) || may_be_mps(cx, value, depth + 1);
+		if (assigned_value(cx, v, &value) || default_kept(cx, v, &value))
+			return may_be_mps(cx, value, depth + 1);
+		return true;
 	}
 	/* dev.type of a name assigned a device */
 	if (!strcmp(type, "attribute") &&

@@ -39,7 +39,10 @@
  * than "mps...", `torch.device` of one, a conditional expression none of
  * whose reachable branches can (`a if cuda or a == "cpu" else "cpu"`
  * included), nor a name last assigned (in the same function, before the
- * use, or in the functions around a nested one) from one of these.
+ * use, or in the functions around a nested one) from one of these, nor a
+ * parameter nothing else binds whose default is one of these and is always
+ * its value (defaults.h: `def sample(x, device="cuda")` in a script that
+ * only calls `sample(img)`).
  */
 #ifndef MPSFIX_REACH_H
 #define MPSFIX_REACH_H
@@ -48,6 +51,7 @@
 
 #include "common.h"
 #include "cuda_code.h"
+#include "defaults.h"
 #include "names.h"
 #include "torchver.h"
 #include "truth.h"
@@ -91,6 +95,7 @@ typedef struct {
 				  known yet (mpsfix_reach_mps() finds out and keeps it) */
 	mpsfix_reach_spans *spans; /* the text's unreachable spans for this range's
 				      version facts, built at the first question */
+	mpsfix_defaults_memo *defaults; /* the text's calls, for parameter defaults (may be NULL) */
 } mpsfix_reach_ctx;
 
 void mpsfix_reach_spans_release(mpsfix_reach_spans *s);

@@ -125,6 +125,8 @@ static int check_constrained(const mpsfix_rule_loader *ld, const mpsfix_yaml_nod
 	}
 	in_match = bound_in(r->patterns, r->npatterns, name);
 	in_inside = bound_in(r->inside, r->ninside, name);
+	if (in_inside < 0)
+		in_inside = bound_in(r->not_inside, r->nnot_inside, name);
 	if (in_match == 1 || in_inside == 1)
 		return mpsfix_rule__fail(ld, key, "$$$%s binds a list of nodes and cannot be "
 					 "constrained", name);
@@ -209,5 +211,6 @@ void mpsfix_rule__attach_constraints(mpsfix_rule *r)
 	for (size_t k = 0; k < r->nconstraints; k++) {
 		attach(r->patterns, r->npatterns, &r->constraints[k]);
 		attach(r->inside, r->ninside, &r->constraints[k]);
+		attach(r->not_inside, r->nnot_inside, &r->constraints[k]);
 	}
 }
