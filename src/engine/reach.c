@@ -5,6 +5,7 @@
  */
 #include "reach.h"
 
+#include <ctype.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -151,6 +152,48 @@ static bool skips_on_mps(const mpsfix_reach_ctx *cx, TSNode decorator)
 
 /* ---- reachability --------------------------------------------------------- */
 
+/* the device backends other than MPS, as parts of a class's name */
+static const char *const other_backends[] = {
+	"cuda", "cudnn", "hpu", "mlu", "musa", "nccl", "npu", "rocm", "sdaa", "tpu", "xla", "xpu",
+};
+
+/*
+ * Is identifier `name` the name of another backend's class: does one of its
+ * parts (split at `_` and where the case changes: CUDA_Accelerator,
+ * HPUFusedAdam, NpuOps) name a backend other than MPS, and none `mps` or
+ * `cpu` (CudaOrMpsDevice is not)?
+ */
+static bool named_for_backend(TSNode name, const char *src)
+{
+	const char *s = src + ts_node_start_byte(name);
+	uint32_t n = ts_node_end_byte(name) - ts_node_start_byte(name), i = 0;
+	bool other = false;
+
+	while (i < n) {
+		uint32_t start, len;
+		char part[8];
+
+		while (i < n && s[i] == '_')
+			i++;
+		start = i++;
+		/* HPUFused: HPU then Fused; CudaOps: Cuda then Ops */
+		while (i < n && s[i] != '_' &&
+		       !(isupper((unsigned char)s[i]) &&
+			 (!isupper((unsigned char)s[i - 1]) || (i + 1 < n && islower((unsigned char)s[i + 1])))))
+			i++;
+		len = i - start;
+		if (start >= n || len >= sizeof(part))
+			continue;
+		for (uint32_t j = 0; j < len; j++)
+			part[j] = (char)tolower((unsigned char)s[start + j]);
+		part[len] = '\0';
+		if (!strcmp(part, "mps") || !strcmp(part, "cpu"))
+			return false;
+		other = other || in_list(part, other_backends, sizeof(other_backends) / sizeof(*other_backends));
+	}
+	return other;
+}
+
 static void add_span(mpsfix_reach_spans *sp, TSNode n)
 {
 	if (ts_node_is_null(n))
@@ -279,6 +322,15 @@ static mpsfix_walk_action find_spans(TSNode n, void *payload)
 			    !mpsfix_cuda_instance_free(cx->src, c))
 				add_cuda_fn(w->sp, c, seen, nseen);
 		mpsfix_kids_end(&k);
+		/* another backend's class (DeepSpeed's CUDA_Accelerator, NPU_Accelerator):
+		   its methods, static ones too, are that backend's */
+		if (named_for_backend(ts_node_child_by_field_name(n, "name", 4), cx->src)) {
+			mpsfix_kids_start(&k, body);
+			while (mpsfix_kids_next(&k, &c))
+				if (is(c, "function_definition") || is(c, "decorated_definition"))
+					add_span(w->sp, c);
+			mpsfix_kids_end(&k);
+		}
 	} else if (!strcmp(type, "decorated_definition")) {
 		bool skip = false;
 

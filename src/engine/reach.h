@@ -33,6 +33,9 @@
  *   static and class methods, `__new__`, `__init_subclass__` nor its body's
  *   own statements, and not when a class of the file derives from it; a
  *   module whose own statements fail on a Mac (the same);
+ *   the methods of a class named for another backend (a part of its name
+ *   is cuda, npu, xpu, hpu...: DeepSpeed's CUDA_Accelerator, HPUFusedAdam),
+ *   chosen only where that backend exists;
  *   a function that only such code calls (callers.h).
  *
  * And can an expression hold the MPS device?  Not a string literal other
