@@ -323,8 +323,10 @@ static mpsfix_walk_action find_spans(TSNode n, void *payload)
 				add_cuda_fn(w->sp, c, seen, nseen);
 		mpsfix_kids_end(&k);
 		/* another backend's class (DeepSpeed's CUDA_Accelerator, NPU_Accelerator):
-		   its methods, static ones too, are that backend's */
-		if (named_for_backend(ts_node_child_by_field_name(n, "name", 4), cx->src)) {
+		   its methods, static ones too, are that backend's, unless a class of
+		   the file derives from it (a CpuPrefetcher may reuse them) */
+		if (named_for_backend(ts_node_child_by_field_name(n, "name", 4), cx->src) &&
+		    !mpsfix_cuda_subclassed(&w->sp->defs, cx->src, n)) {
 			mpsfix_kids_start(&k, body);
 			while (mpsfix_kids_next(&k, &c))
 				if (is(c, "function_definition") || is(c, "decorated_definition"))
