@@ -53,6 +53,9 @@ def shapes(scale):
         ("functions-2000", HEAD + "".join(
             'def f%d(x, device="cuda"):\n    return x.to(device, non_blocking=True)\n' % i
             for i in range(n(2000)))),
+        ("self-device-5000", HEAD + "class T:\n    def __init__(self):\n        self.device = device\n\n"
+         "    def step(self, xs):\n" + "".join(
+            "        y%d = xs[%d].to(self.device, non_blocking=True)\n" % (i, i) for i in range(n(5000)))),
         ("functions-5000", HEAD + "".join(
             'def f%d(x, device="cuda"):\n    return x.to(device, non_blocking=True)\n' % i
             for i in range(n(5000)))),

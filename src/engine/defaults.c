@@ -364,8 +364,9 @@ static const struct mpsfix_defaults_fn *calls_of(mpsfix_defaults_memo *m, const 
 		*at = *at > 0 ? *at - 1 : *at; /* `self` is the call's object */
 	}
 	body = ts_node_parent(is(ts_node_parent(def), "decorated_definition") ? ts_node_parent(def) : def);
-	*local = ts_node_is_null(cls) &&
-		 (is(body, "block") || !ts_node_is_null(mpsfix_main_block(ts_tree_root_node(def.tree), src)));
+	if (!m->script)
+		m->script = ts_node_is_null(mpsfix_main_block(ts_tree_root_node(def.tree), src)) ? -1 : 1;
+	*local = ts_node_is_null(cls) && (is(body, "block") || m->script > 0);
 	for (size_t i = 0; i < m->nfns; i++)
 		if (m->fns[i].def == def.id)
 			return &m->fns[i];

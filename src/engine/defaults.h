@@ -40,6 +40,8 @@ typedef struct {
 	size_t len, cap, nkws, capkws;
 	bool read;
 	bool gradio;              /* the text imports gradio */
+	signed char script;       /* it has an `if __name__ == "__main__":` block
+				     (0: not looked for yet, 1 yes, -1 no) */
 	struct mpsfix_defaults_fn {
 		const void *def;  /* the function_definition, by its id */
 		bool known;       /* every reference is a call read here, one at least */

@@ -45,7 +45,11 @@
  * use, or in the functions around a nested one) from one of these, nor a
  * parameter nothing else binds whose default is one of these and is always
  * its value (defaults.h: `def sample(x, device="cuda")` in a script that
- * only calls `sample(img)`).
+ * only calls `sample(img)`), nor `self.name` (or `self.name.type`) in a
+ * method of a class from nothing but object or nn.Module, derived from by
+ * no class of the file, that sets it only with `self.name = value`
+ * statements whose values cannot be, where nothing else in the text sets
+ * an attribute of that name.
  */
 #ifndef MPSFIX_REACH_H
 #define MPSFIX_REACH_H
@@ -85,6 +89,12 @@ typedef struct {
 	struct mpsfix_truth_flags *flags; /* the module's flags (truth.h), read when asked */
 	TSNode root;
 	mpsfix_truth_streams streams; /* where the text keeps its CUDA streams (truth.h) */
+	struct mpsfix_reach_attr {
+		const void *cls;      /* the class, by its node's id */
+		uint64_t hash;        /* the attribute's name */
+		bool may;             /* can self.name be MPS there? */
+	} *attrs;                     /* the answers so far, for self.name */
+	size_t nattrs, capattrs;
 	bool streams_read;
 	bool built;
 } mpsfix_reach_spans;
