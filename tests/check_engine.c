@@ -446,6 +446,7 @@ START_TEST(test_engine_defaults)
 #define DEF "def f(x, device='cuda'):\n    return x\n"
 #define MAIN "if __name__ == '__main__':\n    pass\n"
 #define GR "import gradio as gr\n"
+#define PDEF "def _f(x, device='cuda'):\n    return x\n"
 	/* the text, then: does every call pass the parameter, does none (kept) */
 	static const struct {
 		const char *text;
@@ -467,15 +468,17 @@ START_TEST(test_engine_defaults)
 		{"class C:\n    def m(self, device='cuda'):\n        pass\n    def run(self, x):\n"
 		 "        x.m('cpu')\n", false, false},
 		{"def f(x, device='cuda'):\n    return x\ndef f(x):\n    return x\nf(1, 'cpu')\n", false, false},
-		/* a script's functions: no call passes it */
-		{DEF "f(1)\n" MAIN, false, true},
-		{DEF "f(1)\nf(2, device='mps')\n" MAIN, false, false},
-		{DEF MAIN, false, false},               /* never called: Fire may call it */
-		{DEF "f(*xs)\n" MAIN, false, false},   /* xs may reach it */
-		{DEF "f(1, *xs)\n" MAIN, false, false},
-		{DEF "f(*xs, 1)\n" MAIN, false, false},
-		{DEF "f(1, **kw)\n" MAIN, false, false},
-		{"def f(x, *, device='cuda'):\n    return x\nf(1, 2)\n" MAIN, false, true},
+		/* a script's private functions: no call passes it */
+		{PDEF "_f(1)\n" MAIN, false, true},
+		{DEF "f(1)\n" MAIN, false, false},      /* public: an importer may pass it */
+		{PDEF "_f(1)\n_f(2, device='mps')\n" MAIN, false, false},
+		{PDEF MAIN, false, false},               /* never called: Fire may call it */
+		{PDEF "_f(*xs)\n" MAIN, false, false},  /* xs may reach it */
+		{PDEF "_f(1, *xs)\n" MAIN, false, false},
+		{PDEF "_f(*xs, 1)\n" MAIN, false, false},
+		{PDEF "_f(1, **kw)\n" MAIN, false, false},
+		{"def _f(x, *, device='cuda'):\n    return x\n_f(1, 2)\n" MAIN, false, true},
+		{"def __f__(x, device='cuda'):\n    return x\n__f__(1)\n" MAIN, false, false},
 		{"class C:\n    def m(self, device='cuda'):\n        pass\n    def run(self):\n"
 		 "        self.m()\n" MAIN, false, false},  /* a method: another class may call it */
 		{"def g():\n    def f(x, device='cuda'):\n        return x\n    return f(1)\n", false, true},
@@ -493,10 +496,15 @@ START_TEST(test_engine_defaults)
 		{DEF "b.click(fn=f, inputs=[a])\n" MAIN, false, false}, /* no gradio: not known */
 		{GR DEF "b.then(fn=f, inputs=[a])\n" MAIN, false, true},
 		{GR DEF "b.frobnicate(fn=f, inputs=[a])\n" MAIN, false, false},
+		{GR DEF "gr.Interface(f, [a], 'text', additional_inputs=[d])\n" MAIN, true, false},
+		{GR DEF "gr.Interface(f, [], 'text', additional_inputs=[d])\n" MAIN, false, true}, /* d is x */
+		{GR DEF "gr.Interface(f, [a], 'text', additional_inputs=ds)\n" MAIN, false, false},
+		{GR DEF "b.click(fn=f, inputs=[a])\n", false, false}, /* not a script: importers */
 	};
 #undef DEF
 #undef MAIN
 #undef GR
+#undef PDEF
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		const char *text = cases[i].text;

@@ -189,7 +189,7 @@ static void read_call(mpsfix_defaults_memo *m, TSNode args, const char *src)
 static bool read_handed(mpsfix_defaults_memo *m, TSNode call, const char *src)
 {
 	struct mpsfix_defaults_call c = {0, UINT32_MAX, m->nkws, 0, false};
-	TSNode args = ts_node_child_by_field_name(call, "arguments", 9), a, inputs = {0};
+	TSNode args = ts_node_child_by_field_name(call, "arguments", 9), a, inputs = {0}, more = {0};
 	mpsfix_kids k;
 	uint32_t positional = 0;
 	bool splat = false;
@@ -197,8 +197,12 @@ static bool read_handed(mpsfix_defaults_memo *m, TSNode call, const char *src)
 	mpsfix_kids_start(&k, args);
 	while (mpsfix_kids_next(&k, &a)) {
 		if (is(a, "keyword_argument")) {
-			if (mpsfix_node_text_is(ts_node_child_by_field_name(a, "name", 4), src, "inputs"))
+			TSNode kn = ts_node_child_by_field_name(a, "name", 4);
+
+			if (mpsfix_node_text_is(kn, src, "inputs"))
 				inputs = ts_node_child_by_field_name(a, "value", 5);
+			else if (mpsfix_node_text_is(kn, src, "additional_inputs"))
+				more = ts_node_child_by_field_name(a, "value", 5);
 		} else if (is(a, "list_splat") || is(a, "dictionary_splat")) {
 			splat = true; /* may hold the inputs */
 		} else if (positional++ == 1) {
@@ -208,10 +212,15 @@ static bool read_handed(mpsfix_defaults_memo *m, TSNode call, const char *src)
 	mpsfix_kids_end(&k);
 	if (splat && ts_node_is_null(inputs))
 		return false;
-	if (!ts_node_is_null(inputs) && !is(inputs, "none")) {
-		if (!is(inputs, "list"))
+	/* gr.Interface's additional_inputs come after its inputs */
+	for (int i = 0; i < 2; i++) {
+		TSNode list = i ? more : inputs;
+
+		if (ts_node_is_null(list) || is(list, "none"))
+			continue;
+		if (!is(list, "list"))
 			return false; /* a name, a component alone (one input?), a set or dict */
-		mpsfix_kids_start(&k, inputs);
+		mpsfix_kids_start(&k, list);
 		while (mpsfix_kids_next(&k, &a))
 			if (is(a, "list_splat"))
 				c.splat_at = c.splat_at == UINT32_MAX ? c.positional : c.splat_at;
@@ -289,7 +298,7 @@ static struct mpsfix_defaults_fn *read_fn(mpsfix_defaults_memo *m, TSNode root, 
 {
 	TSNode fname = ts_node_child_by_field_name(def, "name", 4);
 	uint64_t hash = mpsfix_node_hash(fname, src);
-	struct mpsfix_defaults_fn f = {def.id, false, m->ncalls, 0};
+	struct mpsfix_defaults_fn f = {def.id, false, false, m->ncalls, 0};
 	bool ok = true;
 
 	if (!m->read) {
@@ -308,7 +317,7 @@ static struct mpsfix_defaults_fn *read_fn(mpsfix_defaults_memo *m, TSNode root, 
 		if (is(id->id, "string_content") || id->in_def)
 			ok = false; /* getattr(self, "f"), a second definition */
 		else if (id->handed)
-			ok = m->gradio && ts_node_is_null(cls) && read_handed(m, id->call, src);
+			ok = f.handed = m->gradio && ts_node_is_null(cls) && read_handed(m, id->call, src);
 		else if (ts_node_is_null(cls))
 			ok = is(id->call, "call") && mpsfix_field_is(id->call, "function", id->id);
 		else
@@ -343,13 +352,15 @@ static bool passes(const mpsfix_defaults_memo *m, const struct mpsfix_defaults_c
 /*
  * Where `param` stands among its function's positional parameters (`*at`,
  * as passes() takes it) and the function's entry with its calls read;
- * NULL where its calls are not read here.  `*kept_only`: the function is
- * one no other module calls (mpsfix_defaults_kept()).
+ * NULL where its calls are not read here.  `*local`: the function is one
+ * no other module calls (mpsfix_defaults_kept()).
  */
 static const struct mpsfix_defaults_fn *calls_of(mpsfix_defaults_memo *m, const char *src, TSNode param,
 						 long *at, bool *posonly, bool *local)
 {
 	TSNode params = ts_node_parent(param), def = ts_node_parent(params), pname, cls, body;
+	const struct mpsfix_defaults_fn *f = NULL;
+	const char *fname;
 	bool is_static;
 
 	pname = ts_node_child_by_field_name(param, "name", 4);
@@ -363,14 +374,18 @@ static const struct mpsfix_defaults_fn *calls_of(mpsfix_defaults_memo *m, const 
 			return NULL; /* `self` itself */
 		*at = *at > 0 ? *at - 1 : *at; /* `self` is the call's object */
 	}
+	for (size_t i = 0; i < m->nfns && !f; i++)
+		if (m->fns[i].def == def.id)
+			f = &m->fns[i];
+	if (!f)
+		f = read_fn(m, ts_tree_root_node(def.tree), src, def, cls, is_static);
 	body = ts_node_parent(is(ts_node_parent(def), "decorated_definition") ? ts_node_parent(def) : def);
 	if (!m->script)
 		m->script = ts_node_is_null(mpsfix_main_block(ts_tree_root_node(def.tree), src)) ? -1 : 1;
-	*local = ts_node_is_null(cls) && (is(body, "block") || m->script > 0);
-	for (size_t i = 0; i < m->nfns; i++)
-		if (m->fns[i].def == def.id)
-			return &m->fns[i];
-	return read_fn(m, ts_tree_root_node(def.tree), src, def, cls, is_static);
+	fname = src + ts_node_start_byte(ts_node_child_by_field_name(def, "name", 4));
+	*local = ts_node_is_null(cls) &&
+		 (is(body, "block") || (m->script > 0 && ((fname[0] == '_' && fname[1] != '_') || f->handed)));
+	return f;
 }
 
 bool mpsfix_defaults_overridden(mpsfix_defaults_memo *memo, const char *src, TSNode param)

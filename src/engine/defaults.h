@@ -45,6 +45,7 @@ typedef struct {
 	struct mpsfix_defaults_fn {
 		const void *def;  /* the function_definition, by its id */
 		bool known;       /* every reference is a call read here, one at least */
+		bool handed;      /* one of them hands it to a gradio event */
 		size_t first, n;  /* its calls, in calls[] */
 	} *fns;
 	size_t nfns, capfns;
@@ -78,7 +79,8 @@ void mpsfix_defaults_memo_release(mpsfix_defaults_memo *m);
  *   a function of a text that imports gradio may also be handed to one of
  *   gradio's events, `btn.click(fn=f, inputs=[a, b], ...)` (`.change`,
  *   `.submit`, ... or `gr.Interface(f, inputs, ...)`), which calls it with
- *   one positional argument per input: a list written out, or none;
+ *   one positional argument per input: a list written out, or none, and
+ *   one per `additional_inputs=[...]`;
  * - there is at least one such call, and each passes the parameter: by its
  *   keyword (not a positional-only one, before `/`), or by position (not a
  *   keyword-only one), with no `*args` before that position and no
@@ -91,10 +93,13 @@ bool mpsfix_defaults_overridden(mpsfix_defaults_memo *memo, const char *src, TSN
  * Is the default of `param` always its value: do the calls above, known
  * as mpsfix_defaults_overridden() knows them, never pass it?  Only for a
  * function no other module calls as far as the text can tell: one defined
- * at the top level of a script (a module with an `if __name__ ==
- * "__main__":` block, which other modules do not import) or inside another
- * function; not a method.  A script whose function nothing in it names is
- * not known to keep the default (Fire or Typer may call it).
+ * inside another function, or at the top level of a script (a module with
+ * an `if __name__ == "__main__":` block, which other modules do not
+ * import) when its name is private (`_sample`) or the script hands it to a
+ * gradio event (a UI callback); not a method.  A public function of a
+ * script may still be imported (a module with a self-test in its
+ * `__main__` block), and a function nothing names is not known to keep
+ * the default (Fire or Typer may call it).
  */
 bool mpsfix_defaults_kept(mpsfix_defaults_memo *memo, const char *src, TSNode param);
 

@@ -5,7 +5,6 @@
  */
 #include "reach.h"
 
-#include <ctype.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -152,48 +151,6 @@ static bool skips_on_mps(const mpsfix_reach_ctx *cx, TSNode decorator)
 
 /* ---- reachability --------------------------------------------------------- */
 
-/* the device backends other than MPS, as parts of a class's name */
-static const char *const other_backends[] = {
-	"cuda", "cudnn", "hpu", "mlu", "musa", "nccl", "npu", "rocm", "sdaa", "tpu", "xla", "xpu",
-};
-
-/*
- * Is identifier `name` the name of another backend's class: does one of its
- * parts (split at `_` and where the case changes: CUDA_Accelerator,
- * HPUFusedAdam, NpuOps) name a backend other than MPS, and none `mps` or
- * `cpu` (CudaOrMpsDevice is not)?
- */
-static bool named_for_backend(TSNode name, const char *src)
-{
-	const char *s = src + ts_node_start_byte(name);
-	uint32_t n = ts_node_end_byte(name) - ts_node_start_byte(name), i = 0;
-	bool other = false;
-
-	while (i < n) {
-		uint32_t start, len;
-		char part[8];
-
-		while (i < n && s[i] == '_')
-			i++;
-		start = i++;
-		/* HPUFused: HPU then Fused; CudaOps: Cuda then Ops */
-		while (i < n && s[i] != '_' &&
-		       !(isupper((unsigned char)s[i]) &&
-			 (!isupper((unsigned char)s[i - 1]) || (i + 1 < n && islower((unsigned char)s[i + 1])))))
-			i++;
-		len = i - start;
-		if (start >= n || len >= sizeof(part))
-			continue;
-		for (uint32_t j = 0; j < len; j++)
-			part[j] = (char)tolower((unsigned char)s[start + j]);
-		part[len] = '\0';
-		if (!strcmp(part, "mps") || !strcmp(part, "cpu"))
-			return false;
-		other = other || in_list(part, other_backends, sizeof(other_backends) / sizeof(*other_backends));
-	}
-	return other;
-}
-
 static void add_span(mpsfix_reach_spans *sp, TSNode n)
 {
 	if (ts_node_is_null(n))
@@ -322,17 +279,6 @@ static mpsfix_walk_action find_spans(TSNode n, void *payload)
 			    !mpsfix_cuda_instance_free(cx->src, c))
 				add_cuda_fn(w->sp, c, seen, nseen);
 		mpsfix_kids_end(&k);
-		/* another backend's class (DeepSpeed's CUDA_Accelerator, NPU_Accelerator):
-		   its methods, static ones too, are that backend's, unless a class of
-		   the file derives from it (a CpuPrefetcher may reuse them) */
-		if (named_for_backend(ts_node_child_by_field_name(n, "name", 4), cx->src) &&
-		    !mpsfix_cuda_subclassed(&w->sp->defs, cx->src, n)) {
-			mpsfix_kids_start(&k, body);
-			while (mpsfix_kids_next(&k, &c))
-				if (is(c, "function_definition") || is(c, "decorated_definition"))
-					add_span(w->sp, c);
-			mpsfix_kids_end(&k);
-		}
 	} else if (!strcmp(type, "decorated_definition")) {
 		bool skip = false;
 
@@ -352,7 +298,6 @@ void mpsfix_reach_spans_release(mpsfix_reach_spans *s)
 	free(s->fns);
 	free(s->sorted);
 	free(s->maxend);
-	free(s->attrs);
 	free(s->fn_parent);
 	mpsfix_cuda_defs_release(&s->defs);
 	mpsfix_truth_flags_free(s->flags);
@@ -653,144 +598,6 @@ static bool default_kept(const mpsfix_reach_ctx *cx, TSNode id, TSNode *out)
 	return kept;
 }
 
-/* What the text assigns to attribute `name` (`self.name = ...` in class `cls`). */
-typedef struct {
-	const mpsfix_reach_ctx *cx;
-	TSNode cls, name;
-	TSNode *values;
-	size_t n, cap;
-	bool unknown; /* assigned another way, elsewhere, or the class is derived from */
-} attr_scan;
-
-static bool same_name(const attr_scan *a, TSNode n)
-{
-	return mpsfix_node_same_text(n, a->name, a->cx->src);
-}
-
-static bool inside(TSNode n, TSNode outer)
-{
-	return ts_node_start_byte(n) >= ts_node_start_byte(outer) && ts_node_end_byte(n) <= ts_node_end_byte(outer);
-}
-
-/* Is `obj`, of a target, the `self` of another class's method? */
-static bool other_self(const attr_scan *a, TSNode obj)
-{
-	return mpsfix_node_text_is(obj, a->cx->src, "self") && !inside(obj, a->cls);
-}
-
-/* An attribute of the name among a tuple's targets: set another way. */
-static mpsfix_walk_action target_attr(TSNode n, void *payload)
-{
-	attr_scan *a = payload;
-
-	if (is(n, "attribute")) {
-		a->unknown = a->unknown || (same_name(a, ts_node_child_by_field_name(n, "attribute", 9)) &&
-					    !other_self(a, ts_node_child_by_field_name(n, "object", 6)));
-		return MPSFIX_WALK_SKIP;
-	}
-	return MPSFIX_WALK_DESCEND;
-}
-
-static mpsfix_walk_action scan_attr(TSNode n, void *payload)
-{
-	attr_scan *a = payload;
-	TSNode left, obj;
-
-	if (a->unknown)
-		return MPSFIX_WALK_STOP;
-	if (is(n, "class_definition") && !ts_node_eq(n, a->cls)) {
-		TSNode bases = ts_node_child_by_field_name(n, "superclasses", 12), b;
-		mpsfix_kids k;
-
-		mpsfix_kids_start(&k, bases);
-		while (mpsfix_kids_next(&k, &b)) /* class Sub(Trainer): its methods may set it */
-			a->unknown = a->unknown ||
-				     mpsfix_node_same_text(b, ts_node_child_by_field_name(a->cls, "name", 4), a->cx->src);
-		mpsfix_kids_end(&k);
-		return MPSFIX_WALK_DESCEND;
-	}
-	if (is(n, "call")) { /* setattr(self, "device", ...) and the like */
-		TSNode fn = ts_node_child_by_field_name(n, "function", 8);
-
-		a->unknown = mpsfix_node_text_is(fn, a->cx->src, "setattr");
-		return MPSFIX_WALK_DESCEND;
-	}
-	if (!is(n, "assignment") && !is(n, "augmented_assignment") && !is(n, "for_statement") &&
-	    !is(n, "with_item") && !is(n, "named_expression"))
-		return MPSFIX_WALK_DESCEND;
-	left = ts_node_child_by_field_name(n, is(n, "with_item") ? "value" : "left", is(n, "with_item") ? 5 : 4);
-	if (is(left, "attribute") && same_name(a, ts_node_child_by_field_name(left, "attribute", 9))) {
-		obj = ts_node_child_by_field_name(left, "object", 6);
-		if (other_self(a, obj))
-			return MPSFIX_WALK_DESCEND; /* another class's attribute */
-		if (is(n, "assignment") && mpsfix_node_text_is(obj, a->cx->src, "self") &&
-		    !ts_node_is_null(ts_node_child_by_field_name(n, "right", 5))) {
-			mpsfix_grow((void **)&a->values, &a->cap, a->n + 1, sizeof(*a->values));
-			a->values[a->n++] = ts_node_child_by_field_name(n, "right", 5);
-		} else {
-			a->unknown = true; /* trainer.device = ..., self.device += ... */
-		}
-	} else if (!ts_node_is_null(left) && !is(left, "identifier") && !is(left, "attribute") &&
-		   !is(left, "subscript")) {
-		/* a tuple or list of targets: (self.device, x) = ... */
-		mpsfix_walk(left, target_attr, a);
-	}
-	return MPSFIX_WALK_DESCEND;
-}
-
-/*
- * Can `self.name` (attribute `v`), read in a method, be the MPS device?  Not
- * when its class, which derives from nothing but object or nn.Module, sets
- * it only with `self.name = value` statements, each of whose values cannot
- * be, and nothing else in the text sets it (sam2's Trainer: "cuda" or
- * "cpu", else raise).
- */
-static bool attr_may_be_mps(const mpsfix_reach_ctx *cx, TSNode v, int depth)
-{
-	TSNode obj = ts_node_child_by_field_name(v, "object", 6), cls = ts_node_parent(v), bases, b;
-	attr_scan a = {.cx = cx, .name = ts_node_child_by_field_name(v, "attribute", 9)};
-	mpsfix_kids k;
-	bool may = false;
-	uint64_t hash;
-
-	if (!mpsfix_node_text_is(obj, cx->src, "self"))
-		return true;
-	while (!ts_node_is_null(cls) && !is(cls, "class_definition"))
-		cls = ts_node_parent(cls);
-	if (ts_node_is_null(cls))
-		return true;
-	bases = ts_node_child_by_field_name(cls, "superclasses", 12);
-	mpsfix_kids_start(&k, bases);
-	while (!may && mpsfix_kids_next(&k, &b)) {
-		mpsfix_buf name = MPSFIX_BUF_INIT;
-
-		may = !(mpsfix_node_text_is(b, cx->src, "object") ||
-			(mpsfix_names_name_of(cx->names, b, cx->src, &name) && !strcmp(name.data, "torch.nn.Module")));
-		mpsfix_buf_release(&name);
-	}
-	mpsfix_kids_end(&k);
-	if (may)
-		return true; /* a base may set it */
-	/* one walk of the text per class and name (a loop may copy to
-	   self.device thousands of times) */
-	hash = mpsfix_node_hash(a.name, cx->src);
-	for (size_t i = 0; cx->spans && i < cx->spans->nattrs; i++)
-		if (cx->spans->attrs[i].cls == cls.id && cx->spans->attrs[i].hash == hash)
-			return cx->spans->attrs[i].may;
-	a.cls = cls;
-	mpsfix_walk(ts_tree_root_node(v.tree), scan_attr, &a);
-	may = a.unknown || a.n == 0;
-	for (size_t i = 0; i < a.n && !may; i++)
-		may = may_be_mps(cx, a.values[i], depth + 1);
-	free(a.values);
-	if (cx->spans) {
-		mpsfix_grow((void **)&cx->spans->attrs, &cx->spans->capattrs, cx->spans->nattrs + 1,
-			    sizeof(*cx->spans->attrs));
-		cx->spans->attrs[cx->spans->nattrs++] = (struct mpsfix_reach_attr){cls.id, hash, may};
-	}
-	return may;
-}
-
 static bool may_be_mps(const mpsfix_reach_ctx *cx, TSNode v, int depth)
 {
 	const char *type;
@@ -849,14 +656,11 @@ static bool may_be_mps(const mpsfix_reach_ctx *cx, TSNode v, int depth)
 			return may_be_mps(cx, value, depth + 1);
 		return true;
 	}
-	/* dev.type of a name assigned a device, self.device.type */
+	/* dev.type of a name assigned a device */
 	if (!strcmp(type, "attribute") &&
 	    mpsfix_node_text_is(ts_node_child_by_field_name(v, "attribute", 9), cx->src, "type") &&
-	    (is(ts_node_child_by_field_name(v, "object", 6), "identifier") ||
-	     is(ts_node_child_by_field_name(v, "object", 6), "attribute")))
+	    is(ts_node_child_by_field_name(v, "object", 6), "identifier"))
 		return may_be_mps(cx, ts_node_child_by_field_name(v, "object", 6), depth + 1);
-	if (!strcmp(type, "attribute"))
-		return attr_may_be_mps(cx, v, depth);
 	return true;
 }
 

@@ -33,9 +33,6 @@
  *   static and class methods, `__new__`, `__init_subclass__` nor its body's
  *   own statements, and not when a class of the file derives from it; a
  *   module whose own statements fail on a Mac (the same);
- *   the methods of a class named for another backend (a part of its name
- *   is cuda, npu, xpu, hpu...: DeepSpeed's CUDA_Accelerator, HPUFusedAdam),
- *   chosen only where that backend exists;
  *   a function that only such code calls (callers.h).
  *
  * And can an expression hold the MPS device?  Not a string literal other
@@ -44,12 +41,8 @@
  * included), nor a name last assigned (in the same function, before the
  * use, or in the functions around a nested one) from one of these, nor a
  * parameter nothing else binds whose default is one of these and is always
- * its value (defaults.h: `def sample(x, device="cuda")` in a script that
- * only calls `sample(img)`), nor `self.name` (or `self.name.type`) in a
- * method of a class from nothing but object or nn.Module, derived from by
- * no class of the file, that sets it only with `self.name = value`
- * statements whose values cannot be, where nothing else in the text sets
- * an attribute of that name.
+ * its value (defaults.h: `def _sample(x, device="cuda")` in a script that
+ * only calls `_sample(img)`).
  */
 #ifndef MPSFIX_REACH_H
 #define MPSFIX_REACH_H
@@ -89,12 +82,6 @@ typedef struct {
 	struct mpsfix_truth_flags *flags; /* the module's flags (truth.h), read when asked */
 	TSNode root;
 	mpsfix_truth_streams streams; /* where the text keeps its CUDA streams (truth.h) */
-	struct mpsfix_reach_attr {
-		const void *cls;      /* the class, by its node's id */
-		uint64_t hash;        /* the attribute's name */
-		bool may;             /* can self.name be MPS there? */
-	} *attrs;                     /* the answers so far, for self.name */
-	size_t nattrs, capattrs;
 	bool streams_read;
 	bool built;
 } mpsfix_reach_spans;
