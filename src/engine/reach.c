@@ -583,8 +583,9 @@ static bool default_kept(const mpsfix_reach_ctx *cx, TSNode id, TSNode *out)
 	while (!ts_node_is_null(def) && !is(def, "function_definition") && !is(def, "lambda") &&
 	       !is(def, "class_definition"))
 		def = ts_node_parent(def);
-	if (!is(def, "function_definition"))
-		return false;
+	if (!is(def, "function_definition") ||
+	    ts_node_start_byte(id) < ts_node_start_byte(ts_node_child_by_field_name(def, "body", 4)))
+		return false; /* a default or an annotation: read where the def stands */
 	params = ts_node_child_by_field_name(def, "parameters", 10);
 	mpsfix_kids_start(&k, params);
 	while (!kept && mpsfix_kids_next(&k, &p))
