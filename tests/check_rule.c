@@ -668,6 +668,8 @@ static const broken_case broken[] = {
 	 "t.yml:10:3: 'where' names $M, which no pattern binds"},
 	{RULE_HEAD "match: f($X)\nnot-inside: 'def $N(): $$$B'\nwhere:\n  N: {regex: a}\n  M: {value: 2}\n",
 	 "t.yml:10:3: 'where' names $M, which no pattern binds"},
+	{RULE_HEAD "match: f($X)\ninside: 'g($N)'\nnot-inside: 'h($$$N)'\nwhere:\n  N: {value: 1}\n",
+	 "t.yml:10:3: $$$N binds a list of nodes and cannot be constrained"},
 	{RULE_HEAD "match: f($X)\nnot-inside: 'g($N)'\nfix:\n  safety: safe\n  cases:\n"
 		   "    - when: {N: {value: 1}}\n      template: '0'\n",
 	 "t.yml:11:14: 'when' names $N, which no pattern binds"},

@@ -352,8 +352,8 @@ static bool passes(const mpsfix_defaults_memo *m, const struct mpsfix_defaults_c
 /*
  * Where `param` stands among its function's positional parameters (`*at`,
  * as passes() takes it) and the function's entry with its calls read;
- * NULL where its calls are not read here.  `*local`: the function is one
- * no other module calls (mpsfix_defaults_kept()).
+ * NULL where its calls are not read here.  With `local`, whether the
+ * function is one no other module calls (mpsfix_defaults_kept()).
  */
 static const struct mpsfix_defaults_fn *calls_of(mpsfix_defaults_memo *m, const char *src, TSNode param,
 						 long *at, bool *posonly, bool *local)
@@ -379,6 +379,8 @@ static const struct mpsfix_defaults_fn *calls_of(mpsfix_defaults_memo *m, const 
 			f = &m->fns[i];
 	if (!f)
 		f = read_fn(m, ts_tree_root_node(def.tree), src, def, cls, is_static);
+	if (!local)
+		return f;
 	body = ts_node_parent(is(ts_node_parent(def), "decorated_definition") ? ts_node_parent(def) : def);
 	if (!m->script)
 		m->script = ts_node_is_null(mpsfix_main_block(ts_tree_root_node(def.tree), src)) ? -1 : 1;
@@ -388,41 +390,41 @@ static const struct mpsfix_defaults_fn *calls_of(mpsfix_defaults_memo *m, const 
 	return f;
 }
 
-bool mpsfix_defaults_overridden(mpsfix_defaults_memo *memo, const char *src, TSNode param)
+/*
+ * Does every known call of the function of `param` pass it (`kept` false),
+ * or does none, in a function no other module calls (`kept`)?
+ */
+static bool ask(mpsfix_defaults_memo *memo, const char *src, TSNode param, bool kept)
 {
 	mpsfix_defaults_memo once = {0}, *m = memo ? memo : &once;
 	const struct mpsfix_defaults_fn *f;
 	TSNode pname = ts_node_child_by_field_name(param, "name", 4);
-	bool posonly, local, ok;
+	uint64_t hash = mpsfix_node_hash(pname, src);
+	bool posonly, local = true, ok;
 	long at;
 
-	f = calls_of(m, src, param, &at, &posonly, &local);
-	ok = f && f->known;
-	for (size_t i = ok ? f->first : 0; ok && i < f->first + f->n; i++)
-		ok = passes(m, &m->calls[i], pname, mpsfix_node_hash(pname, src), at, posonly, src);
+	f = calls_of(m, src, param, &at, &posonly, kept ? &local : NULL);
+	ok = f && f->known && local;
+	for (size_t i = ok ? f->first : 0; ok && i < f->first + f->n; i++) {
+		const struct mpsfix_defaults_call *c = &m->calls[i];
+
+		if (!kept)
+			ok = passes(m, c, pname, hash, at, posonly, src);
+		else /* and no **kwargs that may hold it, no *args that may reach it */
+			ok = !c->kwsplat && !(at >= 0 && c->splat_at <= (uint32_t)at) &&
+			     !passes(m, c, pname, hash, at, posonly, src);
+	}
 	if (!memo)
 		mpsfix_defaults_memo_release(&once);
 	return ok;
 }
 
+bool mpsfix_defaults_overridden(mpsfix_defaults_memo *memo, const char *src, TSNode param)
+{
+	return ask(memo, src, param, false);
+}
+
 bool mpsfix_defaults_kept(mpsfix_defaults_memo *memo, const char *src, TSNode param)
 {
-	mpsfix_defaults_memo once = {0}, *m = memo ? memo : &once;
-	const struct mpsfix_defaults_fn *f;
-	TSNode pname = ts_node_child_by_field_name(param, "name", 4);
-	bool posonly, local, ok;
-	long at;
-
-	f = calls_of(m, src, param, &at, &posonly, &local);
-	ok = f && f->known && local;
-	for (size_t i = ok ? f->first : 0; ok && i < f->first + f->n; i++) {
-		const struct mpsfix_defaults_call *c = &m->calls[i];
-
-		/* a **kwargs may hold it, a *args may reach it */
-		ok = !c->kwsplat && !(at >= 0 && c->splat_at <= (uint32_t)at) &&
-		     !passes(m, c, pname, mpsfix_node_hash(pname, src), at, posonly, src);
-	}
-	if (!memo)
-		mpsfix_defaults_memo_release(&once);
-	return ok;
+	return ask(memo, src, param, true);
 }

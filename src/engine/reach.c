@@ -591,8 +591,12 @@ static bool default_kept(const mpsfix_reach_ctx *cx, TSNode id, TSNode *out)
 	while (!kept && mpsfix_kids_next(&k, &p))
 		if ((is(p, "default_parameter") || is(p, "typed_default_parameter")) &&
 		    mpsfix_node_same_text(ts_node_child_by_field_name(p, "name", 4), id, cx->src)) {
-			mpsfix_bindings_count(def, cx->src, &id, 1, &b);
-			kept = b.count == 1 && !b.dynamic && mpsfix_defaults_kept(cx->defaults, cx->src, p);
+			/* the memo's answer first: the scope's walk only when it is yes */
+			kept = mpsfix_defaults_kept(cx->defaults, cx->src, p);
+			if (kept) {
+				mpsfix_bindings_count(def, cx->src, &id, 1, &b);
+				kept = b.count == 1 && !b.dynamic;
+			}
 			*out = ts_node_child_by_field_name(p, "value", 5);
 		}
 	mpsfix_kids_end(&k);

@@ -106,7 +106,7 @@ static int check_constrained(const mpsfix_rule_loader *ld, const mpsfix_yaml_nod
 			     const char *name, const char *what)
 {
 	const mpsfix_rule *r = ld->rule;
-	int in_match, in_inside;
+	int in_match, in_inside, in_not;
 
 	if (!strcmp(name, "MATCH"))
 		return 0;
@@ -125,12 +125,11 @@ static int check_constrained(const mpsfix_rule_loader *ld, const mpsfix_yaml_nod
 	}
 	in_match = bound_in(r->patterns, r->npatterns, name);
 	in_inside = bound_in(r->inside, r->ninside, name);
-	if (in_inside < 0)
-		in_inside = bound_in(r->not_inside, r->nnot_inside, name);
-	if (in_match == 1 || in_inside == 1)
+	in_not = bound_in(r->not_inside, r->nnot_inside, name);
+	if (in_match == 1 || in_inside == 1 || in_not == 1)
 		return mpsfix_rule__fail(ld, key, "$$$%s binds a list of nodes and cannot be "
 					 "constrained", name);
-	if (in_match < 0 && (in_inside < 0 || strcmp(what, "where")))
+	if (in_match < 0 && ((in_inside < 0 && in_not < 0) || strcmp(what, "where")))
 		return mpsfix_rule__fail(ld, key, "'%s' names $%s, which no pattern binds", what, name);
 	return 0;
 }
