@@ -673,6 +673,16 @@ static const broken_case broken[] = {
 	{RULE_HEAD "match: f($X)\nnot-inside: 'g($N)'\nfix:\n  safety: safe\n  cases:\n"
 		   "    - when: {N: {value: 1}}\n      template: '0'\n",
 	 "t.yml:11:14: 'when' names $N, which no pattern binds"},
+	/* enabled-by: a metavariable that one node binds, or a parameter of the signature */
+	{RULE_HEAD "match: f($X)\nenabled-by: Y\n",
+	 "t.yml:7:13: 'enabled-by' names $Y, which no pattern binds"},
+	{RULE_HEAD "match: f($$$X)\nenabled-by: X\n",
+	 "t.yml:7:13: $$$X binds a list of nodes and cannot be constrained"},
+	{RULE_HEAD "match: f($X)\nenabled-by: enabled\n",
+	 "t.yml:7:13: 'enabled-by' names enabled: lower-case names are parameters of the rule's "
+	 "'signature', and it has none"},
+	{RULE_HEAD "match: f($$$A)\nsignature: 'f(x, enabled=True)'\nenabled-by: on\n",
+	 "t.yml:8:13: 'enabled-by' names on, which is not a parameter of the rule's signature"},
 	{RULE_HEAD "match: f($X)\nwhere:\n  Bad: {value: 2}\n",
 	 "t.yml:8:3: bad name 'Bad' in 'where' (metavariables are [A-Z_][A-Z0-9_]*, signature "
 	 "parameters [a-z_][a-z0-9_]*)"},

@@ -384,6 +384,9 @@ static bool reachable(pass *ps, const mpsfix_rule *r, const mpsfix_match *m)
 	if (r->device && (b = mpsfix_match_get(m, r->device)) && b->bound && !b->multi &&
 	    !mpsfix_reach_may_be_mps(&rx, b->node))
 		return false;
+	if (r->enabled_by && (b = mpsfix_match_get(m, r->enabled_by)) && b->bound && !b->multi &&
+	    mpsfix_reach_false_on_mps(&rx, b->node))
+		return false;
 	if (r->tensor && (b = mpsfix_match_get(m, r->tensor)) && b->bound && !b->multi &&
 	    not_tensor(ps, &rx, b->node, m->node))
 		return false;

@@ -669,6 +669,11 @@ static bool may_be_mps(const mpsfix_reach_ctx *cx, TSNode v, int depth)
 	return true;
 }
 
+bool mpsfix_reach_false_on_mps(const mpsfix_reach_ctx *cx, TSNode e)
+{
+	return test(cx, e) == MPSFIX_FALSE_ON_MPS;
+}
+
 bool mpsfix_reach_may_be_mps(const mpsfix_reach_ctx *cx, TSNode value)
 {
 	return may_be_mps(cx, value, 0);

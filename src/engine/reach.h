@@ -123,6 +123,13 @@ bool mpsfix_reach_mps(mpsfix_reach_ctx *cx, TSNode node, TSNode root);
  */
 bool mpsfix_reach_module_exits(const mpsfix_reach_ctx *cx, TSNode root);
 
+/**
+ * Is expression `e` a test false wherever the program runs on MPS (the
+ * tests of truth.h: `torch.cuda.is_available()`, `device.type == "cuda"`,
+ * `use_amp and x.is_cuda`)?
+ */
+bool mpsfix_reach_false_on_mps(const mpsfix_reach_ctx *cx, TSNode e);
+
 /** Can expression `value`, evaluated where it stands, be the MPS device (type)? */
 bool mpsfix_reach_may_be_mps(const mpsfix_reach_ctx *cx, TSNode value);
 

@@ -72,6 +72,7 @@ void mpsfix_rule_free(mpsfix_rule *r)
 	free(r->after_import);
 	free(r->device);
 	free(r->tensor);
+	free(r->enabled_by);
 	mpsfix_strvec_release(&r->skip_paths);
 	for (size_t c = 0; c < r->fix.ncases; c++) {
 		mpsfix_fix_case *fc = &r->fix.cases[c];

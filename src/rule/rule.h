@@ -95,6 +95,10 @@ struct mpsfix_rule {
 	char *device;           /* `device:` the metavariable or parameter that holds
 				   the device (type); a match where it cannot be "mps"
 				   is not a finding (owned, may be NULL) */
+	char *enabled_by;       /* `enabled-by:` the metavariable or parameter whose
+				   truth turns the problem on (pin_memory=V); a match
+				   where it is false wherever the program runs on MPS
+				   is not a finding (owned, may be NULL) */
 	char *tensor;           /* `tensor:` the metavariable that stands for a torch
 				   tensor; a match where it is an object of
 				   another library's class is not a finding (owned, may

@@ -185,6 +185,9 @@ int mpsfix_rule__check_names(const mpsfix_rule_loader *ld)
 		return error;
 	if (r->tensor && (error = check_constrained(ld, ld->tensor_key, r->tensor, "tensor")) < 0)
 		return error;
+	if (r->enabled_by &&
+	    (error = check_constrained(ld, ld->enabled_by_key, r->enabled_by, "enabled-by")) < 0)
+		return error;
 	for (size_t c = 0; c < r->fix.ncases; c++)
 		if ((error = check_case(ld, &r->fix.cases[c], &ld->case_srcs[c])) < 0)
 			return error;

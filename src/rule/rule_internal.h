@@ -34,6 +34,7 @@ typedef struct {
 	const mpsfix_yaml_node *inside_key;  /* the `inside:` value */
 	const mpsfix_yaml_node *device_key;  /* the `device:` value */
 	const mpsfix_yaml_node *tensor_key;  /* the `tensor:` value */
+	const mpsfix_yaml_node *enabled_by_key; /* the `enabled-by:` value */
 	const mpsfix_yaml_node *manual_example; /* the first example's `manual` key */
 } mpsfix_rule_loader;
 

@@ -606,11 +606,13 @@ static const char *const rule_names[] = {
 	"id", "code", "severity", "message", "note", "url",
 	"torch", "enabled", "match", "where", "fix", "examples", "signature",
 	"inside", "not-inside", "after-import", "reachable", "device", "skip-paths", "tensor",
+	"enabled-by",
 };
 enum {
 	R_ID, R_CODE, R_SEVERITY, R_MESSAGE, R_NOTE, R_URL,
 	R_TORCH, R_ENABLED, R_MATCH, R_WHERE, R_FIX, R_EXAMPLES, R_SIGNATURE,
-	R_INSIDE, R_NOT_INSIDE, R_AFTER_IMPORT, R_REACHABLE, R_DEVICE, R_SKIP_PATHS, R_TENSOR, R_COUNT
+	R_INSIDE, R_NOT_INSIDE, R_AFTER_IMPORT, R_REACHABLE, R_DEVICE, R_SKIP_PATHS, R_TENSOR, R_ENABLED_BY,
+	R_COUNT
 };
 _Static_assert(R_COUNT <= MPSFIX_YAML_MAX_FIELDS, "a rule has more keys than mpsfix_yaml_fields holds");
 #define R_REQUIRED ((1u << R_ID) | (1u << R_CODE) | (1u << R_SEVERITY) | (1u << R_MESSAGE) | \
@@ -696,6 +698,9 @@ static int load_field(mpsfix_rule_loader *ld, size_t j, const mpsfix_yaml_node *
 	case R_TENSOR:
 		ld->tensor_key = v;
 		return mpsfix_rule__get_string(ld, "tensor", v, &r->tensor);
+	case R_ENABLED_BY:
+		ld->enabled_by_key = v;
+		return mpsfix_rule__get_string(ld, "enabled-by", v, &r->enabled_by);
 	case R_SKIP_PATHS:
 		if (v->type != MPSFIX_YAML_SEQ)
 			return mpsfix_rule__fail(ld, v, "'skip-paths' must be a list of globs");
