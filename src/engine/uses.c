@@ -10,7 +10,9 @@
 #include <string.h>
 
 #include "bindings.h"
+#include "literal.h"
 #include "parse.h"
+#include "truth.h"
 
 static bool is(TSNode n, const char *type)
 {
@@ -188,6 +190,34 @@ static bool handed_to_no_mps(mpsfix_names *names, const char *src, TSNode e)
 	return yes;
 }
 
+/*
+ * Is `e` compared with a CUDA device string (`e == "cuda"`, `"cuda:0" != e`)?
+ * Such a test asks whether CUDA was chosen, and reads the same whether the
+ * other choice is the CPU or MPS: optimum's `require_torch_gpu` skips its
+ * test unless `torch_device == "cuda"`.
+ */
+static bool compared_with_cuda(const char *src, TSNode e)
+{
+	TSNode p, op, other;
+	mpsfix_literal lit;
+	const char *s;
+	bool yes;
+
+	e = outer(e);
+	p = ts_node_parent(e);
+	if (!is(p, "comparison_operator") || ts_node_child_count(p) != 3 || mpsfix_named_count(p) != 2)
+		return false; /* not a chain, nor one with a comment inside */
+	op = ts_node_child(p, 1);
+	if (strcmp(ts_node_type(op), "==") && strcmp(ts_node_type(op), "!="))
+		return false;
+	other = ts_node_named_child(p, ts_node_eq(ts_node_named_child(p, 0), e) ? 1 : 0);
+	if (!(s = mpsfix_literal_string(&lit, mpsfix_unparenthesized(other), src)))
+		return false;
+	yes = mpsfix_truth_device_kind(s) == 'c';
+	mpsfix_literal_release(&lit);
+	return yes;
+}
+
 /* ---- what a function reads --------------------------------------------------------- */
 
 typedef struct {
@@ -305,7 +335,7 @@ static size_t first_of_hash(const struct mpsfix_uses_name *names, size_t n, uint
 	return mpsfix_lower_bound64(names, n, sizeof(*names), offsetof(struct mpsfix_uses_name, hash), hash);
 }
 
-/* Is every read of `left`'s name in `fn` (read as `s`) only shown? */
+/* Is every read of `left`'s name in `fn` (read as `s`) only shown, handed to a library without MPS, or compared with "cuda"? */
 static bool only_shown(const struct mpsfix_uses_scope *s, mpsfix_names *names, const char *src,
 		       TSNode fn, TSNode left)
 {
@@ -322,7 +352,8 @@ static bool only_shown(const struct mpsfix_uses_scope *s, mpsfix_names *names, c
 
 		if (ts_node_eq(id, left) || !mpsfix_node_same_text(id, left, src))
 			continue;
-		if (nested(id, fn) || !(shown(names, src, id) || handed_to_no_mps(names, src, id)))
+		if (nested(id, fn) ||
+		    !(shown(names, src, id) || handed_to_no_mps(names, src, id) || compared_with_cuda(src, id)))
 			return false;
 	}
 	return true;

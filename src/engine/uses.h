@@ -84,7 +84,10 @@ void mpsfix_uses_memo_release(mpsfix_uses_memo *m);
  *   `"...".format()` or an operand of `"..." % ...` that is such an
  *   argument; or an argument of a call into a library whose devices are the
  *   CPU and CUDA alone, which refuses "mps" (faster_whisper's WhisperModel,
- *   ctranslate2); a read in a nested function, lambda, class or
+ *   ctranslate2); or an operand of `==` or `!=` whose other operand is a
+ *   string naming a CUDA device (`NAME == "cuda"`: it reads the same
+ *   whether the other choice is the CPU or MPS); a read in a nested
+ *   function, lambda, class or
  *   comprehension counts as a use.  No read at all is fine too.
  * A script's module-level `NAME = node` (a statement of the module, which
  * has an `if __name__ == "__main__":` block after it) is not used either
