@@ -197,6 +197,22 @@ START_TEST(test_style_each_file)
 	/* a folder named like a configuration file is not one */
 	put("k/pyproject.toml/x", "");
 	expect_folder("k", "none");
+	/* yapf's column_limit: .style.yapf's [style], setup.cfg's [yapf] (before flake8's), [tool.yapf] */
+	put("l/.style.yapf", "[style]\nbased_on_style = pep8\nCOLUMN_LIMIT = 119\n");
+	put("l/.flake8", "[flake8]\nmax-line-length = 79\n");
+	expect_folder("l", "119 (l/.style.yapf:3)");
+	put("m/setup.cfg", "[flake8]\nmax-line-length = 120\n[yapf]\ncolumn_limit = 100\n");
+	expect_folder("m", "100 (m/setup.cfg:4)");
+	put("n/pyproject.toml", "[tool.yapf]\nbased_on_style = \"google\"\ncolumn_limit = 110\n");
+	expect_folder("n", "110 (n/pyproject.toml:3)");
+	/* black's before yapf's; yapf reads neither tox.ini nor [style] elsewhere */
+	put("o/pyproject.toml", "[tool.yapf]\ncolumn_limit = 110\n[tool.black]\nline-length = 99\n");
+	expect_folder("o", "99 (o/pyproject.toml:4)");
+	put("q/tox.ini", "[yapf]\ncolumn_limit = 100\n[style]\ncolumn_limit = 101\n");
+	put("q/setup.cfg", "[style]\ncolumn_limit = 102\n");
+	expect_folder("q", "none");
+	put("r/.style.yapf", "[yapf]\ncolumn_limit = 103\n[flake8]\nmax-line-length = 104\n");
+	expect_folder("r", "none");
 	expect_warnings("");
 }
 END_TEST
@@ -252,6 +268,12 @@ START_TEST(test_style_bad_values)
 			"bad/setup.cfg:4: max-line-length '79 # no' ignored: not a whole number from 1 to 320\n"
 			"bad/tox.ini:2: max-line-length '12O' ignored: not a whole number from 1 to 320\n"
 			"bad/.flake8:2: max-line-length '-1' ignored: not a whole number from 1 to 320\n");
+	put("badyapf/.style.yapf", "[style]\ncolumn_limit = 1e3\n");
+	put("badyapf/pyproject.toml", "[tool.yapf]\ncolumn_limit = 400\n");
+	put("badyapf/setup.cfg", "[yapf]\ncolumn_limit = 95\n");
+	expect_folder("badyapf", "95 (badyapf/setup.cfg:2)");
+	expect_warnings("badyapf/pyproject.toml:2: column_limit 400 ignored: not a whole number from 1 to 320\n"
+			"badyapf/.style.yapf:2: column_limit '1e3' ignored: not a whole number from 1 to 320\n");
 	/* 320 is the most, 1 the least */
 	put("edge/ruff.toml", "line-length = 320\n");
 	expect_folder("edge", "320 (edge/ruff.toml:1)");

@@ -6,7 +6,7 @@ the bare repository /work/.mirror/owner+name/repo (or $MPSFIX_MIRROR/...);
 from the recorded commit this writes every *.py and *.ipynb file, every pin file
 (requirements*.txt, requirements/*.txt, pyproject.toml, setup.cfg, setup.py,
 environment.yml) and every file that sets the project's line length or import
-order (ruff.toml, .ruff.toml, .flake8, tox.ini; read by lint) under
+order (ruff.toml, .ruff.toml, .flake8, tox.ini, .style.yapf; read by lint) under
 OUT/owner+name/.  A repository folder already in OUT is kept as it is
 (delete it to build it again, say after this list grew).  Blobs a snapshot
 lacks (large files left out of it) are skipped and counted.  The repositories' code is never
@@ -19,7 +19,7 @@ import sys
 
 PIN_NAMES = {"pyproject.toml", "setup.cfg", "setup.py", "environment.yml", "environment.yaml"}
 # the linters' configuration (line length, isort settings) that lint reads
-LINT_NAMES = {"ruff.toml", ".ruff.toml", ".flake8", "tox.ini"}
+LINT_NAMES = {"ruff.toml", ".ruff.toml", ".flake8", "tox.ini", ".style.yapf"}
 
 
 def wanted(path):

@@ -1,8 +1,8 @@
 /*
  * style.c: each file's line length, from the lint configuration of the
  * nearest folder above it that sets one (see style.h): the files of a
- * folder read in ruff's, black's and flake8's order, the first length
- * they set taken.
+ * folder read in ruff's, black's, yapf's and flake8's order, the first
+ * length they set taken.
  */
 #include "style.h"
 
@@ -22,13 +22,15 @@
 #define STYLE_FILE_MAX (4u * 1024u * 1024u)
 
 /* Who a line length is for, in the order they win inside one file. */
-enum { RUFF, BLACK, FLAKE8, PYCODESTYLE, NTOOLS };
+enum { RUFF, BLACK, YAPF, FLAKE8, PYCODESTYLE, NTOOLS };
 
 /* How a file is read. */
 enum format {
 	RUFF_TOML,       /* ruff.toml, .ruff.toml: line-length at the top */
-	PYPROJECT,       /* [tool.ruff] and [tool.black] line-length */
-	FLAKE8_INI,      /* setup.cfg, tox.ini: [flake8] and [pycodestyle] max-line-length */
+	PYPROJECT,       /* [tool.ruff] and [tool.black] line-length, [tool.yapf] column_limit */
+	YAPF_INI,        /* .style.yapf: [style] column_limit */
+	SETUP_CFG,       /* setup.cfg: [yapf] column_limit, then as FLAKE8_INI */
+	FLAKE8_INI,      /* tox.ini: [flake8] and [pycodestyle] max-line-length */
 	FLAKE8_ONLY_INI  /* .flake8: [flake8] max-line-length */
 };
 
@@ -40,7 +42,8 @@ static const struct {
 	{".ruff.toml", RUFF_TOML},
 	{"ruff.toml", RUFF_TOML},
 	{"pyproject.toml", PYPROJECT},
-	{"setup.cfg", FLAKE8_INI},
+	{".style.yapf", YAPF_INI},
+	{"setup.cfg", SETUP_CFG},
 	{"tox.ini", FLAKE8_INI},
 	{".flake8", FLAKE8_ONLY_INI},
 };
@@ -100,11 +103,15 @@ static void toml_value(void *payload, const mpsfix_toml_path *path, const mpsfix
 	} else if (path->len == 3 && mpsfix_toml_path_is(path, 0, "tool") &&
 		   mpsfix_toml_path_is(path, 2, "line-length")) {
 		tool = mpsfix_toml_path_is(path, 1, "ruff") ? RUFF : mpsfix_toml_path_is(path, 1, "black") ? BLACK : -1;
+	} else if (path->len == 3 && mpsfix_toml_path_is(path, 0, "tool") && mpsfix_toml_path_is(path, 1, "yapf") &&
+		   mpsfix_toml_path_is(path, 2, "column_limit")) {
+		tool = YAPF;
 	}
 	if (tool < 0)
 		return;
 	written = v->kind == MPSFIX_TOML_STRING ? mpsfix_xasprintf("\"%s\"", v->text) : mpsfix_xstrdup(v->text);
-	take(r, tool, "line-length", v->kind == MPSFIX_TOML_INTEGER ? v->integer : -1, written, line);
+	take(r, tool, tool == YAPF ? "column_limit" : "line-length", v->kind == MPSFIX_TOML_INTEGER ? v->integer : -1,
+	     written, line);
 	free(written);
 }
 
@@ -133,14 +140,17 @@ static bool section_is(mpsfix_text_slice section, const char *name)
 static void ini_line(void *payload, const mpsfix_ini_line *l)
 {
 	reading *r = payload;
-	int tool = section_is(l->section, "flake8") ? FLAKE8 :
-		   section_is(l->section, "pycodestyle") && r->format == FLAKE8_INI ? PYCODESTYLE : -1;
+	bool yapf = (r->format == YAPF_INI && section_is(l->section, "style")) ||
+		    (r->format == SETUP_CFG && section_is(l->section, "yapf"));
+	int tool = yapf ? YAPF : r->format == YAPF_INI ? -1 : section_is(l->section, "flake8") ? FLAKE8 :
+		   section_is(l->section, "pycodestyle") && r->format != FLAKE8_ONLY_INI ? PYCODESTYLE : -1;
+	const char *key = yapf ? "column_limit" : "max-line-length";
 	char *written;
 
-	if (tool < 0 || l->continued || !mpsfix_ini_name_is(l->key, "max-line-length"))
+	if (tool < 0 || l->continued || !mpsfix_ini_name_is(l->key, key))
 		return;
 	written = mpsfix_xasprintf("'%.*s'", (int)l->value.n, l->value.s);
-	take(r, tool, "max-line-length", decimal(l->value), written, l->line);
+	take(r, tool, key, decimal(l->value), written, l->line);
 	free(written);
 }
 

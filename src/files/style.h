@@ -8,13 +8,16 @@
  * current folder) with a file that sets one, else the run's
  * (mpsfix_styles_find_run()), else 88 (ruff's and black's default).  In
  * one folder the first of these that sets one gives it: ruff's files in
- * ruff's order, then black's, then flake8's and pycodestyle's:
+ * ruff's order, then black's, yapf's, then flake8's and pycodestyle's:
  *
  *   .ruff.toml       line-length
  *   ruff.toml        line-length
  *   pyproject.toml   [tool.ruff] line-length
  *   pyproject.toml   [tool.black] line-length
- *   setup.cfg        max-line-length in [flake8], then in [pycodestyle]
+ *   pyproject.toml   [tool.yapf] column_limit
+ *   .style.yapf      column_limit in [style]
+ *   setup.cfg        column_limit in [yapf], then max-line-length in
+ *                    [flake8], then in [pycodestyle]
  *   tox.ini          max-line-length in [flake8], then in [pycodestyle]
  *   .flake8          max-line-length in [flake8]
  *

@@ -7,7 +7,10 @@ Line length: the folders from the file's own up to TOP (the fixture tree, the
 repository) are searched, the nearest first; the first folder with a limit
 gives it, read in this order:
   .ruff.toml, ruff.toml            line-length
-  pyproject.toml                   [tool.ruff] line-length, then [tool.black] line-length
+  pyproject.toml                   [tool.ruff] line-length, then [tool.black] line-length,
+                                   then [tool.yapf] column_limit
+  .style.yapf                      column_limit of [style]
+  setup.cfg                        column_limit of [yapf], then as below
   setup.cfg, tox.ini, .flake8      max-line-length of [flake8] or [pycodestyle]
 and 88 (ruff's and black's default) where none has one.
 
@@ -73,6 +76,18 @@ def _folder_line_length(folder):
         black = doc.get("tool", {}).get("black", {})
         if isinstance(black, dict) and _int(black.get("line-length")):
             return _int(black["line-length"]), f"{path}: [tool.black] line-length"
+        yapf = doc.get("tool", {}).get("yapf", {})
+        if isinstance(yapf, dict) and _int(yapf.get("column_limit")):
+            return _int(yapf["column_limit"]), f"{path}: [tool.yapf] column_limit"
+    for name, section in ((".style.yapf", "style"), ("setup.cfg", "yapf")):
+        path = os.path.join(folder, name)
+        cp = configparser.RawConfigParser(strict=False)
+        try:
+            cp.read(path, encoding="utf-8")
+        except (configparser.Error, UnicodeDecodeError):
+            continue
+        if cp.has_option(section, "column_limit") and _int(cp.get(section, "column_limit")):
+            return _int(cp.get(section, "column_limit")), f"{path}: [{section}] column_limit"
     for name in FLAKE8_FILES:
         path = os.path.join(folder, name)
         if not os.path.isfile(path):
