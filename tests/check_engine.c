@@ -51,6 +51,27 @@ START_TEST(test_engine_unsafe_fix_needs_opt_in)
 }
 END_TEST
 
+/* enabled-by: MATCH names the match itself; a test false on MPS by its values is not reported, a name proves nothing */
+START_TEST(test_engine_enabled_by_match)
+{
+	const char *pats[] = {"$A or $B", NULL};
+	mpsfix_rule *r = tu_rule("MPS999", pats, NULL, NULL, NULL, false);
+	mpsfix_result res = MPSFIX_RESULT_INIT;
+	const char *code = "import torch\n"
+			   "a = torch.cuda.is_available() or y.is_cuda\n"
+			   "b = use_cuda or args.cuda\n"
+			   "c = x or y\n";
+
+	r->enabled_by = mpsfix_xstrdup("MATCH");
+	free(tu_run(r, code, strlen(code), false, &res));
+	ck_assert_uint_eq(res.len, 2);
+	ck_assert_uint_eq(res.items[0].line, 3);
+	ck_assert_uint_eq(res.items[1].line, 4);
+	mpsfix_result_release(&res);
+	mpsfix_rule_free(r);
+}
+END_TEST
+
 START_TEST(test_engine_pass_limit)
 {
 	/* a fix whose output matches again: stops after MPSFIX_MAX_PASSES */
@@ -544,6 +565,7 @@ Suite *mpsfix_suite_engine(void)
 
 	tcase_add_test(tc, test_engine_unsafe_fix_needs_opt_in);
 	tcase_add_test(tc, test_engine_pass_limit);
+	tcase_add_test(tc, test_engine_enabled_by_match);
 	tcase_add_test(tc, test_engine_case_torch);
 	tcase_add_test(tc, test_engine_verbose_warnings);
 	tcase_add_test(tc, test_engine_sibling_module_fails);

@@ -565,7 +565,7 @@ static const broken_case broken[] = {
 	{RULE_HEAD "match: f($X)\nwhere:\n  X: {kind: [identifier, idnetifier]}\n",
 	 "t.yml:8:26: unknown node kind 'idnetifier'"},
 	{RULE_HEAD "match: f($X)\nwhere:\n  X: {}\n",
-	 "t.yml:8:6: no constraint on $X: give one of value, not-value, regex, not-regex, kind, not-kind, pure, absent, with-item, statement, opt-in, used, pattern, has, not-has, any-of"},
+	 "t.yml:8:6: no constraint on $X: give one of value, not-value, regex, not-regex, kind, not-kind, pure, absent, with-item, statement, opt-in, used, pattern, not-pattern, has, not-has, any-of"},
 	{RULE_HEAD "match: f($X)\nwhere:\n  X: {value: {a: 1}}\n",
 	 "t.yml:8:14: 'value' must be a literal or a list of literals"},
 	/* examples */
@@ -617,10 +617,10 @@ static const broken_case broken[] = {
 	 "t.yml:8:15: 'any-of' must be a list of constraint mappings"},
 	{RULE_HEAD "match: f($X)\nwhere:\n  X: {any-of: [value]}\n",
 	 "t.yml:8:16: the constraints on $X must be a mapping (value, not-value, regex, not-regex, "
-	 "kind, not-kind, pure, absent, with-item, statement, opt-in, used, pattern, has, not-has, any-of)"},
+	 "kind, not-kind, pure, absent, with-item, statement, opt-in, used, pattern, not-pattern, has, not-has, any-of)"},
 	{RULE_HEAD "match: f($X)\nwhere:\n  X: {any-of: [{}]}\n",
 	 "t.yml:8:16: no constraint on $X: give one of value, not-value, regex, not-regex, kind, "
-	 "not-kind, pure, absent, with-item, statement, opt-in, used, pattern, has, not-has, any-of"},
+	 "not-kind, pure, absent, with-item, statement, opt-in, used, pattern, not-pattern, has, not-has, any-of"},
 	{RULE_HEAD "match: f($X)\nwhere:\n  X: {any-of: [{valeu: 1}]}\n",
 	 "t.yml:8:17: unknown key 'valeu' in 'where' (did you mean 'value'?)"},
 	{RULE_HEAD "match: f($X)\nwhere:\n  X:\n    any-of:\n      - any-of:\n          - value: x\n"

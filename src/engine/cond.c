@@ -167,6 +167,8 @@ static bool holds(const mpsfix_cond_ctx *cx, const mpsfix_constraint *c, bool bo
 		return false;
 	if (c->nnot_has && has_match(cx, c->not_has, c->nnot_has, node))
 		return false;
+	if (c->nnot_is && matches_one(cx, c->not_is, c->nnot_is, node))
+		return false;
 	for (size_t i = 0; i < c->nany_of; i++)
 		if (holds(cx, &c->any_of[i], true, node, true, pure_now))
 			return true;

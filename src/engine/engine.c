@@ -349,6 +349,14 @@ static bool not_tensor(pass *ps, const mpsfix_reach_ctx *rx, TSNode value, TSNod
 	return no;
 }
 
+/* The one node that `name` (a metavariable, a parameter or MATCH) binds in `m`, or a null node. */
+static TSNode bound_node(const mpsfix_match *m, const char *name)
+{
+	const mpsfix_binding *b = mpsfix_match_get(m, name);
+
+	return !strcmp(name, "MATCH") ? m->node : b && b->bound && !b->multi ? b->node : (TSNode){0};
+}
+
 /*
  * Is the match outside code its authors mark deprecated (deprecated.h), can
  * it run on MPS (unless the rule wants code that cannot, too), can the
@@ -366,7 +374,7 @@ static bool reachable(pass *ps, const mpsfix_rule *r, const mpsfix_match *m)
 		.spans = &ps->spans[t.hi < MPSFIX_TORCH_VER(2, 6) || r->range.hi < MPSFIX_TORCH_VER(2, 6)],
 		.defaults = &ps->memo.uses.defaults,
 	};
-	const mpsfix_binding *b;
+	TSNode n;
 	bool reach;
 
 	if (mpsfix_deprecated_at(&ps->deprecated, ps->src->data, ps->src->len, ps->root, m->node))
@@ -381,14 +389,11 @@ static bool reachable(pass *ps, const mpsfix_rule *r, const mpsfix_match *m)
 	ps->cuda_file = rx.cuda_file; /* found out once per text */
 	if (!reach)
 		return false;
-	if (r->device && (b = mpsfix_match_get(m, r->device)) && b->bound && !b->multi &&
-	    !mpsfix_reach_may_be_mps(&rx, b->node))
+	if (r->device && !ts_node_is_null(n = bound_node(m, r->device)) && !mpsfix_reach_may_be_mps(&rx, n))
 		return false;
-	if (r->enabled_by && (b = mpsfix_match_get(m, r->enabled_by)) && b->bound && !b->multi &&
-	    mpsfix_reach_false_on_mps(&rx, b->node))
+	if (r->enabled_by && !ts_node_is_null(n = bound_node(m, r->enabled_by)) && mpsfix_reach_false_on_mps(&rx, n))
 		return false;
-	if (r->tensor && (b = mpsfix_match_get(m, r->tensor)) && b->bound && !b->multi &&
-	    not_tensor(ps, &rx, b->node, m->node))
+	if (r->tensor && !ts_node_is_null(n = bound_node(m, r->tensor)) && not_tensor(ps, &rx, n, m->node))
 		return false;
 	return true;
 }

@@ -671,7 +671,13 @@ static bool may_be_mps(const mpsfix_reach_ctx *cx, TSNode v, int depth)
 
 bool mpsfix_reach_false_on_mps(const mpsfix_reach_ctx *cx, TSNode e)
 {
-	return test(cx, e) == MPSFIX_FALSE_ON_MPS;
+	mpsfix_truth_ctx t = {.src = cx->src, .names = cx->names, .range = cx->range, .values_only = true};
+
+	if (cx->spans) {
+		t.flags = &cx->spans->flags;
+		t.root = cx->spans->root;
+	}
+	return mpsfix_truth_of(&t, e) == MPSFIX_FALSE_ON_MPS;
 }
 
 bool mpsfix_reach_may_be_mps(const mpsfix_reach_ctx *cx, TSNode value)

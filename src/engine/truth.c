@@ -70,6 +70,20 @@ static bool in_list(const char *s, const char *const *list, size_t n)
 	return false;
 }
 
+/* Is `s` a device type other than CUDA and MPS, or one of them with an index ("cpu", "xpu:1")? */
+static bool other_device(const char *s)
+{
+	static const char *const types[] = {"cpu", "xpu", "npu", "hpu", "xla", "meta", "ipu", "mtia", "mlu", "sdaa"};
+
+	for (size_t i = 0; i < MPSFIX_ARRAY_SIZE(types); i++) {
+		size_t n = strlen(types[i]);
+
+		if (!strncmp(s, types[i], n) && (s[n] == '\0' || s[n] == ':'))
+			return true;
+	}
+	return false;
+}
+
 /* A device string's kind: 'c' for "cuda..." (and "nccl"), 'm' for "mps...", 0 otherwise. */
 char mpsfix_truth_device_kind(const char *s)
 {
@@ -80,7 +94,11 @@ char mpsfix_truth_device_kind(const char *s)
 	return 0;
 }
 
-/* The kinds of the strings of a list, tuple or set literal: bit 1 cuda, 2 mps, 4 other. */
+/*
+ * The kinds of the strings of a list, tuple or set literal: bit 1 cuda, 2
+ * mps, 4 another device type (cpu, xpu...), 8 any other string ("gpu",
+ * "auto": a name that may stand for MPS).
+ */
 static int list_kinds(TSNode n, const char *src)
 {
 	int kinds = 0;
@@ -99,7 +117,7 @@ static int list_kinds(TSNode n, const char *src)
 		if (!(v = mpsfix_literal_string(&lit, e, src)))
 			return -1;
 		k = mpsfix_truth_device_kind(v);
-		kinds |= k == 'c' ? 1 : k == 'm' ? 2 : 4;
+		kinds |= k == 'c' ? 1 : k == 'm' ? 2 : other_device(v) ? 4 : 8;
 		mpsfix_literal_release(&lit);
 	}
 	return kinds;
@@ -155,11 +173,14 @@ static truth call_test(const mpsfix_truth_ctx *cx, TSNode e)
 	if (name_of(cx, fn, &name)) {
 		const char *last = last_part(&name);
 
+		/* is_cuda_available(), not is_cuda_not_available() nor cuda_unavailable() */
+		bool negated = strstr(last, "not") || strstr(last, "unavailable") || !strncmp(last, "no_", 3);
+
 		if (in_list(name.data, cuda_calls, MPSFIX_ARRAY_SIZE(cuda_calls)) ||
-		    (strstr(last, "cuda") && strstr(last, "available")))
+		    (!negated && strstr(last, "cuda") && strstr(last, "available")))
 			t = MPSFIX_FALSE_ON_MPS;
 		else if (in_list(name.data, mps_calls, MPSFIX_ARRAY_SIZE(mps_calls)) ||
-			 (strstr(last, "mps") && strstr(last, "available")))
+			 (!negated && strstr(last, "mps") && strstr(last, "available")))
 			t = MPSFIX_TRUE_ON_MPS;
 	}
 	mpsfix_buf_release(&name);
@@ -455,6 +476,13 @@ static truth flag_test(const mpsfix_truth_ctx *cx, TSNode e, int depth)
 	   torch.backends.mps.is_available() holds on MPS, whatever the name says */
 	if ((t = alias_test(cx, e, depth)) != MPSFIX_UNKNOWN_ON_MPS)
 		return t;
+	if (cx->values_only) { /* a tensor's or a device's own attribute: x.is_cuda, x.is_mps */
+		TSNode attr = is(e, "attribute") ? ts_node_child_by_field_name(e, "attribute", 9) : (TSNode){0};
+
+		return mpsfix_node_text_is(attr, cx->src, "is_cuda") ? MPSFIX_FALSE_ON_MPS
+		       : mpsfix_node_text_is(attr, cx->src, "is_mps") ? MPSFIX_TRUE_ON_MPS
+								      : MPSFIX_UNKNOWN_ON_MPS;
+	}
 	if (!ts_node_is_null(e) && mpsfix_dotted_name(e, cx->src, &name)) {
 		const char *last = lower(&name); /* HAS_CUDA, USE_FSDP: a module's constants */
 
@@ -470,6 +498,28 @@ static truth flag_test(const mpsfix_truth_ctx *cx, TSNode e, int depth)
 	}
 	mpsfix_buf_release(&name);
 	return t;
+}
+
+/*
+ * Is `n` a device's text: str(...) of something, or a name or attribute
+ * named like a device (device, dev, *_device, *_dev, device_type, x.type)?
+ * Not a list that may hold anything (`"mps" in args.skip`).
+ */
+static bool device_text(const mpsfix_truth_ctx *cx, TSNode n)
+{
+	TSNode last = is(n, "attribute") ? ts_node_child_by_field_name(n, "attribute", 9) : n;
+	const char *s;
+	size_t len;
+
+	if (is(n, "call"))
+		return mpsfix_node_text_is(ts_node_child_by_field_name(n, "function", 8), cx->src, "str");
+	if (!is(last, "identifier"))
+		return false;
+	s = cx->src + ts_node_start_byte(last);
+	len = ts_node_end_byte(last) - ts_node_start_byte(last);
+	return (len == 3 && !memcmp(s, "dev", 3)) || (len == 6 && !memcmp(s, "device", 6)) ||
+	       (len == 11 && !memcmp(s, "device_type", 11)) || (len == 4 && !memcmp(s, "type", 4)) ||
+	       (len > 7 && !memcmp(s + len - 7, "_device", 7)) || (len > 4 && !memcmp(s + len - 4, "_dev", 4));
 }
 
 /* `a OP b` with one operator: device == "cuda", x.type != "mps", "cuda" in str(d), ... */
@@ -518,9 +568,9 @@ static truth compare_test(const mpsfix_truth_ctx *cx, TSNode e, int depth)
 	} else if (!strcmp(op, "in") || !strcmp(op, "not in")) {
 		int kinds = list_kinds(right, cx->src);
 
-		if (lv && mpsfix_truth_device_kind(lv)) /* "cuda" in str(device) */
+		if (lv && mpsfix_truth_device_kind(lv) && device_text(cx, right)) /* "cuda" in str(device) */
 			t = mpsfix_truth_device_kind(lv) == 'c' ? MPSFIX_FALSE_ON_MPS : MPSFIX_TRUE_ON_MPS;
-		else if (kinds >= 0 && (kinds & 2) == 0 && (kinds & 1)) /* x in ("cuda", "xpu") */
+		else if (kinds >= 0 && (kinds & 10) == 0 && (kinds & 1)) /* x in ("cuda", "xpu"), not ("gpu", "cuda") */
 			t = MPSFIX_FALSE_ON_MPS;
 		else if (kinds == 2) /* x in ("mps",) */
 			t = MPSFIX_TRUE_ON_MPS;

@@ -9,7 +9,11 @@
  *   `"cuda" in str(d)`, `d.type in ("cuda", "xpu")`, `d != "mps"`,
  *   `backend == "nccl"`, `torch.version.cuda is not None`, flags named
  *   `cuda`, `use_cuda` and the like, flags that FSDP or DDP is in use
- *   (`use_fsdp`, `need_to_sync_fsdp_streams`), `is_*cuda*available()`;
+ *   (`use_fsdp`, `need_to_sync_fsdp_streams`), `is_*cuda*available()`
+ *   (not `is_cuda_not_available()`, `cuda_unavailable()`);
+ *   `"cuda" in X` where X is str(...) or named like a device; `x in T`
+ *   where T holds "cuda..." and otherwise device types alone ("cpu",
+ *   "xpu"; not "gpu" or "auto", which may stand for MPS);
  *   a name the module binds once, at its top level, to such a test
  *   (`HAS_CUDA = torch.cuda.is_available()`), where no function around the
  *   use binds it; flag names are read whatever their case (`USE_CUDA`);
@@ -48,6 +52,13 @@ typedef struct {
 	   first question about a name of the module `root` (NULL: none asked) */
 	struct mpsfix_truth_flags **flags;
 	TSNode root;
+	/* what values say alone: no flag is read by its name (use_cuda, args.cuda,
+	   use_fsdp, a stream), only the tensor's and device's own x.is_cuda and
+	   x.is_mps, and a name the module binds to a test (HAS_CUDA = ...).  A
+	   name is trusted in a test that guards CUDA code, which would fail on a
+	   Mac were the flag set there; a value such as pin_memory=use_cuda makes
+	   nothing fail, so the name proves nothing. */
+	bool values_only;
 } mpsfix_truth_ctx;
 
 /* What a module binds at its top level, read once (owned by the caller's text state). */

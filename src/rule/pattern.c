@@ -494,6 +494,9 @@ void mpsfix_constraint_release(mpsfix_constraint *c)
 	for (size_t i = 0; i < c->nnot_has; i++)
 		mpsfix_pattern_free(c->not_has[i]);
 	free(c->not_has);
+	for (size_t i = 0; i < c->nnot_is; i++)
+		mpsfix_pattern_free(c->not_is[i]);
+	free(c->not_is);
 	for (size_t i = 0; i < c->nany_of; i++)
 		mpsfix_constraint_release(&c->any_of[i]);
 	free(c->any_of);

@@ -50,6 +50,8 @@ typedef struct mpsfix_constraint_s {
 				   for more than being printed or logged (uses.h) */
 	struct mpsfix_pattern **is; /* `pattern:` the code matches one of these (owned) */
 	size_t nis;
+	struct mpsfix_pattern **not_is; /* `not-pattern:` the code matches none of these (owned) */
+	size_t nnot_is;
 	struct mpsfix_pattern **has; /* `has:` some node of the code matches one (owned) */
 	size_t nhas;
 	struct mpsfix_pattern **not_has; /* `not-has:` no node of the code matches any (owned) */

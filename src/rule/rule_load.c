@@ -309,14 +309,16 @@ static int load_tristate(const mpsfix_rule_loader *ld, const char *key, const mp
 static const char *const constraint_names[] = {
 	"value", "regex", "not-regex", "kind", "pure", "not-value", "not-kind",
 	"absent", "with-item", "statement", "opt-in", "used", "pattern", "has", "not-has", "any-of",
+	"not-pattern",
 };
 enum {
 	C_VALUE, C_REGEX, C_NOT_REGEX, C_KIND, C_PURE, C_NOT_VALUE, C_NOT_KIND,
-	C_ABSENT, C_WITH_ITEM, C_STATEMENT, C_OPT_IN, C_USED, C_PATTERN, C_HAS, C_NOT_HAS, C_ANY_OF, C_COUNT
+	C_ABSENT, C_WITH_ITEM, C_STATEMENT, C_OPT_IN, C_USED, C_PATTERN, C_HAS, C_NOT_HAS, C_ANY_OF,
+	C_NOT_PATTERN, C_COUNT
 };
 _Static_assert(C_COUNT <= MPSFIX_YAML_MAX_FIELDS, "a constraint has more keys than mpsfix_yaml_fields holds");
 #define CONSTRAINT_KEYS "value, not-value, regex, not-regex, kind, not-kind, pure, " \
-	"absent, with-item, statement, opt-in, used, pattern, has, not-has, any-of"
+	"absent, with-item, statement, opt-in, used, pattern, not-pattern, has, not-has, any-of"
 
 /*
  * The constraints `v` on `name` (as shown in messages: $X, MATCH, dim), in
@@ -401,6 +403,9 @@ static int load_constraint(const mpsfix_rule_loader *ld, mpsfix_constraint *c, c
 			break;
 		case C_NOT_HAS:
 			error = load_patterns(ld, key, val, &c->not_has, &c->nnot_has);
+			break;
+		case C_NOT_PATTERN:
+			error = load_patterns(ld, key, val, &c->not_is, &c->nnot_is);
 			break;
 		default:
 			if (val->type != MPSFIX_YAML_SEQ || val->nitems == 0)
