@@ -46,17 +46,26 @@ static bool in_list(const char *s, const char *const *list, size_t n)
 	return false;
 }
 
-/* What test `e` says on MPS (truth.h), with what the text's spans know of its streams. */
-static truth test(const mpsfix_reach_ctx *cx, TSNode e)
+/*
+ * What test `e` says on MPS (truth.h), with what the text's spans know of
+ * its streams and flags; by its values alone with `values_only`.
+ */
+static truth truth_in(const mpsfix_reach_ctx *cx, TSNode e, bool values_only)
 {
-	mpsfix_truth_ctx t = {.src = cx->src, .names = cx->names, .range = cx->range};
+	mpsfix_truth_ctx t = {.src = cx->src, .names = cx->names, .range = cx->range, .values_only = values_only};
 
 	if (cx->spans) {
-		t.streams = cx->spans->streams_read ? &cx->spans->streams : NULL;
+		/* a stream is known by the names it is kept in: not by values alone */
+		t.streams = cx->spans->streams_read && !values_only ? &cx->spans->streams : NULL;
 		t.flags = &cx->spans->flags;
 		t.root = cx->spans->root;
 	}
 	return mpsfix_truth_of(&t, e);
+}
+
+static truth test(const mpsfix_reach_ctx *cx, TSNode e)
+{
+	return truth_in(cx, e, false);
 }
 
 /* ---- early exits ---------------------------------------------------------- */
@@ -671,13 +680,7 @@ static bool may_be_mps(const mpsfix_reach_ctx *cx, TSNode v, int depth)
 
 bool mpsfix_reach_false_on_mps(const mpsfix_reach_ctx *cx, TSNode e)
 {
-	mpsfix_truth_ctx t = {.src = cx->src, .names = cx->names, .range = cx->range, .values_only = true};
-
-	if (cx->spans) {
-		t.flags = &cx->spans->flags;
-		t.root = cx->spans->root;
-	}
-	return mpsfix_truth_of(&t, e) == MPSFIX_FALSE_ON_MPS;
+	return truth_in(cx, e, true) == MPSFIX_FALSE_ON_MPS;
 }
 
 bool mpsfix_reach_may_be_mps(const mpsfix_reach_ctx *cx, TSNode value)
