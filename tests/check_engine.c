@@ -4,8 +4,8 @@
  * an unsafe fix needs the opt-in, that passes stop at MPSFIX_MAX_PASSES,
  * which warnings need opts->verbose, which module texts fail when a file
  * imports them from its folder, and which values are command-line switches
- * off by default (argparse.h), and what defaults.c answers for the shapes
- * a fixture does not isolate.
+ * off by default (argparse.h), and what defaults.c and selfattr.c answer
+ * for the shapes a fixture does not isolate.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,8 +13,10 @@
 
 #include "argparse.h"
 #include "callers.h"
+#include "cuda_code.h"
 #include "defaults.h"
 #include "parse.h"
+#include "selfattr.h"
 #include "sibling.h"
 #include "tests.h"
 #include "testutil.h"
@@ -558,6 +560,157 @@ START_TEST(test_engine_defaults)
 }
 END_TEST
 
+/* The last `self.X` read in `text` (the attribute node of `return self.X`, `return this.X`). */
+static TSNode last_read(TSNode root, const char *text)
+{
+	const char *at = NULL, *p = text;
+
+	while ((p = strstr(p, "return ")))
+		if (!strncmp(p++, "return self.", 12) || !strncmp(p - 1, "return this.", 12))
+			at = p - 1;
+	if (!at)
+		return (TSNode){0};
+	at += strlen("return ");
+	return ts_node_parent(ts_node_descendant_for_byte_range(root, (uint32_t)(at - text),
+								  (uint32_t)(at - text + 4)));
+}
+
+/*
+ * mpsfix_selfattr_owner() and mpsfix_selfattr_values_of(): which reads of
+ * `self.X` have a class, and how many values the class gives X (-1: not
+ * known).  The fixture to-mps-non-blocking/self-attribute shows the answer
+ * through a rule; these are the shapes it does not hold.
+ */
+START_TEST(test_engine_selfattr)
+{
+#define C "class C:\n    def __init__(self):\n        self.d = 'cpu'\n"
+#define R "    def get(self):\n        return self.d\n"
+	static const struct {
+		const char *text;
+		bool owned;
+		int values;
+	} cases[] = {
+		{C R, true, 1},
+		{C "    def set(self, x):\n        a = self.d = x\n" R, true, 2},
+		{C "    def set(self):\n        self.d: str\n" R, true, 1},  /* declares only */
+		{C "    def set(self):\n        self.d: str = 'cuda'\n" R, true, 2},
+		{C "    def set(self, xs):\n        for self.d in xs:\n            pass\n" R, true, -1},
+		{C "    def set(self, f):\n        with f() as self.d:\n            pass\n" R, true, -1},
+		{C "    def set(self):\n        self.d += 'x'\n" R, true, -1},
+		{C "    def set(self, kw):\n        self.__dict__.update(kw)\n" R, true, -1},
+		{C "    def set(self):\n        setattr(self, 'e', 1)\n" R, true, 1},
+		{C "    def set(self):\n        setattr(self, 'd', 1)\n" R, true, -1},
+		{C "    def set(self):\n        [x for self.d in y]\n" R, true, -1},
+		{C "    def set(self):\n        def inner():\n            self.d = 'mps'\n" R, true, 2},
+		{C "    def set(self):\n        def inner(self):\n            self.d = 'mps'\n" R, true, -1},
+		{C "    def set(self):\n        f = lambda self: setattr(self, 'd', 1)\n" R, true, -1},
+		{C "    def set(self, other):\n        self = other\n        self.d = 1\n" R, true, -1},
+		{C "    @classmethod\n    def set(cls):\n        cls.d = 'mps'\n" R, true, 2},
+		{C "    d = 'cuda'\n" R, true, -1},       /* a default in the class body */
+		{C "    a, d = 1, 2\n" R, true, -1},
+		{C "    @property\n    def d(self):\n        return 1\n" R, true, -1},
+		{"@dataclass\n" C R, true, 1},          /* the class body binds no d */
+		{"class C(Base):\n    def __init__(self):\n        self.d = 'cpu'\n" R, true, -1},
+		/* without the imports, torch.nn.Module is not known to be torch's; M may set anything */
+		{"class C(torch.nn.Module):\n    def __init__(self):\n        self.d = 'cpu'\n" R, true, -1},
+		{"class C(object, metaclass=M):\n    def __init__(self):\n        self.d = 'cpu'\n" R, true, -1},
+		{"class C(object):\n    def __init__(self):\n        self.d = 'cpu'\n" R, true, 1},
+		{"class C(object, x=1):\n    def __init__(self):\n        self.d = 'cpu'\n" R, true, -1},
+		/* the class used as a value may be derived from elsewhere */
+		{C R "Base = C\n", true, -1},
+		{C R "register(C)\n", true, -1},
+		{C R "T = type('T', (C,), {'d': 'mps'})\n", true, -1},
+		{C R "class D(C[int]):\n    pass\n", true, -1},
+		{C R "c = C()\nC.helper()\nisinstance(c, C)\ndef f(c: C) -> 'C':\n    return c\n", true, 1},
+		/* what may set any attribute */
+		{C R "sa = setattr\n", true, -1},
+		{C R "def f(o, kw):\n    vars(o).update(kw)\n", true, -1},
+		{C R "def f(o):\n    object.__setattr__(o, 'd', 'mps')\n", true, -1},
+		{C R "def f(o):\n    getattr(o, '__dict__')['d'] = 'mps'\n", true, -1},
+		{C R "class D:\n    def f(self, kw):\n        vars(self).update(kw)\n", true, 1},
+		/* how the class finds its attributes */
+		{C R "    def __getattr__(self, k):\n        return 'mps'\n", true, -1},
+		{C R "    __slots__ = ('d',)\n", true, -1},
+		{C R "    a = d = 'mps'\n", true, -1},
+		{C R "    if x:\n        d = 'mps'\n", true, -1},
+		{C R "    from cfg import d\n", true, -1},
+		{C R "    locals()['d'] = 'mps'\n", true, -1},
+		{C R "    x = 1\n    'doc'\n    pass\n", true, 1},
+		/* a first parameter called otherwise, a decorator of the project's */
+		{C R "class H:\n    def f(t):\n        t.d = 'mps'\n", true, -1},
+		{"class C:\n    @deco\n    def get(self):\n        return self.d\n", false, 0},
+		{"class C:\n    def get(this):\n        return this.d\n", false, 0},
+		{C R "class D(mod.C):\n    pass\n", true, -1},
+		{C R "class D:\n    def __init__(self):\n        self.d = 'mps'\n", true, 1},
+		{C R "def f(o):\n    o.d = 'mps'\n", true, -1},
+		{C R "x.y.d = 'mps'\n", true, -1},
+		{"class C:\n" R, true, -1},              /* never set */
+		{"class C:\n    @staticmethod\n    def get(self):\n        return self.d\n", false, 0},
+		{"class C:\n    def get(s, self):\n        return self.d\n", false, 0},
+		{"class C:\n    def get(self):\n        f = lambda self: 1\n        return self.d\n", true, -1},
+		{"def get(self):\n    return self.d\n", false, 0},
+	};
+#undef C
+#undef R
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *text = cases[i].text;
+		TSParser *parser = NULL;
+		TSTree *tree = NULL;
+		mpsfix_selfattr_index *ix;
+		mpsfix_selfattr_values vals = {0};
+		TSNode read, cls;
+		bool owned;
+
+		ck_assert_int_eq(mpsfix_parser_new(&parser), 0);
+		ck_assert_int_eq(mpsfix_parse(&tree, parser, text, (uint32_t)strlen(text)), 0);
+		read = last_read(ts_tree_root_node(tree), text);
+		ck_assert_msg(!ts_node_is_null(read) && !strcmp(ts_node_type(read), "attribute"), "case %zu: no read",
+			      i);
+		ix = mpsfix_selfattr_index_new(ts_tree_root_node(tree), text, NULL);
+		owned = mpsfix_selfattr_owner(ix, read, &cls);
+		ck_assert_msg(owned == cases[i].owned, "case %zu: owned not %d: %s", i, cases[i].owned, text);
+		if (owned) {
+			/* twice: a question leaves the index as it was */
+			for (int k = 0; k < 2; k++) {
+				bool known = mpsfix_selfattr_values_of(
+					ix, cls, ts_node_child_by_field_name(read, "attribute", 9), &vals);
+
+				ck_assert_msg(known ? cases[i].values == (int)vals.len : cases[i].values == -1,
+					      "case %zu (question %d): %s %zu values, not %d: %s", i, k + 1,
+					      known ? "known," : "not known,", vals.len, cases[i].values, text);
+			}
+		}
+		free(vals.items);
+		mpsfix_selfattr_index_free(ix);
+		ts_tree_delete(tree);
+		ts_parser_delete(parser);
+	}
+}
+END_TEST
+
+/* mpsfix_cuda_class_name(): a word of the name, split where the case changes */
+START_TEST(test_engine_accelerator_class_names)
+{
+	static const struct {
+		const char *name;
+		bool named;
+	} cases[] = {
+		{"CUDA_Accelerator", true}, {"CUDAAccelerator", true}, {"HPUFusedAdam", true},
+		{"CudaRNGStatesTracker", true}, {"FusedAdamHPU", true}, {"MyXPU", true},
+		{"NPU_Accelerator", true}, {"Sdaa", true}, {"TorchXLAStrategy", true},
+		{"HabanaProfiler", true}, {"_CUDA", true}, {"XPU2Accelerator", false},
+		{"MPS_Accelerator", false}, {"CPU_Accelerator", false}, {"Cudagraphs", false},
+		{"Accumulator", false}, {"CUDAS", false}, {"cuda_helper", false}, {"Mpu", false},
+		{"XLNetModel", false}, {"Trainer", false}, {"", false}, {"_", false},
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		ck_assert_msg(mpsfix_cuda_class_name(cases[i].name, strlen(cases[i].name)) == cases[i].named,
+			      "%s: not %d", cases[i].name, cases[i].named);
+}
+END_TEST
+
 Suite *mpsfix_suite_engine(void)
 {
 	Suite *s = suite_create("engine");
@@ -572,6 +725,8 @@ Suite *mpsfix_suite_engine(void)
 	tcase_add_test(tc, test_engine_argparse_opt_in);
 	tcase_add_test(tc, test_engine_callers);
 	tcase_add_test(tc, test_engine_defaults);
+	tcase_add_test(tc, test_engine_selfattr);
+	tcase_add_test(tc, test_engine_accelerator_class_names);
 	suite_add_tcase(s, tc);
 	return s;
 }

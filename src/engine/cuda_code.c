@@ -609,6 +609,47 @@ bool mpsfix_cuda_subclassed(mpsfix_cuda_defs *defs, const char *src, TSNode cls)
 	return false;
 }
 
+static bool up(char c)
+{
+	return c >= 'A' && c <= 'Z';
+}
+
+static bool low(char c)
+{
+	return c >= 'a' && c <= 'z';
+}
+
+bool mpsfix_cuda_class_name(const char *p, size_t n)
+{
+	static const char *const words[] = {
+		"CUDA", "Cuda", "NPU", "Npu", "MLU", "Mlu", "HPU", "Hpu", "XPU", "Xpu", "SDAA", "Sdaa",
+		"XLA", "Xla", "TPU", "Tpu", "NCCL", "Nccl", "ROCM", "Rocm", "Habana", "Gaudi", "Ascend",
+	};
+	size_t i = 0, j;
+
+	for (; i < n; i = j) {
+		j = i + 1;
+		if (p[i] == '_')
+			continue;
+		if (up(p[i]) && j < n && !low(p[j])) {
+			/* an upper-case run, less its last letter when a lower-case one
+			   follows: HPUFused is HPU, then Fused */
+			while (j < n && !low(p[j]) && p[j] != '_')
+				j++;
+			if (j < n && low(p[j]) && j - i > 1)
+				j--;
+		} else {
+			/* a capital (or not) and the lower-case letters and digits after it */
+			while (j < n && !up(p[j]) && p[j] != '_')
+				j++;
+		}
+		for (size_t w = 0; w < MPSFIX_ARRAY_SIZE(words); w++)
+			if (strlen(words[w]) == j - i && !memcmp(p + i, words[w], j - i))
+				return true;
+	}
+	return false;
+}
+
 bool mpsfix_cuda_module(const char *p, size_t n)
 {
 	static const char *const mods[] = {

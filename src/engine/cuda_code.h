@@ -99,6 +99,17 @@ bool mpsfix_cuda_instance_free(const char *src, TSNode d);
 bool mpsfix_cuda_subclassed(mpsfix_cuda_defs *defs, const char *src, TSNode cls);
 
 /**
+ * Is class name [p, p+n) named for an accelerator other than MPS: one of
+ * its words (split at underscores and where the case changes:
+ * `CUDA_Accelerator`, `HPUFusedAdam`, `CudaRNGTracker`) is CUDA, NPU, MLU,
+ * HPU, XPU, SDAA, XLA, TPU, NCCL, ROCM, Habana, Gaudi or Ascend (or one of
+ * them capitalized: `Cuda`)?  Projects that serve several accelerators keep
+ * each one's code in a class of its own, chosen where that accelerator is
+ * present.
+ */
+bool mpsfix_cuda_class_name(const char *p, size_t n);
+
+/**
  * Is dotted module name [p, p+n) one that works only with CUDA (or a package
  * of one): triton, flash_attn, apex, transformer_engine, deepspeed,
  * torchao.float8, tensorrt, colossalai, megatron, msamp?

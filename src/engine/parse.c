@@ -530,13 +530,18 @@ bool mpsfix_node_same_text(TSNode a, TSNode b, const char *src)
 	       !memcmp(src + ts_node_start_byte(a), src + ts_node_start_byte(b), len);
 }
 
-uint64_t mpsfix_node_hash(TSNode n, const char *src)
+uint64_t mpsfix_hash_bytes(const char *p, size_t n)
 {
 	uint64_t h = 1469598103934665603ull; /* FNV-1a */
 
-	for (uint32_t i = ts_node_start_byte(n); i < ts_node_end_byte(n); i++)
-		h = (h ^ (unsigned char)src[i]) * 1099511628211ull;
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (unsigned char)p[i]) * 1099511628211ull;
 	return h;
+}
+
+uint64_t mpsfix_node_hash(TSNode n, const char *src)
+{
+	return mpsfix_hash_bytes(src + ts_node_start_byte(n), ts_node_end_byte(n) - ts_node_start_byte(n));
 }
 
 uint32_t mpsfix_named_count(TSNode n)
@@ -612,4 +617,17 @@ TSNode mpsfix_main_block(TSNode root, const char *src)
 	}
 	mpsfix_kids_end(&k);
 	return found;
+}
+
+TSNode mpsfix_param_name(TSNode p)
+{
+	const char *t = ts_node_is_null(p) ? "" : ts_node_type(p);
+
+	if (!strcmp(t, "identifier"))
+		return p;
+	if (!strcmp(t, "default_parameter") || !strcmp(t, "typed_default_parameter"))
+		return ts_node_child_by_field_name(p, "name", 4);
+	if (!strcmp(t, "typed_parameter") || !strcmp(t, "list_splat_pattern") || !strcmp(t, "dictionary_splat_pattern"))
+		return mpsfix_param_name(ts_node_named_child(p, 0));
+	return (TSNode){0};
 }

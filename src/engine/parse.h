@@ -137,6 +137,12 @@ bool mpsfix_node_same_text(TSNode a, TSNode b, const char *src);
 /** A hash (FNV-1a) of the source text of `n`: nodes of the same text have the same. */
 uint64_t mpsfix_node_hash(TSNode n, const char *src);
 
+/** The identifier parameter `p` binds (`x`, `x: T`, `x=1`, `*x`, `**x`); a null node if none. */
+TSNode mpsfix_param_name(TSNode p);
+
+/** The same hash of the `n` bytes at `p`. */
+uint64_t mpsfix_hash_bytes(const char *p, size_t n);
+
 /**
  * In call arguments `args`, the value of keyword argument `name=`, else the
  * first positional argument (comments aside), else a null node.

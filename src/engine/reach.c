@@ -288,6 +288,19 @@ static mpsfix_walk_action find_spans(TSNode n, void *payload)
 			    !mpsfix_cuda_instance_free(cx->src, c))
 				add_cuda_fn(w->sp, c, seen, nseen);
 		mpsfix_kids_end(&k);
+		/* a class named for another accelerator (CUDA_Accelerator,
+		   HPUFusedAdam): its methods run where that one is chosen (the
+		   statements of its body run wherever it is defined) */
+		d = ts_node_child_by_field_name(n, "name", 4);
+		if (mpsfix_cuda_class_name(cx->src + ts_node_start_byte(d), ts_node_end_byte(d) - ts_node_start_byte(d)) &&
+		    !mpsfix_cuda_subclassed(&w->sp->defs, cx->src, n)) {
+			mpsfix_kids_start(&k, body);
+			while (mpsfix_kids_next(&k, &c))
+				if (is(c, "function_definition") || is(c, "decorated_definition") ||
+				    is(c, "class_definition"))
+					add_span(w->sp, c);
+			mpsfix_kids_end(&k);
+		}
 	} else if (!strcmp(type, "decorated_definition")) {
 		bool skip = false;
 
@@ -310,6 +323,8 @@ void mpsfix_reach_spans_release(mpsfix_reach_spans *s)
 	free(s->fn_parent);
 	mpsfix_cuda_defs_release(&s->defs);
 	mpsfix_truth_flags_free(s->flags);
+	mpsfix_selfattr_index_free(s->selfattrs);
+	free(s->attrs);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -477,64 +492,156 @@ bool mpsfix_reach_mps(mpsfix_reach_ctx *cx, TSNode node, TSNode root)
 
 /* ---- values --------------------------------------------------------------- */
 
+#define MAX_VALUES 16 /* the size of mpsfix_reach_spans.assigned.stmt */
+
+/* The plain assignments `NAME = v` of a scope (not of the scopes inside it). */
 typedef struct {
 	const char *src;
-	TSNode name;          /* the identifier used */
-	uint32_t before;      /* assignments that start before this byte */
-	TSNode value;         /* the last one's right side */
-	uint32_t at;
-	bool found;
-} last_assignment;
+	TSNode name;                /* the identifier read */
+	TSNode stmt[MAX_VALUES];    /* each assignment, in order */
+	uint32_t n, total;          /* those kept; all of them */
+} assignments;
 
 static mpsfix_walk_action find_assignment(TSNode n, void *payload)
 {
-	last_assignment *la = payload;
+	assignments *as = payload;
 	const char *type = ts_node_type(n);
 
-	if (ts_node_start_byte(n) >= la->before)
-		return MPSFIX_WALK_SKIP;
 	if (!strcmp(type, "function_definition") || !strcmp(type, "class_definition") ||
 	    !strcmp(type, "lambda"))
 		return MPSFIX_WALK_SKIP; /* another scope */
 	if (!strcmp(type, "assignment")) {
 		TSNode left = ts_node_child_by_field_name(n, "left", 4);
-		TSNode right = ts_node_child_by_field_name(n, "right", 5);
-		uint32_t len = ts_node_end_byte(la->name) - ts_node_start_byte(la->name);
 
-		if (is(left, "identifier") && !ts_node_is_null(right) &&
-		    ts_node_end_byte(left) - ts_node_start_byte(left) == len &&
-		    !memcmp(la->src + ts_node_start_byte(left), la->src + ts_node_start_byte(la->name), len) &&
-		    (!la->found || ts_node_start_byte(n) > la->at)) {
-			la->found = true;
-			la->at = ts_node_start_byte(n);
-			la->value = right;
+		if (is(left, "identifier") && !ts_node_is_null(ts_node_child_by_field_name(n, "right", 5)) &&
+		    mpsfix_node_same_text(left, as->name, as->src)) {
+			if (as->n < MAX_VALUES)
+				as->stmt[as->n++] = n;
+			as->total++;
 		}
 	}
 	return MPSFIX_WALK_DESCEND;
 }
 
+/* The block (or module) whose statement assignment `a` is. */
+static TSNode statement_block(TSNode a)
+{
+	TSNode p = ts_node_parent(a);
+
+	while (is(p, "assignment")) /* b of a = b = v */
+		p = ts_node_parent(p);
+	return ts_node_parent(p); /* the expression statement's */
+}
+
+static bool inside(TSNode outer, TSNode n)
+{
+	return ts_node_start_byte(n) >= ts_node_start_byte(outer) && ts_node_end_byte(n) <= ts_node_end_byte(outer);
+}
+
 static bool may_be_mps(const mpsfix_reach_ctx *cx, TSNode v, int depth);
 
-/* The right side of the last assignment to identifier `id` before it, in its function. */
-static bool assigned_value(const mpsfix_reach_ctx *cx, TSNode id, TSNode *out)
+/* Is text [from, to) free of exec(), globals(), locals(), vars() (or of the words, in a comment)? */
+static bool dynamic_free(const char *src, uint32_t from, uint32_t to)
 {
-	TSNode scope = ts_node_parent(id);
-	last_assignment la = {.src = cx->src, .name = id, .before = ts_node_start_byte(id)};
+	static const char *const calls[] = {"exec", "globals", "locals", "vars"};
+
+	for (uint32_t i = from; i < to; i++)
+		for (size_t c = 0; c < MPSFIX_ARRAY_SIZE(calls); c++)
+			if (src[i] == calls[c][0] && to - i >= strlen(calls[c]) &&
+			    !memcmp(src + i, calls[c], strlen(calls[c])))
+				return false;
+	return true;
+}
+
+/*
+ * The values identifier `id` can hold where it is read, by the assignments
+ * of its function (or module), into out[0, *n): the last one before it
+ * when that one's block holds the read (it always runs first), else every
+ * one before it.  False when something else may bind the name (a loop,
+ * `with`, `global`, an import; a parameter or exec(), unless the last
+ * assignment always runs after it and exec() not between), when nothing
+ * assigns it before the read, or when a later assignment in a loop around
+ * the read reaches it in the next round.
+ */
+static bool assigned_values(const mpsfix_reach_ctx *cx, TSNode id, TSNode *out, uint32_t *n)
+{
+	TSNode scope = ts_node_parent(id), body, loop = {0}, p;
+	assignments as = {.src = cx->src, .name = id};
+	mpsfix_binding b;
 	mpsfix_kids k;
 	TSNode s;
+	uint32_t before = 0, at = ts_node_start_byte(id);
+	struct mpsfix_reach_assigned local = {0}, *cache;
+	bool param = false;
 
-	while (!ts_node_is_null(scope) && !is(scope, "function_definition") && !is(scope, "module"))
-		scope = ts_node_parent(scope);
+	for (; !ts_node_is_null(scope) && !is(scope, "function_definition") && !is(scope, "module");
+	     scope = ts_node_parent(scope))
+		if (is(scope, "for_statement") || is(scope, "while_statement"))
+			loop = scope; /* the outermost loop around the read, in its scope */
 	if (ts_node_is_null(scope))
 		return false;
-	if (is(scope, "function_definition"))
-		scope = ts_node_child_by_field_name(scope, "body", 4);
-	mpsfix_kids_start(&k, scope);
-	while (mpsfix_kids_next(&k, &s))
-		mpsfix_walk(s, find_assignment, &la);
-	mpsfix_kids_end(&k);
-	*out = la.value;
-	return la.found;
+	/* the scope's assignments of the name: the last answer's when it is the same */
+	cache = cx->spans ? &cx->spans->assigned : &local;
+	if (!cache->valid || cache->scope != ts_node_start_byte(scope) ||
+	    !mpsfix_node_same_text(cache->name, id, cx->src)) {
+		body = is(scope, "function_definition") ? ts_node_child_by_field_name(scope, "body", 4) : scope;
+		mpsfix_kids_start(&k, body);
+		while (mpsfix_kids_next(&k, &s))
+			mpsfix_walk(s, find_assignment, &as);
+		mpsfix_kids_end(&k);
+		param = false;
+		if (is(scope, "function_definition")) {
+			mpsfix_kids_start(&k, ts_node_child_by_field_name(scope, "parameters", 10));
+			while (!param && mpsfix_kids_next(&k, &s))
+				param = mpsfix_node_same_text(mpsfix_param_name(s), id, cx->src);
+			mpsfix_kids_end(&k);
+		}
+		b.count = 0;
+		b.dynamic = false;
+		if (as.total && as.total <= as.n)
+			mpsfix_bindings_count(scope, cx->src, &id, 1, &b);
+		cache->valid = true;
+		cache->scope = ts_node_start_byte(scope);
+		cache->name = id;
+		memcpy(cache->stmt, as.stmt, sizeof(as.stmt));
+		cache->n = as.n;
+		cache->total = as.total;
+		cache->count = b.count;
+		cache->dynamic = b.dynamic;
+		cache->param = param;
+	}
+	memcpy(as.stmt, cache->stmt, sizeof(as.stmt));
+	as.n = cache->n;
+	as.total = cache->total;
+	b.count = cache->count;
+	b.dynamic = cache->dynamic;
+	param = cache->param;
+	if (as.total == 0 || as.total > as.n)
+		return false;
+	if (b.count != as.total + param)
+		return false; /* bound another way too */
+	while (before < as.n && ts_node_start_byte(as.stmt[before]) < at)
+		before++;
+	if (!before)
+		return false;
+	if (!ts_node_is_null(loop))
+		for (uint32_t i = before; i < as.n; i++)
+			if (inside(loop, as.stmt[i]))
+				return false; /* assigned again later in the loop: the next round reads it */
+	p = statement_block(as.stmt[before - 1]);
+	if (b.dynamic && !dynamic_free(cx->src, ts_node_end_byte(as.stmt[before - 1]), at))
+		return false; /* exec() may bind it between */
+	if (!ts_node_is_null(p) && inside(p, id)) {
+		out[0] = ts_node_child_by_field_name(as.stmt[before - 1], "right", 5);
+		*n = 1;
+		return true;
+	}
+	if (param || b.dynamic)
+		return false; /* the argument (what exec() binds) may reach it too */
+	for (uint32_t i = 0; i < before; i++)
+		out[i] = ts_node_child_by_field_name(as.stmt[i], "right", 5);
+	*n = before;
+	return true;
 }
 
 /*
@@ -612,6 +719,43 @@ static bool default_kept(const mpsfix_reach_ctx *cx, TSNode id, TSNode *out)
 	return kept;
 }
 
+/* Can `self.X` be the MPS device: can any value its class gives it (selfattr.h)? */
+static bool self_attribute_may_be_mps(const mpsfix_reach_ctx *cx, TSNode v, int depth)
+{
+	mpsfix_reach_spans *sp = cx->spans;
+	TSNode cls, name = ts_node_child_by_field_name(v, "attribute", 9);
+	mpsfix_selfattr_values vals = {0};
+	size_t at;
+	bool may = false;
+
+	if (!sp)
+		return true;
+	if (!sp->selfattrs) {
+		TSNode root = ts_node_is_null(sp->root) ? v : sp->root;
+
+		while (!ts_node_is_null(ts_node_parent(root)))
+			root = ts_node_parent(root);
+		sp->selfattrs = mpsfix_selfattr_index_new(root, cx->src, cx->names);
+	}
+	if (!mpsfix_selfattr_owner(sp->selfattrs, v, &cls))
+		return true;
+	for (size_t i = 0; i < sp->nattrs; i++)
+		if (sp->attrs[i].cls == ts_node_start_byte(cls) && mpsfix_node_same_text(sp->attrs[i].name, name, cx->src))
+			return sp->attrs[i].may;
+	/* asked again while its values are read (self.X = self.X.to(...)): it may */
+	mpsfix_grow((void **)&sp->attrs, &sp->capattrs, sp->nattrs + 1, sizeof(*sp->attrs));
+	at = sp->nattrs++;
+	sp->attrs[at] = (struct mpsfix_reach_attr){ts_node_start_byte(cls), name, true};
+	if (mpsfix_selfattr_values_of(sp->selfattrs, cls, name, &vals))
+		for (size_t i = 0; !may && i < vals.len; i++)
+			may = may_be_mps(cx, vals.items[i], depth + 1);
+	else
+		may = true;
+	free(vals.items);
+	sp->attrs[at].may = may;
+	return may;
+}
+
 static bool may_be_mps(const mpsfix_reach_ctx *cx, TSNode v, int depth)
 {
 	const char *type;
@@ -664,17 +808,28 @@ static bool may_be_mps(const mpsfix_reach_ctx *cx, TSNode v, int depth)
 		return t != MPSFIX_TRUE_ON_MPS && may_be_mps(cx, part[2], depth + 1);
 	}
 	if (!strcmp(type, "identifier")) {
-		TSNode value;
+		TSNode values[MAX_VALUES];
+		uint32_t n = 0;
 
-		if (assigned_value(cx, v, &value) || default_kept(cx, v, &value))
-			return may_be_mps(cx, value, depth + 1);
+		if (assigned_values(cx, v, values, &n)) {
+			for (uint32_t i = 0; i < n; i++)
+				if (may_be_mps(cx, values[i], depth + 1))
+					return true;
+			return false;
+		}
+		if (default_kept(cx, v, values))
+			return may_be_mps(cx, values[0], depth + 1);
 		return true;
 	}
-	/* dev.type of a name assigned a device */
-	if (!strcmp(type, "attribute") &&
-	    mpsfix_node_text_is(ts_node_child_by_field_name(v, "attribute", 9), cx->src, "type") &&
-	    is(ts_node_child_by_field_name(v, "object", 6), "identifier"))
-		return may_be_mps(cx, ts_node_child_by_field_name(v, "object", 6), depth + 1);
+	if (!strcmp(type, "attribute")) {
+		TSNode obj = ts_node_child_by_field_name(v, "object", 6);
+
+		/* dev.type of a name (or self.X) assigned a device */
+		if (mpsfix_node_text_is(ts_node_child_by_field_name(v, "attribute", 9), cx->src, "type") &&
+		    (is(obj, "identifier") || is(obj, "attribute")))
+			return may_be_mps(cx, obj, depth + 1);
+		return self_attribute_may_be_mps(cx, v, depth);
+	}
 	return true;
 }
 

@@ -33,6 +33,9 @@
  *   static and class methods, `__new__`, `__init_subclass__` nor its body's
  *   own statements, and not when a class of the file derives from it; a
  *   module whose own statements fail on a Mac (the same);
+ *   the methods of a class named for another accelerator
+ *   (`CUDA_Accelerator`, `HPUFusedAdam`: cuda_code.h), not the statements
+ *   of its body, and not when a class of the file derives from it;
  *   a function that only such code calls (callers.h).
  *
  * And can an expression hold the MPS device?  Not a string literal other
@@ -53,6 +56,7 @@
 #include "cuda_code.h"
 #include "defaults.h"
 #include "names.h"
+#include "selfattr.h"
 #include "torchver.h"
 #include "truth.h"
 
@@ -82,6 +86,21 @@ typedef struct {
 	struct mpsfix_truth_flags *flags; /* the module's flags (truth.h), read when asked */
 	TSNode root;
 	mpsfix_truth_streams streams; /* where the text keeps its CUDA streams (truth.h) */
+	mpsfix_selfattr_index *selfattrs; /* where the file sets attributes (selfattr.h), read when asked */
+	struct mpsfix_reach_assigned { /* the last name asked about: its scope's assignments (reach.c) */
+		bool valid;
+		uint32_t scope;          /* the scope's first byte */
+		TSNode name;
+		TSNode stmt[16];         /* its plain assignments, in order */
+		uint32_t n, total, count; /* those kept, all of them, all its bindings */
+		bool dynamic, param;
+	} assigned;
+	struct mpsfix_reach_attr {   /* can a class's `self.X` be the MPS device? */
+		uint32_t cls;         /* the class definition's first byte */
+		TSNode name;          /* the X of the first read asked about */
+		bool may;
+	} *attrs;
+	size_t nattrs, capattrs;
 	bool streams_read;
 	bool built;
 } mpsfix_reach_spans;

@@ -1,0 +1,627 @@
+/*
+ * selfattr.c: what an instance attribute can hold (see selfattr.h).  One
+ * walk of the file notes every place that can set an attribute, with the
+ * class whose `self` it sets (or none: any object); a question about one
+ * attribute of one class then reads the places noted for that name.
+ */
+#include "selfattr.h"
+
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bindings.h"
+#include "literal.h"
+#include "parse.h"
+
+static bool is(TSNode n, const char *type)
+{
+	return !ts_node_is_null(n) && !strcmp(ts_node_type(n), type);
+}
+
+/* Does function (or lambda) `fn` take a parameter named like `id`; is it the first? */
+static bool binds(TSNode fn, TSNode id, const char *src, bool *first)
+{
+	TSNode params = ts_node_child_by_field_name(fn, "parameters", 10), p;
+	mpsfix_kids k;
+	bool found = false, at_first = true;
+
+	mpsfix_kids_start(&k, params);
+	while (!found && mpsfix_kids_next(&k, &p)) {
+		TSNode name = mpsfix_param_name(p);
+
+		if (!ts_node_is_null(name) && mpsfix_node_same_text(name, id, src)) {
+			found = true;
+			*first = at_first && is(p, "identifier");
+		}
+		at_first = false;
+	}
+	mpsfix_kids_end(&k);
+	return found;
+}
+
+/*
+ * Do the decorators of decorated definition `d` keep a method that takes
+ * the instance first: none but torch's (`@torch.no_grad()`), `property`,
+ * `classmethod`, `abc.abstractmethod`?  Not `staticmethod`, nor one of the
+ * project's, which may make anything of it.
+ */
+static bool plain_method(TSNode d, const char *src, mpsfix_names *names)
+{
+	mpsfix_buf name = MPSFIX_BUF_INIT;
+	mpsfix_kids k;
+	TSNode c, e;
+	bool plain = true;
+
+	mpsfix_kids_start(&k, d);
+	while (plain && mpsfix_kids_next(&k, &c)) {
+		if (!is(c, "decorator"))
+			continue;
+		e = ts_node_named_child(c, 0);
+		if (is(e, "call"))
+			e = ts_node_child_by_field_name(e, "function", 8);
+		if (is(e, "identifier") && (mpsfix_node_text_is(e, src, "property") ||
+					    mpsfix_node_text_is(e, src, "classmethod")))
+			continue;
+		plain = names && mpsfix_names_qualify(names, e, &name) == MPSFIX_NAME_RESOLVED &&
+			(!strncmp(name.data, "torch.", 6) || !strcmp(name.data, "abc.abstractmethod"));
+	}
+	mpsfix_kids_end(&k);
+	mpsfix_buf_release(&name);
+	return plain;
+}
+
+enum { STORE, SET, ANY }; /* `E.X = v`; another way to set E.X; setattr(E, k, v), E.__dict__ */
+
+#define FOREIGN UINT32_MAX /* an owner: an object that may be an instance of any class */
+
+struct event {
+	uint64_t hash;   /* of the attribute's name */
+	TSNode name, value;
+	uint32_t owner;  /* the first byte of the class whose `self` it sets, or FOREIGN */
+	int kind;
+};
+
+/* A base of a class of the file, by its last name (`A` of `mod.A`). */
+struct base {
+	uint64_t hash;
+	TSNode name;
+	uint32_t cls; /* the deriving class's first byte */
+};
+
+struct method {
+	uint32_t start; /* the function definition's first byte */
+	bool kept;      /* binds its first parameter once only */
+};
+
+struct mpsfix_selfattr_index {
+	const char *src;
+	mpsfix_names *names;
+	ARRAY(uint64_t) class_names; /* the hashes of the names of the file's classes, sorted */
+	ARRAY(struct base) escapes;  /* a class's name used as a value (`Base = Trainer`,
+					`register(Trainer)`), sorted by hash */
+	ARRAY(struct event) events; /* sorted by hash once read */
+	ARRAY(struct event) anys;
+	ARRAY(struct base) bases;   /* sorted by hash once read */
+	ARRAY(struct method) methods;
+	bool methods_sorted;
+};
+
+static int by_method_start(const void *a, const void *b)
+{
+	const struct method *x = a, *y = b;
+
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/* Does method `fn` bind its first parameter `obj` once only (no `self = other`)? */
+static bool self_kept(mpsfix_selfattr_index *ix, TSNode fn, TSNode obj)
+{
+	uint32_t start = ts_node_start_byte(fn);
+	mpsfix_binding b;
+	struct method m;
+
+	size_t i = ix->methods.len;
+
+	if (ix->methods_sorted) {
+		i = mpsfix_lower_bound(ix->methods.items, ix->methods.len, sizeof(m), offsetof(struct method, start),
+				       start);
+		if (i < ix->methods.len && ix->methods.items[i].start == start)
+			return ix->methods.items[i].kept;
+	} else {
+		for (size_t j = ix->methods.len; j-- > 0;) /* the last one first: the walk's */
+			if (ix->methods.items[j].start == start)
+				return ix->methods.items[j].kept;
+	}
+	mpsfix_bindings_count(fn, ix->src, &obj, 1, &b);
+	m.start = start;
+	m.kept = b.count == 1 && !b.dynamic;
+	/* kept in order once sorted: a method asked about again is not walked again */
+	mpsfix_grow((void **)&ix->methods.items, &ix->methods.cap, ix->methods.len + 1, sizeof(m));
+	memmove(ix->methods.items + i + 1, ix->methods.items + i, (ix->methods.len - i) * sizeof(m));
+	ix->methods.items[i] = m;
+	ix->methods.len++;
+	return m.kept;
+}
+
+/*
+ * Is identifier `obj`, at the node whose ancestors are `up`, the first
+ * parameter of a method (the innermost function that binds it), which
+ * nothing in the method binds again?  Into `*cls` the method's class.
+ */
+static bool method_self(mpsfix_selfattr_index *ix, const mpsfix_ancestors *up, TSNode obj, TSNode *cls)
+{
+	for (size_t k = 1;; k++) {
+		TSNode fn = mpsfix_up(up, k), above, block;
+		bool first = false;
+
+		if (ts_node_is_null(fn) || is(fn, "class_definition") || is(fn, "module"))
+			return false;
+		if (!is(fn, "function_definition") && !is(fn, "lambda"))
+			continue;
+		if (!binds(fn, obj, ix->src, &first))
+			continue;
+		if (!first || !is(fn, "function_definition") ||
+		    (!mpsfix_node_text_is(obj, ix->src, "self") && !mpsfix_node_text_is(obj, ix->src, "cls")))
+			return false; /* a first parameter called otherwise: maybe no method's */
+		block = above = mpsfix_up(up, k + 1);
+		if (is(above, "decorated_definition")) {
+			if (!plain_method(above, ix->src, ix->names))
+				return false;
+			block = mpsfix_up(up, k + 2);
+			above = mpsfix_up(up, k + 3);
+		} else {
+			above = mpsfix_up(up, k + 2);
+		}
+		if (!is(block, "block") || !is(above, "class_definition") || !self_kept(ix, fn, obj))
+			return false;
+		*cls = above;
+		return true;
+	}
+}
+
+/* Whose attributes does object `obj` (at the node whose ancestors are `up`) set? */
+static uint32_t owner_of(mpsfix_selfattr_index *ix, TSNode obj, const mpsfix_ancestors *up)
+{
+	TSNode cls;
+
+	return is(obj, "identifier") && method_self(ix, up, obj, &cls) ? ts_node_start_byte(cls) : FOREIGN;
+}
+
+static void note(mpsfix_selfattr_index *ix, TSNode attr, TSNode value, int kind, const mpsfix_ancestors *up)
+{
+	TSNode name = ts_node_child_by_field_name(attr, "attribute", 9);
+	struct event e = {mpsfix_node_hash(name, ix->src), name, value,
+			  owner_of(ix, ts_node_child_by_field_name(attr, "object", 6), up), kind};
+
+	ARRAY_PUSH(&ix->events, e);
+}
+
+typedef struct {
+	mpsfix_selfattr_index *ix;
+	const mpsfix_ancestors *up; /* the statement's: the functions around it are the target's */
+} target_walk;
+
+static mpsfix_walk_action note_target(TSNode n, void *payload)
+{
+	target_walk *tw = payload;
+
+	if (is(n, "attribute")) {
+		note(tw->ix, n, (TSNode){0}, SET, tw->up);
+		return MPSFIX_WALK_SKIP;
+	}
+	return MPSFIX_WALK_DESCEND;
+}
+
+/* Note every `E.X` that target `t` (a pattern, a loop's variables) sets. */
+static void note_targets(mpsfix_selfattr_index *ix, TSNode t, const mpsfix_ancestors *up)
+{
+	target_walk tw = {ix, up};
+
+	if (!ts_node_is_null(t))
+		mpsfix_walk(t, note_target, &tw);
+}
+
+/* `setattr(obj, "X", v)` sets X; `setattr(obj, name, v)` any attribute. */
+static void note_setattr(mpsfix_selfattr_index *ix, TSNode n, const mpsfix_ancestors *up)
+{
+	TSNode args = ts_node_child_by_field_name(n, "arguments", 9), key;
+	uint32_t owner = owner_of(ix, ts_node_named_child(args, 0), up);
+	mpsfix_literal lit;
+	const char *s;
+	struct event e = {.owner = owner, .kind = ANY};
+
+	key = mpsfix_named_count(args) > 1 ? ts_node_named_child(args, 1) : (TSNode){0};
+	if ((s = mpsfix_literal_string(&lit, key, ix->src))) {
+		e.kind = SET;
+		e.hash = mpsfix_hash_bytes(s, strlen(s));
+		e.name = key; /* compared by the hash alone: a literal's text is not its value */
+		mpsfix_literal_release(&lit);
+		ARRAY_PUSH(&ix->events, e);
+	} else {
+		ARRAY_PUSH(&ix->anys, e);
+	}
+}
+
+static void note_any(mpsfix_selfattr_index *ix, uint32_t owner)
+{
+	struct event e = {.owner = owner, .kind = ANY};
+
+	ARRAY_PUSH(&ix->anys, e);
+}
+
+static bool is_class_name(const mpsfix_selfattr_index *ix, uint64_t h)
+{
+	size_t i = mpsfix_lower_bound64(ix->class_names.items, ix->class_names.len, sizeof(uint64_t), 0, h);
+
+	return i < ix->class_names.len && ix->class_names.items[i] == h;
+}
+
+/*
+ * An identifier: `setattr` or `vars` handed on (`sa = setattr`,
+ * `partialmethod(setattr, ...)`) may set anything; a class's name used as
+ * a value (`Base = Trainer`, `register(Trainer)`, `type("T", (Trainer,),
+ * {...})`) may be derived from where it is not seen.  A call of it, an
+ * attribute of it (`Trainer.x`: setting one is seen as such), an
+ * annotation, `isinstance(x, Trainer)`, its own definition and a base of a
+ * class of the file are no such use.
+ */
+static void note_identifier(mpsfix_selfattr_index *ix, TSNode n, const mpsfix_ancestors *up)
+{
+	TSNode parent = mpsfix_up(up, 1);
+	uint64_t h;
+
+	if ((mpsfix_node_text_is(n, ix->src, "setattr") || mpsfix_node_text_is(n, ix->src, "vars")) &&
+	    !(is(parent, "call") && mpsfix_field_is(parent, "function", n))) {
+		note_any(ix, FOREIGN);
+		return;
+	}
+	h = mpsfix_node_hash(n, ix->src);
+	if (!is_class_name(ix, h))
+		return;
+	if ((is(parent, "call") && mpsfix_field_is(parent, "function", n)) ||
+	    (is(parent, "attribute") && mpsfix_field_is(parent, "object", n)) ||
+	    (is(parent, "class_definition") && mpsfix_field_is(parent, "name", n)))
+		return;
+	if (is(parent, "argument_list")) {
+		TSNode grand = mpsfix_up(up, 2), fn = ts_node_child_by_field_name(grand, "function", 8);
+
+		if (is(mpsfix_up(up, 2), "class_definition"))
+			return; /* a base: ix->bases has it */
+		if (is(fn, "identifier") &&
+		    (mpsfix_node_text_is(fn, ix->src, "isinstance") || mpsfix_node_text_is(fn, ix->src, "issubclass")))
+			return;
+	}
+	for (size_t k = 1; k <= up->len + 1; k++) {
+		TSNode a = mpsfix_up(up, k);
+
+		if (ts_node_is_null(a) || is(a, "block") || is(a, "module"))
+			break;
+		if (is(a, "type"))
+			return; /* an annotation */
+	}
+	{
+		struct base x = {h, n, 0};
+
+		ARRAY_PUSH(&ix->escapes, x);
+	}
+}
+
+static mpsfix_walk_action read_file(TSNode n, const mpsfix_ancestors *up, void *payload)
+{
+	mpsfix_selfattr_index *ix = payload;
+	const char *type = ts_node_type(n);
+
+	if (!strcmp(type, "class_definition")) {
+		mpsfix_kids k;
+		TSNode b;
+
+		mpsfix_kids_start(&k, ts_node_child_by_field_name(n, "superclasses", 12));
+		while (mpsfix_kids_next(&k, &b)) {
+			if (is(b, "subscript")) /* Trainer[int] */
+				b = ts_node_child_by_field_name(b, "value", 5);
+			if (is(b, "attribute"))
+				b = ts_node_child_by_field_name(b, "attribute", 9);
+			if (is(b, "identifier")) {
+				struct base x = {mpsfix_node_hash(b, ix->src), b, ts_node_start_byte(n)};
+
+				ARRAY_PUSH(&ix->bases, x);
+			}
+		}
+		mpsfix_kids_end(&k);
+	} else if (!strcmp(type, "assignment")) {
+		TSNode left = ts_node_child_by_field_name(n, "left", 4);
+		TSNode value = ts_node_child_by_field_name(n, "right", 5);
+
+		while (is(value, "assignment")) /* a = self.X = v */
+			value = ts_node_child_by_field_name(value, "right", 5);
+		if (is(left, "attribute")) {
+			if (!ts_node_is_null(value)) /* `self.X: T` declares, sets nothing */
+				note(ix, left, value, STORE, up);
+		} else {
+			note_targets(ix, left, up);
+		}
+	} else if (!strcmp(type, "augmented_assignment") || !strcmp(type, "for_statement") ||
+		   !strcmp(type, "for_in_clause")) {
+		note_targets(ix, ts_node_child_by_field_name(n, "left", 4), up);
+	} else if (!strcmp(type, "as_pattern_target")) {
+		note_targets(ix, n, up);
+	} else if (!strcmp(type, "attribute")) {
+		TSNode attr = ts_node_child_by_field_name(n, "attribute", 9);
+
+		if (mpsfix_node_text_is(attr, ix->src, "__dict__"))
+			note_any(ix, owner_of(ix, ts_node_child_by_field_name(n, "object", 6), up));
+		else if (mpsfix_node_text_is(attr, ix->src, "__setattr__"))
+			note_any(ix, FOREIGN);
+	} else if (!strcmp(type, "call")) {
+		TSNode fn = ts_node_child_by_field_name(n, "function", 8);
+
+		if (is(fn, "identifier") && mpsfix_node_text_is(fn, ix->src, "setattr")) {
+			note_setattr(ix, n, up);
+		} else if (is(fn, "identifier") && mpsfix_node_text_is(fn, ix->src, "vars")) {
+			TSNode args = ts_node_child_by_field_name(n, "arguments", 9);
+
+			note_any(ix, mpsfix_named_count(args) ? owner_of(ix, ts_node_named_child(args, 0), up) : FOREIGN);
+		}
+	} else if (!strcmp(type, "identifier")) {
+		note_identifier(ix, n, up);
+	} else if (!strcmp(type, "string_content")) {
+		if (mpsfix_node_text_is(n, ix->src, "__dict__"))
+			note_any(ix, FOREIGN); /* getattr(self, "__dict__") */
+	}
+	return MPSFIX_WALK_DESCEND;
+}
+
+static int by_event_hash(const void *a, const void *b)
+{
+	const struct event *x = a, *y = b;
+
+	return x->hash < y->hash ? -1 : x->hash > y->hash;
+}
+
+static int by_base_hash(const void *a, const void *b)
+{
+	const struct base *x = a, *y = b;
+
+	return x->hash < y->hash ? -1 : x->hash > y->hash;
+}
+
+static mpsfix_walk_action read_class_name(TSNode n, void *payload)
+{
+	mpsfix_selfattr_index *ix = payload;
+
+	if (is(n, "class_definition")) {
+		uint64_t h = mpsfix_node_hash(ts_node_child_by_field_name(n, "name", 4), ix->src);
+
+		ARRAY_PUSH(&ix->class_names, h);
+	}
+	return MPSFIX_WALK_DESCEND;
+}
+
+static int by_hash(const void *a, const void *b)
+{
+	const uint64_t *x = a, *y = b;
+
+	return *x < *y ? -1 : *x > *y;
+}
+
+mpsfix_selfattr_index *mpsfix_selfattr_index_new(TSNode root, const char *src, mpsfix_names *names)
+{
+	mpsfix_selfattr_index *ix = mpsfix_xcalloc(1, sizeof(*ix));
+
+	ix->src = src;
+	ix->names = names;
+	mpsfix_walk(root, read_class_name, ix);
+	if (ix->class_names.len)
+		qsort(ix->class_names.items, ix->class_names.len, sizeof(uint64_t), by_hash);
+	mpsfix_walk_parents(root, read_file, ix);
+	if (ix->escapes.len)
+		qsort(ix->escapes.items, ix->escapes.len, sizeof(*ix->escapes.items), by_base_hash);
+	if (ix->events.len)
+		qsort(ix->events.items, ix->events.len, sizeof(*ix->events.items), by_event_hash);
+	if (ix->bases.len)
+		qsort(ix->bases.items, ix->bases.len, sizeof(*ix->bases.items), by_base_hash);
+	if (ix->methods.len)
+		qsort(ix->methods.items, ix->methods.len, sizeof(*ix->methods.items), by_method_start);
+	ix->methods_sorted = true;
+	return ix;
+}
+
+void mpsfix_selfattr_index_free(mpsfix_selfattr_index *ix)
+{
+	if (!ix)
+		return;
+	free(ix->events.items);
+	free(ix->anys.items);
+	free(ix->bases.items);
+	free(ix->methods.items);
+	free(ix->class_names.items);
+	free(ix->escapes.items);
+	free(ix);
+}
+
+bool mpsfix_selfattr_owner(mpsfix_selfattr_index *ix, TSNode read, TSNode *cls)
+{
+	TSNode obj = ts_node_child_by_field_name(read, "object", 6);
+	mpsfix_ancestors up = {0};
+	bool yes;
+
+	if (!is(read, "attribute") || !is(obj, "identifier"))
+		return false;
+	mpsfix_ancestors_of(read, &up);
+	yes = method_self(ix, &up, obj, cls);
+	free(up.items);
+	return yes;
+}
+
+/*
+ * Can a base (or the metaclass) of the class set the attribute: any but
+ * `object`, `abc.ABC`, torch's `nn.Module` and `Dataset` (which set no
+ * attribute of their own but their private ones; `torch.autocast` sets
+ * `self.device`), `metaclass=abc.ABCMeta`?
+ */
+static bool foreign_bases(TSNode cls, const char *src, mpsfix_names *names)
+{
+	static const char *const known[] = {
+		"abc.ABC", "abc.ABCMeta", "torch.nn.Module", "torch.nn.modules.module.Module",
+		"torch.utils.data.Dataset", "torch.utils.data.dataset.Dataset", "torch.utils.data.IterableDataset",
+		"torch.utils.data.dataset.IterableDataset",
+	};
+	TSNode bases = ts_node_child_by_field_name(cls, "superclasses", 12), b;
+	mpsfix_buf name = MPSFIX_BUF_INIT;
+	mpsfix_kids k;
+	bool foreign = false;
+
+	mpsfix_kids_start(&k, bases);
+	while (!foreign && mpsfix_kids_next(&k, &b)) {
+		if (is(b, "keyword_argument")) {
+			if (!mpsfix_node_text_is(ts_node_child_by_field_name(b, "name", 4), src, "metaclass")) {
+				foreign = true; /* __init_subclass__ arguments of a base */
+				continue;
+			}
+			b = ts_node_child_by_field_name(b, "value", 5);
+		} else if (is(b, "identifier") && mpsfix_node_text_is(b, src, "object")) {
+			continue;
+		}
+		foreign = !names || mpsfix_names_qualify(names, b, &name) != MPSFIX_NAME_RESOLVED;
+		for (size_t i = 0; !foreign && i < MPSFIX_ARRAY_SIZE(known) && strcmp(name.data, known[i]); i++)
+			foreign = i + 1 == MPSFIX_ARRAY_SIZE(known);
+	}
+	mpsfix_kids_end(&k);
+	mpsfix_buf_release(&name);
+	return foreign;
+}
+
+typedef struct {
+	TSNode name;
+	const char *src;
+	bool found;
+} same_name;
+
+static mpsfix_walk_action find_name(TSNode n, void *payload)
+{
+	same_name *sn = payload;
+
+	if (is(n, "attribute") || is(n, "subscript"))
+		return MPSFIX_WALK_SKIP; /* `a.X, b = ...` binds no X of the class */
+	if (is(n, "identifier") && mpsfix_node_same_text(n, sn->name, sn->src)) {
+		sn->found = true;
+		return MPSFIX_WALK_STOP;
+	}
+	return MPSFIX_WALK_DESCEND;
+}
+
+/* locals(), vars(), exec(), setattr(): a class body that calls one may bind anything */
+static mpsfix_walk_action find_dynamic(TSNode n, void *payload)
+{
+	same_name *sn = payload;
+
+	if (is(n, "identifier") &&
+	    (mpsfix_node_text_is(n, sn->src, "locals") || mpsfix_node_text_is(n, sn->src, "vars") ||
+	     mpsfix_node_text_is(n, sn->src, "exec") || mpsfix_node_text_is(n, sn->src, "setattr"))) {
+		sn->found = true;
+		return MPSFIX_WALK_STOP;
+	}
+	return MPSFIX_WALK_DESCEND;
+}
+
+/* The same, or a mention of the name (bound by an if, a try, a loop, an import) */
+static mpsfix_walk_action find_dynamic_or_name(TSNode n, void *payload)
+{
+	mpsfix_walk_action a = find_dynamic(n, payload);
+
+	return a == MPSFIX_WALK_STOP ? a : find_name(n, payload);
+}
+
+/*
+ * Does the class's own body bind the name, or take over how attributes are
+ * found: `X = v`, `a = X = v`, `X: T = v`, `def X`, `__getattr__`,
+ * `__getattribute__`, `__setattr__`, `__slots__`, or a statement other
+ * than these (an if, a try, a loop, an import) that names X or calls
+ * locals(), vars(), exec(), setattr()?
+ */
+static bool body_binds(TSNode cls, TSNode name, const char *src)
+{
+	static const char *const hooks[] = {"__getattr__", "__getattribute__", "__setattr__", "__slots__"};
+	same_name sn = {name, src, false};
+	mpsfix_kids k;
+	TSNode s, t;
+
+	mpsfix_kids_start(&k, ts_node_child_by_field_name(cls, "body", 4));
+	while (!sn.found && mpsfix_kids_next(&k, &s)) {
+		if (is(s, "decorated_definition"))
+			s = ts_node_child_by_field_name(s, "definition", 10);
+		if (is(s, "function_definition") || is(s, "class_definition")) {
+			t = ts_node_child_by_field_name(s, "name", 4);
+			sn.found = mpsfix_node_same_text(t, name, src);
+			for (size_t i = 0; !sn.found && i < MPSFIX_ARRAY_SIZE(hooks); i++)
+				sn.found = mpsfix_node_text_is(t, src, hooks[i]);
+			continue;
+		}
+		if (is(s, "expression_statement") && is(ts_node_named_child(s, 0), "assignment")) {
+			/* each target of a = X = v; a value that calls locals() */
+			for (t = ts_node_named_child(s, 0); is(t, "assignment"); t = ts_node_child_by_field_name(t, "right", 5)) {
+				TSNode left = ts_node_child_by_field_name(t, "left", 4);
+
+				mpsfix_walk(left, find_name, &sn);
+				for (size_t i = 0; !sn.found && i < MPSFIX_ARRAY_SIZE(hooks); i++)
+					sn.found = mpsfix_node_text_is(left, src, hooks[i]);
+			}
+			if (!sn.found)
+				mpsfix_walk(s, find_dynamic, &sn);
+			continue;
+		}
+		if (is(s, "pass_statement") || (is(s, "expression_statement") && is(ts_node_named_child(s, 0), "string")))
+			continue;
+		mpsfix_walk(s, find_dynamic_or_name, &sn);
+	}
+	mpsfix_kids_end(&k);
+	return sn.found;
+}
+
+static bool named_in(const struct base *items, size_t len, TSNode name, uint64_t h, const char *src)
+{
+	for (size_t i = mpsfix_lower_bound64(items, len, sizeof(struct base), offsetof(struct base, hash), h);
+	     i < len && items[i].hash == h; i++)
+		if (mpsfix_node_same_text(items[i].name, name, src))
+			return true;
+	return false;
+}
+
+/* Does a class of the file name class `cls` among its bases, or is it used as a value? */
+static bool derived(const mpsfix_selfattr_index *ix, TSNode cls)
+{
+	TSNode name = ts_node_child_by_field_name(cls, "name", 4);
+	uint64_t h = mpsfix_node_hash(name, ix->src);
+
+	return named_in(ix->bases.items, ix->bases.len, name, h, ix->src) ||
+	       named_in(ix->escapes.items, ix->escapes.len, name, h, ix->src);
+}
+
+bool mpsfix_selfattr_values_of(mpsfix_selfattr_index *ix, TSNode cls, TSNode name, mpsfix_selfattr_values *out)
+{
+	uint32_t at = ts_node_start_byte(cls);
+	uint64_t h = mpsfix_node_hash(name, ix->src);
+	size_t i;
+
+	out->len = 0;
+	if (foreign_bases(cls, ix->src, ix->names) || body_binds(cls, name, ix->src) || derived(ix, cls))
+		return false;
+	for (i = 0; i < ix->anys.len; i++)
+		if (ix->anys.items[i].owner == at || ix->anys.items[i].owner == FOREIGN)
+			return false;
+	for (i = mpsfix_lower_bound64(ix->events.items, ix->events.len, sizeof(struct event),
+				      offsetof(struct event, hash), h);
+	     i < ix->events.len && ix->events.items[i].hash == h; i++) {
+		const struct event *e = &ix->events.items[i];
+
+		if (e->owner != at && e->owner != FOREIGN)
+			continue; /* another class's self */
+		if (is(e->name, "identifier") && !mpsfix_node_same_text(e->name, name, ix->src))
+			continue; /* another name of the same hash */
+		if (e->owner == FOREIGN || e->kind != STORE)
+			return false;
+		ARRAY_PUSH(out, e->value);
+	}
+	return out->len > 0;
+}

@@ -1,0 +1,57 @@
+/*
+ * selfattr.h: what an instance attribute can hold.  A read of `self.X` in a
+ * method holds one of the values the methods of its class give `self.X`,
+ * when nothing else can give it one:
+ *
+ *   every assignment to `self.X` is a plain one (`self.X = v`,
+ *   `self.X: T = v`, `a = self.X = v`) in a method of the class (or of a
+ *   function nested in one, reading the method's own `self`);
+ *   no other object's `X` is set in the file (`trainer.X = v`), nor is it
+ *   unpacked into (`self.X, y = ...`), augmented, looped into, bound by
+ *   `with ... as`, set through `setattr()` or `__dict__`;
+ *   the class neither defines `X` in its body (a default, a property, a
+ *   dataclass field) nor derives from anything but `object`, `abc.ABC` or
+ *   a class of torch's (a base of the project may set `X` too), and no
+ *   class of the file derives from it.
+ *
+ * A class of another file may still derive from the class and set `X`:
+ * that is not seen.
+ */
+#ifndef MPSFIX_SELFATTR_H
+#define MPSFIX_SELFATTR_H
+
+#include <tree_sitter/api.h>
+
+#include "common.h"
+#include "names.h"
+
+typedef struct {
+	TSNode *items;
+	size_t len, cap;
+} mpsfix_selfattr_values;
+
+/* Every place of a file that can set an attribute, read in one walk. */
+typedef struct mpsfix_selfattr_index mpsfix_selfattr_index;
+
+/**
+ * Read the file at `root` (its text `src`, its tree and its imports `names`,
+ * which may be NULL, must outlive the index).
+ */
+mpsfix_selfattr_index *mpsfix_selfattr_index_new(TSNode root, const char *src, mpsfix_names *names);
+void mpsfix_selfattr_index_free(mpsfix_selfattr_index *ix);
+
+/**
+ * Is `read` (an `attribute` node) `self.X` read in a method of a class,
+ * `self` the method's first parameter (not a static method's), bound
+ * nowhere else in it?  Into `*cls` the class definition.
+ */
+bool mpsfix_selfattr_owner(mpsfix_selfattr_index *ix, TSNode read, TSNode *cls);
+
+/**
+ * The values given the attribute named like `name` (an identifier) in the
+ * instances of class `cls`, into `out` (emptied first; free out->items);
+ * false when something else can set it (above), or nothing does.
+ */
+bool mpsfix_selfattr_values_of(mpsfix_selfattr_index *ix, TSNode cls, TSNode name, mpsfix_selfattr_values *out);
+
+#endif
