@@ -41,8 +41,10 @@
  * And can an expression hold the MPS device?  Not a string literal other
  * than "mps...", `torch.device` of one, a conditional expression none of
  * whose reachable branches can (`a if cuda or a == "cpu" else "cpu"`
- * included), nor a name last assigned (in the same function, before the
- * use, or in the functions around a nested one) from one of these, nor a
+ * included), nor a name assigned one of these (in the same function,
+ * before the use, or in the functions around a nested one: the last
+ * assignment when its block holds the use, else every one before it), nor
+ * `self.X` when every value its class gives it is one (selfattr.h), nor a
  * parameter nothing else binds whose default is one of these and is always
  * its value (defaults.h: `def _sample(x, device="cuda")` in a script that
  * only calls `_sample(img)`).
