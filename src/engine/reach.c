@@ -492,7 +492,7 @@ bool mpsfix_reach_mps(mpsfix_reach_ctx *cx, TSNode node, TSNode root)
 
 /* ---- values --------------------------------------------------------------- */
 
-#define MAX_VALUES 16 /* the size of mpsfix_reach_spans.assigned.stmt */
+#define MAX_VALUES MPSFIX_REACH_MAX_VALUES
 
 /* The plain assignments `NAME = v` of a scope (not of the scopes inside it). */
 typedef struct {

@@ -62,6 +62,9 @@
 #include "torchver.h"
 #include "truth.h"
 
+/* the most assignments of one name that a read's values are taken from */
+#define MPSFIX_REACH_MAX_VALUES 16
+
 /* The spans of a text that cannot run on MPS, found in one walk (reach.c). */
 typedef struct {
 	mpsfix_span *items;
@@ -93,7 +96,7 @@ typedef struct {
 		bool valid;
 		uint32_t scope;          /* the scope's first byte */
 		TSNode name;
-		TSNode stmt[16];         /* its plain assignments, in order */
+		TSNode stmt[MPSFIX_REACH_MAX_VALUES]; /* its plain assignments, in order */
 		uint32_t n, total, count; /* those kept, all of them, all its bindings */
 		bool dynamic, param;
 	} assigned;
