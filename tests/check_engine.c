@@ -592,6 +592,22 @@ START_TEST(test_engine_selfattr)
 	} cases[] = {
 		{C R, true, 1},
 		{C "    def set(self, x):\n        a = self.d = x\n" R, true, 2},
+		/* a chain: every target gets its value, each target once */
+		{C "    def set(self, x):\n        self.d = a = x\n" R, true, 2},
+		{C "    def set(self, x):\n        self.e = self.d = b = x\n" R, true, 2},
+		{C "    def set(self, o):\n        self.d = o.d = 'mps'\n" R, true, -1},
+		/* the grammar reads these as type aliases */
+		{C "    def set(self):\n        type(self).d = 'mps'\n" R, true, -1},
+		{C "    def set(self):\n        type(self).e = 'mps'\n" R, true, 1},
+		{C "    def set(self):\n        type(self).d = 'mps'\n" R
+		   "class D:\n    def __init__(self):\n        self.d = 'cpu'\n    def get(self):\n        return self.d\n",
+		 true, 1},
+		{C "    def set(self):\n        self.__class__.d = 'mps'\n" R, true, 2},
+		{C R "class D:\n    def set(self):\n        self.__class__.d = 'mps'\n", true, 1},
+		/* an object given another class has attributes no method of it set */
+		{C R "class D:\n    def turn(self):\n        self.__class__ = C\n", true, -1},
+		{C R "def turn(o):\n    setattr(o, '__class__', C)\n", true, -1},
+		{C R "type Alias = int\n", true, 1},
 		{C "    def set(self):\n        self.d: str\n" R, true, 1},  /* declares only */
 		{C "    def set(self):\n        self.d: str = 'cuda'\n" R, true, 2},
 		{C "    def set(self, xs):\n        for self.d in xs:\n            pass\n" R, true, -1},

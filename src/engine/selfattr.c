@@ -180,13 +180,27 @@ static bool method_self(mpsfix_selfattr_index *ix, const mpsfix_ancestors *up, T
 	}
 }
 
-/* Whose attributes does object `obj` (at the node whose ancestors are `up`) set? */
+/*
+ * Whose attributes does object `obj` (at the node whose ancestors are `up`)
+ * set?  The class of a method's self owns those of `self`, of
+ * `self.__class__` and of `(self)`, which is how the grammar reads the
+ * object of `type(self).X = v`: the class's own X, which its instances
+ * read where they have none.
+ */
 static uint32_t owner_of(mpsfix_selfattr_index *ix, TSNode obj, const mpsfix_ancestors *up)
 {
 	TSNode cls;
 
+	if (is(obj, "attribute") &&
+	    mpsfix_node_text_is(ts_node_child_by_field_name(obj, "attribute", 9), ix->src, "__class__"))
+		obj = ts_node_child_by_field_name(obj, "object", 6);
+	else if (is(obj, "parenthesized_expression") && ts_node_named_child_count(obj) == 1)
+		obj = ts_node_named_child(obj, 0);
 	return is(obj, "identifier") && method_self(ix, up, obj, &cls) ? ts_node_start_byte(cls) : FOREIGN;
 }
+
+/* An object given another class (`self.__class__ = Other`) has attributes that no class's methods set. */
+static const char CLASS_ATTRIBUTE[] = "__class__";
 
 static void note(mpsfix_selfattr_index *ix, TSNode attr, TSNode value, int kind, const mpsfix_ancestors *up)
 {
@@ -194,6 +208,12 @@ static void note(mpsfix_selfattr_index *ix, TSNode attr, TSNode value, int kind,
 	struct event e = {mpsfix_node_hash(name, ix->src), name, value,
 			  owner_of(ix, ts_node_child_by_field_name(attr, "object", 6), up), kind};
 
+	if (mpsfix_node_text_is(name, ix->src, CLASS_ATTRIBUTE)) {
+		e.owner = FOREIGN;
+		e.kind = ANY;
+		ARRAY_PUSH(&ix->anys, e);
+		return;
+	}
 	ARRAY_PUSH(&ix->events, e);
 }
 
@@ -232,15 +252,20 @@ static void note_setattr(mpsfix_selfattr_index *ix, TSNode n, const mpsfix_ances
 	struct event e = {.owner = owner, .kind = ANY};
 
 	key = mpsfix_named_count(args) > 1 ? ts_node_named_child(args, 1) : (TSNode){0};
-	if ((s = mpsfix_literal_string(&lit, key, ix->src))) {
+	if (!(s = mpsfix_literal_string(&lit, key, ix->src))) {
+		ARRAY_PUSH(&ix->anys, e);
+		return;
+	}
+	if (!strcmp(s, CLASS_ATTRIBUTE)) {
+		e.owner = FOREIGN;
+		ARRAY_PUSH(&ix->anys, e);
+	} else {
 		e.kind = SET;
 		e.hash = mpsfix_hash_bytes(s, strlen(s));
 		e.name = key; /* compared by the hash alone: a literal's text is not its value */
-		mpsfix_literal_release(&lit);
 		ARRAY_PUSH(&ix->events, e);
-	} else {
-		ARRAY_PUSH(&ix->anys, e);
 	}
+	mpsfix_literal_release(&lit);
 }
 
 static void note_any(mpsfix_selfattr_index *ix, uint32_t owner)
@@ -329,18 +354,25 @@ static mpsfix_walk_action read_file(TSNode n, const mpsfix_ancestors *up, void *
 			}
 		}
 		mpsfix_kids_end(&k);
-	} else if (!strcmp(type, "assignment")) {
-		TSNode left = ts_node_child_by_field_name(n, "left", 4);
-		TSNode value = ts_node_child_by_field_name(n, "right", 5);
+	} else if (!strcmp(type, "assignment") && !is(mpsfix_up(up, 1), "assignment")) {
+		/* a chain `a = self.X = v` once, from its top: every target gets v */
+		TSNode value = n, a, left;
 
-		while (is(value, "assignment")) /* a = self.X = v */
+		while (is(value, "assignment"))
 			value = ts_node_child_by_field_name(value, "right", 5);
-		if (is(left, "attribute")) {
-			if (!ts_node_is_null(value)) /* `self.X: T` declares, sets nothing */
+		for (a = n; is(a, "assignment"); a = ts_node_child_by_field_name(a, "right", 5)) {
+			left = ts_node_child_by_field_name(a, "left", 4);
+			if (!is(left, "attribute"))
+				note_targets(ix, left, up);
+			else if (!ts_node_is_null(value)) /* `self.X: T` declares, sets nothing */
 				note(ix, left, value, STORE, up);
-		} else {
-			note_targets(ix, left, up);
 		}
+	} else if (!strcmp(type, "type_alias_statement")) {
+		/* the grammar reads `type(self).X = v` as an alias of `(self).X`: it sets the class's X */
+		TSNode left = ts_node_named_child(ts_node_child_by_field_name(n, "left", 4), 0);
+
+		if (is(left, "attribute"))
+			note(ix, left, (TSNode){0}, SET, up);
 	} else if (!strcmp(type, "augmented_assignment") || !strcmp(type, "for_statement") ||
 		   !strcmp(type, "for_in_clause")) {
 		note_targets(ix, ts_node_child_by_field_name(n, "left", 4), up);

@@ -4,11 +4,14 @@
  * when nothing else can give it one:
  *
  *   every assignment to `self.X` is a plain one (`self.X = v`,
- *   `self.X: T = v`, `a = self.X = v`) in a method of the class (or of a
- *   function nested in one, reading the method's own `self`);
+ *   `self.X: T = v`, `a = self.X = v`, also `self.__class__.X = v`) in a
+ *   method of the class (or of a function nested in one, reading the
+ *   method's own `self`);
  *   no other object's `X` is set in the file (`trainer.X = v`), nor is it
  *   unpacked into (`self.X, y = ...`), augmented, looped into, bound by
- *   `with ... as`, set through `setattr()` or `__dict__`;
+ *   `with ... as`, set as `type(self).X` (which the grammar reads as a
+ *   type alias), through `setattr()` or `__dict__`; no object is given
+ *   another class (`o.__class__ = C`);
  *   the class neither defines `X` in its body (a default, a property, a
  *   dataclass field) nor derives from anything but `object`, `abc.ABC` or
  *   a class of torch's (a base of the project may set `X` too), and no
