@@ -638,6 +638,14 @@ START_TEST(test_engine_selfattr)
 		{C R "T = type('T', (C,), {'d': 'mps'})\n", true, -1},
 		{C R "class D(C[int]):\n    pass\n", true, -1},
 		{C R "c = C()\nC.helper()\nisinstance(c, C)\ndef f(c: C) -> 'C':\n    return c\n", true, 1},
+		/* a method handed on, or called with another object as its instance */
+		{C R "class D:\n    get = C.get\n", true, -1},
+		{C R "def f(o):\n    return C.get(o)\n", true, -1},
+		{C "    if x:\n        def alt(self):\n            pass\n" R "f = C.alt\n", true, -1},
+		{C "    @staticmethod\n    def make():\n        return 1\n" R "x = C.make()\n", true, 1},
+		{C "    @classmethod\n    def make(cls):\n        return cls()\n" R "x = C.make()\n", true, 1},
+		{C R "x = C.CONST\n", true, 1},
+		{C R "class D:\n    def get(self):\n        pass\nf = D.get\n", true, 1},
 		/* what may set any attribute */
 		{C R "sa = setattr\n", true, -1},
 		{C R "def f(o, kw):\n    vars(o).update(kw)\n", true, -1},

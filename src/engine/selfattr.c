@@ -98,6 +98,7 @@ struct mpsfix_selfattr_index {
 	const char *src;
 	mpsfix_names *names;
 	ARRAY(uint64_t) class_names; /* the hashes of the names of the file's classes, sorted */
+	ARRAY(uint64_t) instance_methods; /* method_key()s of the methods that take the instance, sorted */
 	ARRAY(struct base) escapes;  /* a class's name used as a value (`Base = Trainer`,
 					`register(Trainer)`), sorted by hash */
 	ARRAY(struct event) events; /* sorted by hash once read */
@@ -275,11 +276,22 @@ static void note_any(mpsfix_selfattr_index *ix, uint32_t owner)
 	ARRAY_PUSH(&ix->anys, e);
 }
 
+static bool sorted_has(const uint64_t *items, size_t len, uint64_t h)
+{
+	size_t i = mpsfix_lower_bound64(items, len, sizeof(uint64_t), 0, h);
+
+	return i < len && items[i] == h;
+}
+
 static bool is_class_name(const mpsfix_selfattr_index *ix, uint64_t h)
 {
-	size_t i = mpsfix_lower_bound64(ix->class_names.items, ix->class_names.len, sizeof(uint64_t), 0, h);
+	return sorted_has(ix->class_names.items, ix->class_names.len, h);
+}
 
-	return i < ix->class_names.len && ix->class_names.items[i] == h;
+/* A method `m` of a class named `cls`, by the hashes of both names. */
+static uint64_t method_key(uint64_t cls, uint64_t m)
+{
+	return (cls * UINT64_C(0x9E3779B97F4A7C15)) ^ m;
 }
 
 /*
@@ -304,10 +316,17 @@ static void note_identifier(mpsfix_selfattr_index *ix, TSNode n, const mpsfix_an
 	h = mpsfix_node_hash(n, ix->src);
 	if (!is_class_name(ix, h))
 		return;
-	if ((is(parent, "call") && mpsfix_field_is(parent, "function", n)) ||
-	    (is(parent, "attribute") && mpsfix_field_is(parent, "object", n)) ||
-	    (is(parent, "class_definition") && mpsfix_field_is(parent, "name", n)))
+	if (is(parent, "attribute") && mpsfix_field_is(parent, "object", n)) {
+		/* `Trainer.step` hands on a method that takes the instance: `Trainer.step(other)`,
+		 * `step = Trainer.step` in another class may give it any object */
+		uint64_t m = mpsfix_node_hash(ts_node_child_by_field_name(parent, "attribute", 9), ix->src);
+
+		if (!sorted_has(ix->instance_methods.items, ix->instance_methods.len, method_key(h, m)))
+			return;
+	} else if ((is(parent, "call") && mpsfix_field_is(parent, "function", n)) ||
+		   (is(parent, "class_definition") && mpsfix_field_is(parent, "name", n))) {
 		return;
+	}
 	if (is(parent, "argument_list")) {
 		TSNode grand = mpsfix_up(up, 2), fn = ts_node_child_by_field_name(grand, "function", 8);
 
@@ -418,14 +437,65 @@ static int by_base_hash(const void *a, const void *b)
 	return x->hash < y->hash ? -1 : x->hash > y->hash;
 }
 
+/* Is decorated definition `d` a static method or a class method, which take no instance? */
+static bool takes_no_instance(TSNode d, const char *src)
+{
+	mpsfix_kids k;
+	TSNode c, e;
+	bool none = false;
+
+	mpsfix_kids_start(&k, d);
+	while (!none && mpsfix_kids_next(&k, &c)) {
+		e = is(c, "decorator") ? ts_node_named_child(c, 0) : (TSNode){0};
+		none = is(e, "identifier") &&
+		       (mpsfix_node_text_is(e, src, "staticmethod") || mpsfix_node_text_is(e, src, "classmethod"));
+	}
+	mpsfix_kids_end(&k);
+	return none;
+}
+
+typedef struct {
+	mpsfix_selfattr_index *ix;
+	uint64_t cls;
+} class_walk;
+
+/* The methods of a class body (also those under an if or a try there) that may take the instance. */
+static mpsfix_walk_action read_method(TSNode n, void *payload)
+{
+	class_walk *cw = payload;
+	TSNode def = n;
+
+	if (is(n, "class_definition") || is(n, "lambda"))
+		return MPSFIX_WALK_SKIP;
+	if (is(n, "decorated_definition")) {
+		if (takes_no_instance(n, cw->ix->src))
+			return MPSFIX_WALK_SKIP;
+		def = ts_node_child_by_field_name(n, "definition", 10);
+	}
+	if (!is(def, "function_definition"))
+		return MPSFIX_WALK_DESCEND;
+	{
+		uint64_t m = mpsfix_node_hash(ts_node_child_by_field_name(def, "name", 4), cw->ix->src);
+
+		ARRAY_PUSH(&cw->ix->instance_methods, method_key(cw->cls, m));
+	}
+	return MPSFIX_WALK_SKIP;
+}
+
 static mpsfix_walk_action read_class_name(TSNode n, void *payload)
 {
 	mpsfix_selfattr_index *ix = payload;
 
 	if (is(n, "class_definition")) {
-		uint64_t h = mpsfix_node_hash(ts_node_child_by_field_name(n, "name", 4), ix->src);
+		class_walk cw = {ix, mpsfix_node_hash(ts_node_child_by_field_name(n, "name", 4), ix->src)};
+		mpsfix_kids k;
+		TSNode c;
 
-		ARRAY_PUSH(&ix->class_names, h);
+		ARRAY_PUSH(&ix->class_names, cw.cls);
+		mpsfix_kids_start(&k, ts_node_child_by_field_name(n, "body", 4));
+		while (mpsfix_kids_next(&k, &c))
+			mpsfix_walk(c, read_method, &cw);
+		mpsfix_kids_end(&k);
 	}
 	return MPSFIX_WALK_DESCEND;
 }
@@ -446,6 +516,8 @@ mpsfix_selfattr_index *mpsfix_selfattr_index_new(TSNode root, const char *src, m
 	mpsfix_walk(root, read_class_name, ix);
 	if (ix->class_names.len)
 		qsort(ix->class_names.items, ix->class_names.len, sizeof(uint64_t), by_hash);
+	if (ix->instance_methods.len)
+		qsort(ix->instance_methods.items, ix->instance_methods.len, sizeof(uint64_t), by_hash);
 	mpsfix_walk_parents(root, read_file, ix);
 	if (ix->escapes.len)
 		qsort(ix->escapes.items, ix->escapes.len, sizeof(*ix->escapes.items), by_base_hash);
@@ -468,6 +540,7 @@ void mpsfix_selfattr_index_free(mpsfix_selfattr_index *ix)
 	free(ix->bases.items);
 	free(ix->methods.items);
 	free(ix->class_names.items);
+	free(ix->instance_methods.items);
 	free(ix->escapes.items);
 	free(ix);
 }

@@ -14,8 +14,10 @@
  *   another class (`o.__class__ = C`);
  *   the class neither defines `X` in its body (a default, a property, a
  *   dataclass field) nor derives from anything but `object`, `abc.ABC` or
- *   a class of torch's (a base of the project may set `X` too), and no
- *   class of the file derives from it.
+ *   a class of torch's (a base of the project may set `X` too), no class
+ *   of the file derives from it or uses it as a value (`Base = Trainer`),
+ *   and no method of it that takes the instance is read from the class
+ *   (`Trainer.step(other)`, `step = Trainer.step` in another class).
  *
  * A class of another file may still derive from the class and set `X`:
  * that is not seen.
