@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fix_floor.h"
 #include "testutil.h"
 #include "tests.h"
 
@@ -220,6 +221,57 @@ START_TEST(test_repeated_keyword)
 }
 END_TEST
 
+/* the oldest torch a fix runs on: the APIs it brings in, not those it keeps */
+START_TEST(test_fix_floor)
+{
+	static const char src[] = "x = f(pin=v, s=torch.backends.mps.is_available())\n";
+	static const struct {
+		const char *old, *text; /* the replaced bytes of src (a substring), the new ones */
+		mpsfix_torch_ver floor;
+	} floors[] = {
+		{"v", "not torch.backends.mps.is_available() and v", MPSFIX_TORCH_VER(1, 12)},
+		{"torch.backends.mps.is_available()", "(torch.backends.mps.is_available())", MPSFIX_TORCH_OLDEST},
+		{"v", "torch.accelerator.synchronize()", MPSFIX_TORCH_VER(2, 6)},
+		{"v", "torch.backends.mps.x or torch.accelerator.y", MPSFIX_TORCH_VER(2, 6)},
+		{"v", "torch.backends.mpsx", MPSFIX_TORCH_OLDEST},
+		{"v", "my.torch.backends.mps", MPSFIX_TORCH_OLDEST},
+		{"v", "torch.mps.synchronize()", MPSFIX_TORCH_OLDEST}, /* guarded where the fixes call it */
+	};
+
+	for (size_t i = 0; i < sizeof(floors) / sizeof(floors[0]); i++) {
+		mpsfix_edits e = MPSFIX_EDITS_INIT;
+		uint32_t at = (uint32_t)(strstr(src, floors[i].old) - src);
+		const char *api;
+		char *why;
+
+		mpsfix_edits_add(&e, at, at + (uint32_t)strlen(floors[i].old), floors[i].text, strlen(floors[i].text), 1);
+		mpsfix_edits_add(&e, 0, 1, "torch.accelerator", 17, 2); /* another fix's */
+		ck_assert_msg(mpsfix_fix_floor(&e, 1, src, &api) == floors[i].floor, "case %zu", i);
+		ck_assert_msg((api != NULL) == (floors[i].floor != MPSFIX_TORCH_OLDEST), "case %zu", i);
+		why = mpsfix_fix_floor_reason(&e, 1, src, (mpsfix_torch_range){MPSFIX_TORCH_VER(1, 7), MPSFIX_TORCH_NEWEST});
+		ck_assert_msg((why != NULL) == (floors[i].floor != MPSFIX_TORCH_OLDEST), "case %zu", i);
+		free(why);
+		why = mpsfix_fix_floor_reason(&e, 1, src, MPSFIX_TORCH_RANGE_MPS);
+		ck_assert_msg(!why == (floors[i].floor <= MPSFIX_TORCH_FIRST_MPS), "case %zu", i);
+		if (i == 0)
+			ck_assert_ptr_null(why);
+		free(why);
+		mpsfix_edits_release(&e);
+	}
+	{
+		mpsfix_edits e = MPSFIX_EDITS_INIT;
+		char *why;
+
+		mpsfix_edits_add(&e, 10, 11, "not torch.backends.mps.is_available() and v", 44, 0);
+		why = mpsfix_fix_floor_reason(&e, 0, src, (mpsfix_torch_range){MPSFIX_TORCH_VER(1, 7), MPSFIX_TORCH_NEWEST});
+		ck_assert_str_eq(why, "the fix calls torch.backends.mps, which torch has from 1.12, and the target torch "
+				      ">=1.7 reaches below it");
+		free(why);
+		mpsfix_edits_release(&e);
+	}
+}
+END_TEST
+
 Suite *mpsfix_suite_fix(void)
 {
 	Suite *s = suite_create("fix");
@@ -229,6 +281,7 @@ Suite *mpsfix_suite_fix(void)
 	tcase_add_test(tc, test_qualified_patterns);
 	tcase_add_test(tc, test_move_statement);
 	tcase_add_test(tc, test_repeated_keyword);
+	tcase_add_test(tc, test_fix_floor);
 	suite_add_tcase(s, tc);
 	return s;
 }

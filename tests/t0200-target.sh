@@ -583,4 +583,34 @@ expect_rc "MPS102 on >=2.14: pinning works there, nothing to report" 0
 run_in "$pin" "$bin" rules --select MPS102 --target-torch 2.14
 expect_out "MPS102 does not run on 2.14" "<2.14        on       no (not for the torch target)"
 
+# a fix that brings in torch.backends.mps (torch 1.12) or correction= (1.10)
+# would raise on older torch everywhere: unsafe, or manual, where the target reaches below
+old=$tmp/oldtorch
+mkdir -p "$old"
+printf 'import torch
+from torch.utils.data import DataLoader
+loader = DataLoader(ds, pin_memory=True)
+v = torch.var(x, 1)
+' >"$old/load.py"
+run_in "$old" "$bin" check --isolated --select MPS101,MPS003 --format concise --target-torch '>=1.12' .
+expect_out "torch.backends.mps on >=1.12: a safe fix" "load.py:3:10: MPS101 [*]"
+expect_out "correction= on >=1.12: a safe fix" "load.py:4:5: MPS003 [*]"
+run_in "$old" "$bin" check --isolated --select MPS101,MPS003 --format concise --target-torch '>=1.7' .
+expect_out "torch.backends.mps on >=1.7: unsafe, and why" \
+	"(unsafe fix: the fix calls torch.backends.mps, which torch has from 1.12, and the target torch >=1.7 reaches below it)"
+expect_out "correction= on >=1.7: a manual fix" \
+	"(needs a manual fix: \`correction=\` exists from torch 1.10, and the target torch reaches below it"
+run_in "$old" "$bin" fix --isolated --select MPS101,MPS003 --format concise --target-torch '>=1.7' .
+if grep -q 'pin_memory=True)$' "$old/load.py" && grep -q 'torch.var(x, 1)$' "$old/load.py"; then
+	ok "fix on >=1.7: neither is applied"
+else
+	fail "fix on >=1.7: neither is applied" "$(cat "$old/load.py")"
+fi
+run_in "$old" "$bin" fix --isolated --unsafe-fixes --select MPS101 --format concise --target-torch '>=1.7' .
+if grep -q 'torch.backends.mps' "$old/load.py"; then
+	ok "fix --unsafe-fixes on >=1.7: the unsafe fix is applied"
+else
+	fail "fix --unsafe-fixes on >=1.7: the unsafe fix is applied" "$(cat "$old/load.py")"
+fi
+
 test_done

@@ -11,6 +11,7 @@
 #include "deprecated.h"
 #include "edit.h"
 #include "fix.h"
+#include "fix_floor.h"
 #include "names.h"
 #include "parse.h"
 #include "prefilter.h"
@@ -260,17 +261,19 @@ static bool suppressed(pass *ps, const mpsfix_rule *r, TSNode node)
 }
 
 /*
- * Why a safe fix of `r` is unsafe for this file, or NULL: the file's target
- * reaches versions outside the rule's range, where the code did not fail and
- * the fix may change what it does.
+ * Why a safe fix of `r` (edit group `group`) is unsafe for this file, or
+ * NULL: the file's target reaches versions that lack an API the fix brings
+ * in (fix_floor.h), or versions outside the rule's range, where the code did
+ * not fail and the fix may change what it does.
  */
-static char *beyond_range(const pass *ps, const mpsfix_rule *r)
+static char *beyond_range(const pass *ps, const mpsfix_rule *r, uint32_t group)
 {
 	mpsfix_torch_range t = ps->opts->target ? *ps->opts->target : MPSFIX_TORCH_RANGE_MPS;
 	char rb[MPSFIX_TORCH_RANGE_STRMAX], tb[MPSFIX_TORCH_RANGE_STRMAX];
+	char *below = mpsfix_fix_floor_reason(ps->edits, group, ps->src->data, t); /* an API older torch lacks */
 
-	if (r->fix.exact_outside_range || mpsfix_torch_range_within(t, r->range))
-		return NULL;
+	if (below || r->fix.exact_outside_range || mpsfix_torch_range_within(t, r->range))
+		return below;
 	return mpsfix_xasprintf("the fix is exact only on torch %s, and the target torch %s "
 				"reaches beyond it", mpsfix_torch_range_format(rb, r->range),
 				mpsfix_torch_range_format(tb, t));
@@ -297,7 +300,7 @@ static void add_finding(pass *ps, const mpsfix_rule *r, const mpsfix_match *m)
 		f.reason = mpsfix_fix_render(&ps->fix, r, m, ps->edits, (uint32_t)res->len);
 		if (f.reason)
 			f.fix = MPSFIX_FIX_MANUAL;
-		else if ((r->fix.unsafe || (f.reason = beyond_range(ps, r))) && !ps->opts->unsafe_fixes)
+		else if ((r->fix.unsafe || (f.reason = beyond_range(ps, r, (uint32_t)res->len))) && !ps->opts->unsafe_fixes)
 			f.fix = MPSFIX_FIX_UNSAFE;
 		else
 			f.fix = MPSFIX_FIX_AVAILABLE;
