@@ -522,6 +522,32 @@ static bool device_text(const mpsfix_truth_ctx *cx, TSNode n)
 	       (len > 7 && !memcmp(s + len - 7, "_device", 7)) || (len > 4 && !memcmp(s + len - 4, "_dev", 4));
 }
 
+/*
+ * Does `n` hold a device's type, "mps" and never "mps:0": `x.type`,
+ * `x.device.type`, a name that ends in "type" (device_type), "accelerator"
+ * or "backend"?  A device itself (`device`, `args.device`) may be "mps:0",
+ * which `== "mps"` and `in ("mps",)` miss.
+ */
+static bool holds_type(const mpsfix_truth_ctx *cx, TSNode n)
+{
+	static const char *const ends[] = {"type", "accelerator", "backend"};
+	TSNode last = is(n, "attribute") ? ts_node_child_by_field_name(n, "attribute", 9) : n;
+	const char *s;
+	size_t len;
+
+	if (!is(last, "identifier"))
+		return false;
+	s = cx->src + ts_node_start_byte(last);
+	len = ts_node_end_byte(last) - ts_node_start_byte(last);
+	for (size_t i = 0; i < MPSFIX_ARRAY_SIZE(ends); i++) {
+		size_t n_end = strlen(ends[i]);
+
+		if (len >= n_end && !memcmp(s + len - n_end, ends[i], n_end))
+			return true;
+	}
+	return false;
+}
+
 /* `a OP b` with one operator: device == "cuda", x.type != "mps", "cuda" in str(d), ... */
 static truth compare_test(const mpsfix_truth_ctx *cx, TSNode e, int depth)
 {
@@ -563,6 +589,8 @@ static truth compare_test(const mpsfix_truth_ctx *cx, TSNode e, int depth)
 	rv = mpsfix_literal_string(&rl, right, cx->src);
 	if (!strcmp(op, "==") || !strcmp(op, "!=")) {
 		k = mpsfix_truth_device_kind(lv ? lv : rv ? rv : "");
+		if (k == 'm' && (strcmp(lv ? lv : rv, "mps") || !holds_type(cx, lv ? right : left)))
+			k = 0; /* device == "mps" misses "mps:0" */
 		if (k)
 			t = (k == 'c') == !strcmp(op, "==") ? MPSFIX_FALSE_ON_MPS : MPSFIX_TRUE_ON_MPS;
 	} else if (!strcmp(op, "in") || !strcmp(op, "not in")) {
@@ -572,7 +600,7 @@ static truth compare_test(const mpsfix_truth_ctx *cx, TSNode e, int depth)
 			t = mpsfix_truth_device_kind(lv) == 'c' ? MPSFIX_FALSE_ON_MPS : MPSFIX_TRUE_ON_MPS;
 		else if (kinds >= 0 && (kinds & 10) == 0 && (kinds & 1)) /* x in ("cuda", "xpu"), not ("gpu", "cuda") */
 			t = MPSFIX_FALSE_ON_MPS;
-		else if (kinds == 2) /* x in ("mps",) */
+		else if (kinds == 2 && holds_type(cx, left)) /* x.type in ("mps",) */
 			t = MPSFIX_TRUE_ON_MPS;
 		if (!strcmp(op, "not in"))
 			t = flip(t);
