@@ -5,6 +5,7 @@
  */
 #include "reach.h"
 
+#include <ctype.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -554,6 +555,72 @@ static bool dynamic_free(const char *src, uint32_t from, uint32_t to)
 }
 
 /*
+ * Does a function (or class body) of module `root` call exec(), eval(),
+ * globals(), vars() or locals() by those names (not `model.eval()`)?  Called
+ * between an assignment at the top level and a read there, it may bind any
+ * global (the top level's own calls are bindings.h's `dynamic`).
+ */
+static bool dynamic_calls(const char *src, TSNode root)
+{
+	static const char *const calls[] = {"exec", "eval", "globals", "locals", "vars"};
+	uint32_t len = ts_node_end_byte(root);
+
+	for (uint32_t i = 0; i < len; i++) {
+		if (i > 0 && (src[i - 1] == '.' || src[i - 1] == '_' || isalnum((unsigned char)src[i - 1])))
+			continue;
+		for (size_t c = 0; c < MPSFIX_ARRAY_SIZE(calls); c++) {
+			size_t n = strlen(calls[c]), j = i + n;
+			TSNode at;
+
+			if (src[i] != calls[c][0] || len - i < n || memcmp(src + i, calls[c], n))
+				continue;
+			while (j < len && (src[j] == ' ' || src[j] == '\t'))
+				j++;
+			if (j >= len || src[j] != '(')
+				continue;
+			for (at = ts_node_descendant_for_byte_range(root, i, i); !ts_node_is_null(at); at = ts_node_parent(at))
+				if (is(at, "function_definition") || is(at, "lambda") || is(at, "class_definition"))
+					return true;
+		}
+	}
+	return false;
+}
+
+/* Where is the selfattr index of the file of `at` (read when first asked)? */
+static mpsfix_selfattr_index *selfattrs(const mpsfix_reach_ctx *cx, TSNode at)
+{
+	mpsfix_reach_spans *sp = cx->spans;
+
+	if (!sp->selfattrs) {
+		TSNode root = ts_node_is_null(sp->root) ? at : sp->root;
+
+		while (!ts_node_is_null(ts_node_parent(root)))
+			root = ts_node_parent(root);
+		sp->selfattrs = mpsfix_selfattr_index_new(root, cx->src, cx->names);
+	}
+	return sp->selfattrs;
+}
+
+/*
+ * A read of a module's name at its top level: can it be set where the
+ * module does not bind it?  By exec() and the like in a function, or as an attribute of
+ * the module (`sys.modules[__name__].device = ...`, `setattr(mod, ...)`):
+ * any object's attribute of that name set in the file counts.
+ */
+static bool module_name_settable(const mpsfix_reach_ctx *cx, TSNode id, TSNode module)
+{
+	mpsfix_reach_spans *sp = cx->spans;
+
+	if (!sp)
+		return true;
+	if (!sp->module_dynamic)
+		sp->module_dynamic = dynamic_calls(cx->src, module) ? 2 : 1;
+	if (sp->module_dynamic == 2)
+		return true;
+	return mpsfix_selfattr_foreign_set(selfattrs(cx, id), id);
+}
+
+/*
  * The values identifier `id` can hold where it is read, by the assignments
  * of its function (or module), into out[0, *n): the last one before it
  * when that one's block holds the read (it always runs first), else every
@@ -575,14 +642,20 @@ static bool assigned_values(const mpsfix_reach_ctx *cx, TSNode id, TSNode *out, 
 	bool param = false;
 
 	for (; !ts_node_is_null(scope) && !is(scope, "function_definition") && !is(scope, "module");
-	     scope = ts_node_parent(scope))
+	     scope = ts_node_parent(scope)) {
 		if (is(scope, "for_statement") || is(scope, "while_statement"))
 			loop = scope; /* the outermost loop around the read, in its scope */
-	if (ts_node_is_null(scope))
+		/* read later, when the name may hold anything: a lambda's body (or its
+		 * parameter), a generator kept for later; a class body binds names of its own */
+		if (is(scope, "lambda") || is(scope, "class_definition") ||
+		    (is(scope, "generator_expression") && !is(ts_node_parent(scope), "call")))
+			return false;
+	}
+	if (ts_node_is_null(scope) || (is(scope, "module") && module_name_settable(cx, id, scope)))
 		return false;
 	/* the scope's assignments of the name: the last answer's when it is the same */
 	cache = cx->spans ? &cx->spans->assigned : &local;
-	if (!cache->valid || cache->scope != ts_node_start_byte(scope) ||
+	if (!cache->valid || cache->scope != ts_node_start_byte(scope) || cache->scope_end != ts_node_end_byte(scope) ||
 	    !mpsfix_node_same_text(cache->name, id, cx->src)) {
 		body = is(scope, "function_definition") ? ts_node_child_by_field_name(scope, "body", 4) : scope;
 		mpsfix_kids_start(&k, body);
@@ -602,6 +675,7 @@ static bool assigned_values(const mpsfix_reach_ctx *cx, TSNode id, TSNode *out, 
 			mpsfix_bindings_count(scope, cx->src, &id, 1, &b);
 		cache->valid = true;
 		cache->scope = ts_node_start_byte(scope);
+		cache->scope_end = ts_node_end_byte(scope);
 		cache->name = id;
 		memcpy(cache->stmt, as.stmt, sizeof(as.stmt));
 		cache->n = as.n;
@@ -622,8 +696,8 @@ static bool assigned_values(const mpsfix_reach_ctx *cx, TSNode id, TSNode *out, 
 		return false; /* bound another way too */
 	while (before < as.n && ts_node_start_byte(as.stmt[before]) < at)
 		before++;
-	if (!before)
-		return false;
+	if (!before || ts_node_end_byte(as.stmt[before - 1]) > at)
+		return false; /* none before it, or the read is in the last one's value: not assigned yet */
 	if (!ts_node_is_null(loop))
 		for (uint32_t i = before; i < as.n; i++)
 			if (inside(loop, as.stmt[i]))
@@ -730,14 +804,7 @@ static bool self_attribute_may_be_mps(const mpsfix_reach_ctx *cx, TSNode v, int 
 
 	if (!sp)
 		return true;
-	if (!sp->selfattrs) {
-		TSNode root = ts_node_is_null(sp->root) ? v : sp->root;
-
-		while (!ts_node_is_null(ts_node_parent(root)))
-			root = ts_node_parent(root);
-		sp->selfattrs = mpsfix_selfattr_index_new(root, cx->src, cx->names);
-	}
-	if (!mpsfix_selfattr_owner(sp->selfattrs, v, &cls))
+	if (!mpsfix_selfattr_owner(selfattrs(cx, v), v, &cls))
 		return true;
 	for (size_t i = 0; i < sp->nattrs; i++)
 		if (sp->attrs[i].cls == ts_node_start_byte(cls) && mpsfix_node_same_text(sp->attrs[i].name, name, cx->src))

@@ -92,9 +92,10 @@ typedef struct {
 	TSNode root;
 	mpsfix_truth_streams streams; /* where the text keeps its CUDA streams (truth.h) */
 	mpsfix_selfattr_index *selfattrs; /* where the file sets attributes (selfattr.h), read when asked */
+	uint8_t module_dynamic;    /* exec() and the like in a function (reach.c): 0 not asked, 1 no, 2 yes */
 	struct mpsfix_reach_assigned { /* the last name asked about: its scope's assignments (reach.c) */
 		bool valid;
-		uint32_t scope;          /* the scope's first byte */
+		uint32_t scope, scope_end; /* the scope's first and last bytes (a module and its first def share one) */
 		TSNode name;
 		TSNode stmt[MPSFIX_REACH_MAX_VALUES]; /* its plain assignments, in order */
 		uint32_t n, total, count; /* those kept, all of them, all its bindings */

@@ -703,6 +703,22 @@ static bool derived(const mpsfix_selfattr_index *ix, TSNode cls)
 	       named_in(ix->escapes.items, ix->escapes.len, name, h, ix->src);
 }
 
+bool mpsfix_selfattr_foreign_set(mpsfix_selfattr_index *ix, TSNode name)
+{
+	uint64_t h = mpsfix_node_hash(name, ix->src);
+	size_t i;
+
+	for (i = 0; i < ix->anys.len; i++)
+		if (ix->anys.items[i].owner == FOREIGN)
+			return true;
+	for (i = mpsfix_lower_bound64(ix->events.items, ix->events.len, sizeof(struct event),
+				      offsetof(struct event, hash), h);
+	     i < ix->events.len && ix->events.items[i].hash == h; i++)
+		if (ix->events.items[i].owner == FOREIGN)
+			return true;
+	return false;
+}
+
 bool mpsfix_selfattr_values_of(mpsfix_selfattr_index *ix, TSNode cls, TSNode name, mpsfix_selfattr_values *out)
 {
 	uint32_t at = ts_node_start_byte(cls);

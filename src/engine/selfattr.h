@@ -59,4 +59,12 @@ bool mpsfix_selfattr_owner(mpsfix_selfattr_index *ix, TSNode read, TSNode *cls);
  */
 bool mpsfix_selfattr_values_of(mpsfix_selfattr_index *ix, TSNode cls, TSNode name, mpsfix_selfattr_values *out);
 
+/**
+ * May an object other than a method's own `self` get attribute `name` (an
+ * identifier) set in the file: `o.name = v`, `setattr(o, "name", v)`, or
+ * a setattr() of any name, `vars(o)`, `o.__dict__`?  A module's global of
+ * that name may be set so (`sys.modules[__name__].name = v`).
+ */
+bool mpsfix_selfattr_foreign_set(mpsfix_selfattr_index *ix, TSNode name);
+
 #endif
