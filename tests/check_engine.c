@@ -625,7 +625,7 @@ START_TEST(test_engine_selfattr)
 		{C "    d = 'cuda'\n" R, true, -1},       /* a default in the class body */
 		{C "    a, d = 1, 2\n" R, true, -1},
 		{C "    @property\n    def d(self):\n        return 1\n" R, true, -1},
-		{"@dataclass\n" C R, true, 1},          /* the class body binds no d */
+		{"@dataclass\n" C R, true, -1}, /* without the imports, not known to be the standard library's */
 		{"class C(Base):\n    def __init__(self):\n        self.d = 'cpu'\n" R, true, -1},
 		/* without the imports, torch.nn.Module is not known to be torch's; M may set anything */
 		{"class C(torch.nn.Module):\n    def __init__(self):\n        self.d = 'cpu'\n" R, true, -1},
@@ -646,6 +646,34 @@ START_TEST(test_engine_selfattr)
 		{C "    @classmethod\n    def make(cls):\n        return cls()\n" R "x = C.make()\n", true, 1},
 		{C R "x = C.CONST\n", true, 1},
 		{C R "class D:\n    def get(self):\n        pass\nf = D.get\n", true, 1},
+		/* methods given another object as self: what they set, they may set on any instance */
+		{C R "class H:\n    def use(self):\n        self.d = 'mps'\nH.use(c)\n", true, -1},
+		{C R "class H:\n    def use(self):\n        self.d = 'mps'\n    def other(self):\n        pass\nH.other(c)\n",
+		 true, 1},
+		{C R "class H:\n    def use(self):\n        self.d = 'mps'\nAlias = H\n", true, -1},
+		{C R "class H:\n    def use(self):\n        setattr(self, 'd', 'mps')\nH.use(c)\n", true, -1},
+		{C "    def move(self):\n        pass\n    move = staticmethod(move)\n" R, true, -1},
+		{C R "f = c.get.__func__\n", true, -1},
+		{C R "f = type(c).get\n", true, -1},
+		{C R "n = type(c).__name__\n", true, 1},
+		/* bases that are expressions may be this class */
+		{C R "class M(type(c)):\n    pass\n", true, -1},
+		{C R "class M(c.__class__):\n    pass\n", true, -1},
+		{C R "class M(REG[0]):\n    pass\n", true, -1},
+		{"@register\n" C R, true, -1},
+		{C R "def f(k: (Base := C)):\n    pass\n", true, -1},
+		/* code that may set anything */
+		{C R "exec(code)\n", true, -1},
+		{C R "x = model.eval()\n", true, 1},
+		{C R "f = getattr(builtins, name)\n", true, -1},
+		{C "    sys._getframe().f_locals['e'] = 1\n" R, true, -1},
+		/* nn.Module's own attributes */
+		{C "    def reg(self, t):\n        self.register_buffer('d', t)\n" R, true, -1},
+		{C "    def reg(self, t):\n        self.register_buffer('e', t)\n" R, true, 1},
+		{C "    def reg(self, t):\n        self._buffers['d'] = t\n" R, true, -1},
+		/* the file's own `property` */
+		{"def property(f):\n    return f\nclass C:\n    def __init__(self):\n        self.d = 'cpu'\n    @property\n"
+		 "    def get(self):\n        return self.d\n", false, 0},
 		/* what may set any attribute */
 		{C R "sa = setattr\n", true, -1},
 		{C R "def f(o, kw):\n    vars(o).update(kw)\n", true, -1},

@@ -106,6 +106,15 @@ struct mpsfix_selfattr_index {
 	ARRAY(struct base) bases;   /* sorted by hash once read */
 	ARRAY(struct method) methods;
 	bool methods_sorted;
+	ARRAY(uint64_t) method_names; /* of every method of every class, sorted */
+	ARRAY(struct base) classes;   /* each class: its name, by its first byte (`cls`), in that order */
+	bool any_derived;             /* a class derives from an expression (`type(t)`, `REG[0]`), or a
+					 method is taken from an instance (`t.step.__func__`): from any class */
+	bool shadowed;                /* the file binds `property`, `classmethod` or `staticmethod` */
+	bool dynamic;                 /* exec(), eval(), builtins, frames: any attribute may be set */
+	ARRAY(struct base) loose;     /* classes whose every method may be given another object as self
+					 (`Base = Helper`, `step = staticmethod(step)`), sorted by hash */
+	ARRAY(uint64_t) borrowed;     /* method_key()s of methods read from their class (`Helper.use(t)`), sorted */
 };
 
 static int by_method_start(const void *a, const void *b)
@@ -167,7 +176,7 @@ static bool method_self(mpsfix_selfattr_index *ix, const mpsfix_ancestors *up, T
 			return false; /* a first parameter called otherwise: maybe no method's */
 		block = above = mpsfix_up(up, k + 1);
 		if (is(above, "decorated_definition")) {
-			if (!plain_method(above, ix->src, ix->names))
+			if (ix->shadowed || !plain_method(above, ix->src, ix->names))
 				return false;
 			block = mpsfix_up(up, k + 2);
 			above = mpsfix_up(up, k + 3);
@@ -243,16 +252,20 @@ static void note_targets(mpsfix_selfattr_index *ix, TSNode t, const mpsfix_ances
 		mpsfix_walk(t, note_target, &tw);
 }
 
-/* `setattr(obj, "X", v)` sets X; `setattr(obj, name, v)` any attribute. */
-static void note_setattr(mpsfix_selfattr_index *ix, TSNode n, const mpsfix_ancestors *up)
+/*
+ * `setattr(obj, "X", v)` sets X; `setattr(obj, name, v)` any attribute.
+ * Also `obj.register_buffer("X", t)` (`obj` the object, `args` its
+ * arguments, the name at `at`), which nn.Module's __getattr__ finds.
+ */
+static void note_set(mpsfix_selfattr_index *ix, TSNode obj, TSNode args, uint32_t at, const mpsfix_ancestors *up)
 {
-	TSNode args = ts_node_child_by_field_name(n, "arguments", 9), key;
-	uint32_t owner = owner_of(ix, ts_node_named_child(args, 0), up);
+	TSNode key;
+	uint32_t owner = owner_of(ix, obj, up);
 	mpsfix_literal lit;
 	const char *s;
-	struct event e = {.owner = owner, .kind = ANY};
+	struct event e = {.owner = owner, .kind = ANY, .name = args};
 
-	key = mpsfix_named_count(args) > 1 ? ts_node_named_child(args, 1) : (TSNode){0};
+	key = mpsfix_named_count(args) > at ? ts_node_named_child(args, at) : (TSNode){0};
 	if (!(s = mpsfix_literal_string(&lit, key, ix->src))) {
 		ARRAY_PUSH(&ix->anys, e);
 		return;
@@ -269,9 +282,17 @@ static void note_setattr(mpsfix_selfattr_index *ix, TSNode n, const mpsfix_ances
 	mpsfix_literal_release(&lit);
 }
 
-static void note_any(mpsfix_selfattr_index *ix, uint32_t owner)
+static void note_setattr(mpsfix_selfattr_index *ix, TSNode n, const mpsfix_ancestors *up)
 {
-	struct event e = {.owner = owner, .kind = ANY};
+	TSNode args = ts_node_child_by_field_name(n, "arguments", 9);
+
+	note_set(ix, ts_node_named_child(args, 0), args, 1, up);
+}
+
+/* Object `owner` may get any attribute set, at node `at`. */
+static void note_any(mpsfix_selfattr_index *ix, uint32_t owner, TSNode at)
+{
+	struct event e = {.owner = owner, .kind = ANY, .name = at};
 
 	ARRAY_PUSH(&ix->anys, e);
 }
@@ -310,19 +331,34 @@ static void note_identifier(mpsfix_selfattr_index *ix, TSNode n, const mpsfix_an
 
 	if ((mpsfix_node_text_is(n, ix->src, "setattr") || mpsfix_node_text_is(n, ix->src, "vars")) &&
 	    !(is(parent, "call") && mpsfix_field_is(parent, "function", n))) {
-		note_any(ix, FOREIGN);
+		note_any(ix, FOREIGN, n);
+		return;
+	}
+	if (mpsfix_node_text_is(n, ix->src, "builtins") || mpsfix_node_text_is(n, ix->src, "__builtins__")) {
+		ix->dynamic = true; /* getattr(builtins, "set" + "attr") */
 		return;
 	}
 	h = mpsfix_node_hash(n, ix->src);
 	if (!is_class_name(ix, h))
 		return;
+	if (is(parent, "named_expression")) { /* (Base := Trainer), in an annotation too */
+		struct base x = {h, n, 0};
+
+		ARRAY_PUSH(&ix->escapes, x);
+		ARRAY_PUSH(&ix->loose, x);
+		return;
+	}
 	if (is(parent, "attribute") && mpsfix_field_is(parent, "object", n)) {
 		/* `Trainer.step` hands on a method that takes the instance: `Trainer.step(other)`,
 		 * `step = Trainer.step` in another class may give it any object */
 		uint64_t m = mpsfix_node_hash(ts_node_child_by_field_name(parent, "attribute", 9), ix->src);
+		struct base x = {h, n, 0};
 
 		if (!sorted_has(ix->instance_methods.items, ix->instance_methods.len, method_key(h, m)))
 			return;
+		ARRAY_PUSH(&ix->escapes, x);
+		ARRAY_PUSH(&ix->borrowed, method_key(h, m));
+		return;
 	} else if ((is(parent, "call") && mpsfix_field_is(parent, "function", n)) ||
 		   (is(parent, "class_definition") && mpsfix_field_is(parent, "name", n))) {
 		return;
@@ -348,7 +384,29 @@ static void note_identifier(mpsfix_selfattr_index *ix, TSNode n, const mpsfix_an
 		struct base x = {h, n, 0};
 
 		ARRAY_PUSH(&ix->escapes, x);
+		ARRAY_PUSH(&ix->loose, x);
 	}
+}
+
+/* nn.Module's ways to give an instance an attribute that __getattr__ finds */
+static bool registers(TSNode name, const char *src)
+{
+	return mpsfix_node_text_is(name, src, "register_buffer") || mpsfix_node_text_is(name, src, "register_parameter") ||
+	       mpsfix_node_text_is(name, src, "add_module") || mpsfix_node_text_is(name, src, "register_module");
+}
+
+/* `type(t).step`, `t.__class__.step`: a method of some class taken from an instance's class */
+static bool taken_from_type(const mpsfix_selfattr_index *ix, TSNode obj, TSNode attr)
+{
+	TSNode fn = ts_node_child_by_field_name(obj, "function", 8);
+	uint64_t h;
+
+	if (!(is(obj, "call") && is(fn, "identifier") && mpsfix_node_text_is(fn, ix->src, "type")) &&
+	    !(is(obj, "attribute") &&
+	      mpsfix_node_text_is(ts_node_child_by_field_name(obj, "attribute", 9), ix->src, "__class__")))
+		return false;
+	h = mpsfix_node_hash(attr, ix->src);
+	return sorted_has(ix->method_names.items, ix->method_names.len, h);
 }
 
 static mpsfix_walk_action read_file(TSNode n, const mpsfix_ancestors *up, void *payload)
@@ -362,10 +420,22 @@ static mpsfix_walk_action read_file(TSNode n, const mpsfix_ancestors *up, void *
 
 		mpsfix_kids_start(&k, ts_node_child_by_field_name(n, "superclasses", 12));
 		while (mpsfix_kids_next(&k, &b)) {
-			if (is(b, "subscript")) /* Trainer[int] */
+			if (is(b, "keyword_argument"))
+				continue;
+			if (is(b, "subscript")) { /* Trainer[int]; not REGISTRY[0], REGISTRY["x"] */
+				TSNode index = ts_node_child_by_field_name(b, "subscript", 9);
+
+				if (is(index, "integer") || is(index, "string") || is(index, "call"))
+					ix->any_derived = true;
 				b = ts_node_child_by_field_name(b, "value", 5);
-			if (is(b, "attribute"))
+			}
+			if (is(b, "attribute")) {
+				if (mpsfix_node_text_is(ts_node_child_by_field_name(b, "attribute", 9), ix->src, "__class__"))
+					ix->any_derived = true;
 				b = ts_node_child_by_field_name(b, "attribute", 9);
+			}
+			if (!is(b, "identifier"))
+				ix->any_derived = true; /* class M(type(t)), class M(pick()) */
 			if (is(b, "identifier")) {
 				struct base x = {mpsfix_node_hash(b, ix->src), b, ts_node_start_byte(n)};
 
@@ -400,25 +470,38 @@ static mpsfix_walk_action read_file(TSNode n, const mpsfix_ancestors *up, void *
 	} else if (!strcmp(type, "attribute")) {
 		TSNode attr = ts_node_child_by_field_name(n, "attribute", 9);
 
-		if (mpsfix_node_text_is(attr, ix->src, "__dict__"))
-			note_any(ix, owner_of(ix, ts_node_child_by_field_name(n, "object", 6), up));
+		TSNode obj = ts_node_child_by_field_name(n, "object", 6);
+
+		if (mpsfix_node_text_is(attr, ix->src, "__dict__") || mpsfix_node_text_is(attr, ix->src, "_buffers") ||
+		    mpsfix_node_text_is(attr, ix->src, "_parameters") || mpsfix_node_text_is(attr, ix->src, "_modules"))
+			note_any(ix, owner_of(ix, obj, up), n); /* nn.Module's __getattr__ reads the last three */
 		else if (mpsfix_node_text_is(attr, ix->src, "__setattr__"))
-			note_any(ix, FOREIGN);
+			note_any(ix, FOREIGN, n);
+		else if (mpsfix_node_text_is(attr, ix->src, "_getframe") || mpsfix_node_text_is(attr, ix->src, "f_locals"))
+			ix->dynamic = true;
+		else if (mpsfix_node_text_is(attr, ix->src, "__func__") || taken_from_type(ix, obj, attr))
+			ix->any_derived = true; /* t.step.__func__(other), type(t).step(other) */
 	} else if (!strcmp(type, "call")) {
 		TSNode fn = ts_node_child_by_field_name(n, "function", 8);
 
 		if (is(fn, "identifier") && mpsfix_node_text_is(fn, ix->src, "setattr")) {
 			note_setattr(ix, n, up);
+		} else if (is(fn, "identifier") &&
+			   (mpsfix_node_text_is(fn, ix->src, "exec") || mpsfix_node_text_is(fn, ix->src, "eval"))) {
+			ix->dynamic = true;
+		} else if (is(fn, "attribute") && registers(ts_node_child_by_field_name(fn, "attribute", 9), ix->src)) {
+			note_set(ix, ts_node_child_by_field_name(fn, "object", 6), ts_node_child_by_field_name(n, "arguments", 9),
+				 0, up);
 		} else if (is(fn, "identifier") && mpsfix_node_text_is(fn, ix->src, "vars")) {
 			TSNode args = ts_node_child_by_field_name(n, "arguments", 9);
 
-			note_any(ix, mpsfix_named_count(args) ? owner_of(ix, ts_node_named_child(args, 0), up) : FOREIGN);
+			note_any(ix, mpsfix_named_count(args) ? owner_of(ix, ts_node_named_child(args, 0), up) : FOREIGN, n);
 		}
 	} else if (!strcmp(type, "identifier")) {
 		note_identifier(ix, n, up);
 	} else if (!strcmp(type, "string_content")) {
 		if (mpsfix_node_text_is(n, ix->src, "__dict__"))
-			note_any(ix, FOREIGN); /* getattr(self, "__dict__") */
+			note_any(ix, FOREIGN, n); /* getattr(self, "__dict__") */
 	}
 	return MPSFIX_WALK_DESCEND;
 }
@@ -438,17 +521,19 @@ static int by_base_hash(const void *a, const void *b)
 }
 
 /* Is decorated definition `d` a static method or a class method, which take no instance? */
-static bool takes_no_instance(TSNode d, const char *src)
+static bool takes_no_instance(const mpsfix_selfattr_index *ix, TSNode d)
 {
 	mpsfix_kids k;
 	TSNode c, e;
 	bool none = false;
 
+	if (ix->shadowed)
+		return false; /* `staticmethod` may be the file's own */
 	mpsfix_kids_start(&k, d);
 	while (!none && mpsfix_kids_next(&k, &c)) {
 		e = is(c, "decorator") ? ts_node_named_child(c, 0) : (TSNode){0};
 		none = is(e, "identifier") &&
-		       (mpsfix_node_text_is(e, src, "staticmethod") || mpsfix_node_text_is(e, src, "classmethod"));
+		       (mpsfix_node_text_is(e, ix->src, "staticmethod") || mpsfix_node_text_is(e, ix->src, "classmethod"));
 	}
 	mpsfix_kids_end(&k);
 	return none;
@@ -457,6 +542,7 @@ static bool takes_no_instance(TSNode d, const char *src)
 typedef struct {
 	mpsfix_selfattr_index *ix;
 	uint64_t cls;
+	size_t first; /* the class's first entry in ix->method_names */
 } class_walk;
 
 /* The methods of a class body (also those under an if or a try there) that may take the instance. */
@@ -464,22 +550,74 @@ static mpsfix_walk_action read_method(TSNode n, void *payload)
 {
 	class_walk *cw = payload;
 	TSNode def = n;
+	uint64_t m;
 
 	if (is(n, "class_definition") || is(n, "lambda"))
 		return MPSFIX_WALK_SKIP;
-	if (is(n, "decorated_definition")) {
-		if (takes_no_instance(n, cw->ix->src))
-			return MPSFIX_WALK_SKIP;
+	if (is(n, "decorated_definition"))
 		def = ts_node_child_by_field_name(n, "definition", 10);
-	}
 	if (!is(def, "function_definition"))
 		return MPSFIX_WALK_DESCEND;
-	{
-		uint64_t m = mpsfix_node_hash(ts_node_child_by_field_name(def, "name", 4), cw->ix->src);
-
+	m = mpsfix_node_hash(ts_node_child_by_field_name(def, "name", 4), cw->ix->src);
+	ARRAY_PUSH(&cw->ix->method_names, m);
+	if (!is(n, "decorated_definition") || !takes_no_instance(cw->ix, n))
 		ARRAY_PUSH(&cw->ix->instance_methods, method_key(cw->cls, m));
-	}
 	return MPSFIX_WALK_SKIP;
+}
+
+/* Does the class body bind a name of one of its methods otherwise (`step = staticmethod(step)`)? */
+static bool rebinds_method(const class_walk *cw, TSNode body)
+{
+	const mpsfix_selfattr_index *ix = cw->ix;
+	mpsfix_kids k;
+	TSNode st, t, left;
+	bool found = false;
+
+	mpsfix_kids_start(&k, body);
+	while (!found && mpsfix_kids_next(&k, &st)) {
+		if (!is(st, "expression_statement"))
+			continue;
+		for (t = ts_node_named_child(st, 0); !found && is(t, "assignment");
+		     t = ts_node_child_by_field_name(t, "right", 5)) {
+			left = ts_node_child_by_field_name(t, "left", 4);
+			if (!is(left, "identifier"))
+				continue;
+			for (size_t i = cw->first; !found && i < ix->method_names.len; i++)
+				found = ix->method_names.items[i] == mpsfix_node_hash(left, ix->src);
+		}
+	}
+	mpsfix_kids_end(&k);
+	return found;
+}
+
+/*
+ * Does decorated class `d` keep its name: decorators the standard library's
+ * (dataclasses.dataclass, functools.total_ordering, typing.final) only?
+ * Another may give the name a subclass (`@on_mps`, a registry's wrapper).
+ */
+static bool plain_class(const mpsfix_selfattr_index *ix, TSNode d)
+{
+	static const char *const kept[] = {"dataclasses.dataclass", "functools.total_ordering", "typing.final",
+					   "typing_extensions.final"};
+	mpsfix_buf name = MPSFIX_BUF_INIT;
+	mpsfix_kids k;
+	TSNode c, e;
+	bool plain = true;
+
+	mpsfix_kids_start(&k, d);
+	while (plain && mpsfix_kids_next(&k, &c)) {
+		if (!is(c, "decorator"))
+			continue;
+		e = ts_node_named_child(c, 0);
+		if (is(e, "call"))
+			e = ts_node_child_by_field_name(e, "function", 8);
+		plain = ix->names && mpsfix_names_qualify(ix->names, e, &name) == MPSFIX_NAME_RESOLVED;
+		for (size_t i = 0; plain && i < MPSFIX_ARRAY_SIZE(kept) && strcmp(name.data, kept[i]); i++)
+			plain = i + 1 < MPSFIX_ARRAY_SIZE(kept);
+	}
+	mpsfix_kids_end(&k);
+	mpsfix_buf_release(&name);
+	return plain;
 }
 
 static mpsfix_walk_action read_class_name(TSNode n, void *payload)
@@ -487,16 +625,50 @@ static mpsfix_walk_action read_class_name(TSNode n, void *payload)
 	mpsfix_selfattr_index *ix = payload;
 
 	if (is(n, "class_definition")) {
-		class_walk cw = {ix, mpsfix_node_hash(ts_node_child_by_field_name(n, "name", 4), ix->src)};
+		TSNode name = ts_node_child_by_field_name(n, "name", 4), body = ts_node_child_by_field_name(n, "body", 4);
+		class_walk cw = {ix, mpsfix_node_hash(name, ix->src), ix->method_names.len};
+		struct base self = {cw.cls, name, ts_node_start_byte(n)};
 		mpsfix_kids k;
 		TSNode c;
 
 		ARRAY_PUSH(&ix->class_names, cw.cls);
-		mpsfix_kids_start(&k, ts_node_child_by_field_name(n, "body", 4));
+		ARRAY_PUSH(&ix->classes, self);
+		mpsfix_kids_start(&k, body);
 		while (mpsfix_kids_next(&k, &c))
 			mpsfix_walk(c, read_method, &cw);
 		mpsfix_kids_end(&k);
+		if (rebinds_method(&cw, body)) {
+			ARRAY_PUSH(&ix->escapes, self);
+			ARRAY_PUSH(&ix->loose, self);
+		} else if (is(ts_node_parent(n), "decorated_definition") && !plain_class(ix, ts_node_parent(n))) {
+			ARRAY_PUSH(&ix->escapes, self); /* the name may stand for a subclass */
+		}
 	}
+	return MPSFIX_WALK_DESCEND;
+}
+
+/* Does the file bind `property`, `classmethod` or `staticmethod`, which decorators are read as? */
+static mpsfix_walk_action read_shadow(TSNode n, void *payload)
+{
+	static const char *const names[] = {"property", "classmethod", "staticmethod"};
+	mpsfix_selfattr_index *ix = payload;
+	TSNode name = n;
+
+	if (is(n, "function_definition") || is(n, "class_definition"))
+		name = ts_node_child_by_field_name(n, "name", 4);
+	else if (is(n, "assignment"))
+		name = ts_node_child_by_field_name(n, "left", 4);
+	else if (is(n, "aliased_import"))
+		name = ts_node_child_by_field_name(n, "alias", 5);
+	else if (is(n, "dotted_name") && is(ts_node_parent(n), "import_from_statement"))
+		name = ts_node_named_child(n, 0);
+	else
+		return MPSFIX_WALK_DESCEND;
+	for (size_t i = 0; i < MPSFIX_ARRAY_SIZE(names); i++)
+		if (is(name, "identifier") && mpsfix_node_text_is(name, ix->src, names[i])) {
+			ix->shadowed = true;
+			return MPSFIX_WALK_STOP;
+		}
 	return MPSFIX_WALK_DESCEND;
 }
 
@@ -513,7 +685,10 @@ mpsfix_selfattr_index *mpsfix_selfattr_index_new(TSNode root, const char *src, m
 
 	ix->src = src;
 	ix->names = names;
+	mpsfix_walk(root, read_shadow, ix);
 	mpsfix_walk(root, read_class_name, ix);
+	if (ix->method_names.len)
+		qsort(ix->method_names.items, ix->method_names.len, sizeof(uint64_t), by_hash);
 	if (ix->class_names.len)
 		qsort(ix->class_names.items, ix->class_names.len, sizeof(uint64_t), by_hash);
 	if (ix->instance_methods.len)
@@ -521,6 +696,10 @@ mpsfix_selfattr_index *mpsfix_selfattr_index_new(TSNode root, const char *src, m
 	mpsfix_walk_parents(root, read_file, ix);
 	if (ix->escapes.len)
 		qsort(ix->escapes.items, ix->escapes.len, sizeof(*ix->escapes.items), by_base_hash);
+	if (ix->loose.len)
+		qsort(ix->loose.items, ix->loose.len, sizeof(*ix->loose.items), by_base_hash);
+	if (ix->borrowed.len)
+		qsort(ix->borrowed.items, ix->borrowed.len, sizeof(uint64_t), by_hash);
 	if (ix->events.len)
 		qsort(ix->events.items, ix->events.len, sizeof(*ix->events.items), by_event_hash);
 	if (ix->bases.len)
@@ -541,6 +720,10 @@ void mpsfix_selfattr_index_free(mpsfix_selfattr_index *ix)
 	free(ix->methods.items);
 	free(ix->class_names.items);
 	free(ix->instance_methods.items);
+	free(ix->method_names.items);
+	free(ix->classes.items);
+	free(ix->loose.items);
+	free(ix->borrowed.items);
 	free(ix->escapes.items);
 	free(ix);
 }
@@ -699,8 +882,45 @@ static bool derived(const mpsfix_selfattr_index *ix, TSNode cls)
 	TSNode name = ts_node_child_by_field_name(cls, "name", 4);
 	uint64_t h = mpsfix_node_hash(name, ix->src);
 
-	return named_in(ix->bases.items, ix->bases.len, name, h, ix->src) ||
+	return ix->any_derived || named_in(ix->bases.items, ix->bases.len, name, h, ix->src) ||
 	       named_in(ix->escapes.items, ix->escapes.len, name, h, ix->src);
+}
+
+/*
+ * Is `owner` a class whose methods may be given any object as self
+ * (`Helper.use_mps(t)`, a class used as a value): what they set, they may
+ * set on an instance of any class.
+ */
+static bool escaped_owner(const mpsfix_selfattr_index *ix, uint32_t owner, TSNode at)
+{
+	const struct base *c;
+	size_t i;
+	TSNode fn;
+
+	if (owner == FOREIGN)
+		return false;
+	i = mpsfix_lower_bound(ix->classes.items, ix->classes.len, sizeof(struct base), offsetof(struct base, cls),
+			       owner);
+	if (i >= ix->classes.len || ix->classes.items[i].cls != owner)
+		return false;
+	c = &ix->classes.items[i];
+	if (named_in(ix->loose.items, ix->loose.len, c->name, c->hash, ix->src))
+		return true;
+	/* the method of the class that sets it: is it read from the class? */
+	for (fn = at; !ts_node_is_null(fn); fn = ts_node_parent(fn)) {
+		TSNode up = ts_node_parent(fn);
+
+		if (is(up, "decorated_definition"))
+			up = ts_node_parent(up);
+		if (is(fn, "function_definition") || is(fn, "decorated_definition"))
+			if (is(up, "block") && ts_node_start_byte(ts_node_parent(up)) == owner) {
+				TSNode def = is(fn, "decorated_definition") ? ts_node_child_by_field_name(fn, "definition", 10) : fn;
+				uint64_t m = mpsfix_node_hash(ts_node_child_by_field_name(def, "name", 4), ix->src);
+
+				return sorted_has(ix->borrowed.items, ix->borrowed.len, method_key(c->hash, m));
+			}
+	}
+	return true; /* not found in a method of its own: say it may */
 }
 
 bool mpsfix_selfattr_foreign_set(mpsfix_selfattr_index *ix, TSNode name)
@@ -726,21 +946,22 @@ bool mpsfix_selfattr_values_of(mpsfix_selfattr_index *ix, TSNode cls, TSNode nam
 	size_t i;
 
 	out->len = 0;
-	if (foreign_bases(cls, ix->src, ix->names) || body_binds(cls, name, ix->src) || derived(ix, cls))
+	if (ix->dynamic || foreign_bases(cls, ix->src, ix->names) || body_binds(cls, name, ix->src) || derived(ix, cls))
 		return false;
 	for (i = 0; i < ix->anys.len; i++)
-		if (ix->anys.items[i].owner == at || ix->anys.items[i].owner == FOREIGN)
+		if (ix->anys.items[i].owner == at || ix->anys.items[i].owner == FOREIGN ||
+		    escaped_owner(ix, ix->anys.items[i].owner, ix->anys.items[i].name))
 			return false;
 	for (i = mpsfix_lower_bound64(ix->events.items, ix->events.len, sizeof(struct event),
 				      offsetof(struct event, hash), h);
 	     i < ix->events.len && ix->events.items[i].hash == h; i++) {
 		const struct event *e = &ix->events.items[i];
 
-		if (e->owner != at && e->owner != FOREIGN)
+		if (e->owner != at && e->owner != FOREIGN && !escaped_owner(ix, e->owner, e->name))
 			continue; /* another class's self */
 		if (is(e->name, "identifier") && !mpsfix_node_same_text(e->name, name, ix->src))
 			continue; /* another name of the same hash */
-		if (e->owner == FOREIGN || e->kind != STORE)
+		if (e->owner != at || e->kind != STORE)
 			return false;
 		ARRAY_PUSH(out, e->value);
 	}

@@ -7,20 +7,30 @@
  *   `self.X: T = v`, `a = self.X = v`, also `self.__class__.X = v`) in a
  *   method of the class (or of a function nested in one, reading the
  *   method's own `self`);
- *   no other object's `X` is set in the file (`trainer.X = v`), nor is it
- *   unpacked into (`self.X, y = ...`), augmented, looped into, bound by
- *   `with ... as`, set as `type(self).X` (which the grammar reads as a
- *   type alias), through `setattr()` or `__dict__`; no object is given
- *   another class (`o.__class__ = C`);
+ *   no other object's `X` is set in the file (`trainer.X = v`, also by a
+ *   method that may be given another object as self: `Helper.use(t)`), nor
+ *   is it unpacked into (`self.X, y = ...`), augmented, looped into, bound
+ *   by `with ... as`, set as `type(self).X` (which the grammar reads as a
+ *   type alias), through `setattr()`, `__dict__` or nn.Module's
+ *   `register_buffer()` (`_buffers`, ...); no object is given another class
+ *   (`o.__class__ = C`), and the file runs no exec() or eval() and reaches
+ *   for no builtins or frames (`sys._getframe().f_locals`);
  *   the class neither defines `X` in its body (a default, a property, a
  *   dataclass field) nor derives from anything but `object`, `abc.ABC` or
  *   a class of torch's (a base of the project may set `X` too), no class
- *   of the file derives from it or uses it as a value (`Base = Trainer`),
- *   and no method of it that takes the instance is read from the class
- *   (`Trainer.step(other)`, `step = Trainer.step` in another class).
+ *   of the file derives from it (nor from an expression: `type(t)`,
+ *   `REGISTRY[0]`), uses it as a value (`Base = Trainer`) or decorates it
+ *   with anything but the standard library's dataclass, total_ordering
+ *   and final, its body binds no name of its methods again
+ *   (`step = staticmethod(step)`), and no method of it that takes the
+ *   instance is read from the class (`Trainer.step(other)`, `step =
+ *   Trainer.step` in another class) or from an instance's class
+ *   (`type(t).step`, `t.step.__func__`).  A file that binds `property`,
+ *   `classmethod` or `staticmethod` itself has no plain methods.
  *
  * A class of another file may still derive from the class and set `X`:
- * that is not seen.
+ * that is not seen.  Names are compared as written, not NFKC-normalised
+ * as Python does (`ｄｅｖｉｃｅ` is `device` to Python).
  */
 #ifndef MPSFIX_SELFATTR_H
 #define MPSFIX_SELFATTR_H
