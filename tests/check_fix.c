@@ -234,8 +234,11 @@ START_TEST(test_fix_floor)
 		{"v", "torch.accelerator.synchronize()", MPSFIX_TORCH_VER(2, 6)},
 		{"v", "torch.backends.mps.x or torch.accelerator.y", MPSFIX_TORCH_VER(2, 6)},
 		{"v", "torch.backends.mpsx", MPSFIX_TORCH_OLDEST},
-		{"v", "my.torch.backends.mps", MPSFIX_TORCH_OLDEST},
+		{"v", "xbackends.mps", MPSFIX_TORCH_OLDEST},
 		{"v", "torch.mps.synchronize()", MPSFIX_TORCH_OLDEST}, /* guarded where the fixes call it */
+		{"v", "not th.backends.mps.is_available() and v", MPSFIX_TORCH_VER(1, 12)},
+		{"v", "backends.mps.is_available()", MPSFIX_TORCH_VER(1, 12)},
+		{"v", "self.accelerator.device", MPSFIX_TORCH_OLDEST},
 	};
 
 	for (size_t i = 0; i < sizeof(floors) / sizeof(floors[0]); i++) {

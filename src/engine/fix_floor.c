@@ -6,11 +6,13 @@
 #include <string.h>
 
 static const struct {
-	const char *name;
+	const char *name, *shown;
+	bool after_alias;       /* also after any module name: `th.backends.mps`, `backends.mps` */
 	mpsfix_torch_ver first; /* the first release that has it */
 } apis[] = {
-	{"torch.backends.mps", MPSFIX_TORCH_VER(1, 12)},
-	{"torch.accelerator", MPSFIX_TORCH_VER(2, 6)},
+	{"backends.mps", "torch.backends.mps", true, MPSFIX_TORCH_VER(1, 12)},
+	/* `self.accelerator` of Accelerate is no torch API: this one only as torch's */
+	{"torch.accelerator", "torch.accelerator", false, MPSFIX_TORCH_VER(2, 6)},
 };
 
 static bool word_byte(char c)
@@ -18,15 +20,20 @@ static bool word_byte(char c)
 	return c == '_' || c == '.' || (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
 }
 
-/* How often does [s, s+n) name `name` as a whole dotted name (or its start: `name.x`)? */
-static size_t count(const char *s, size_t n, const char *name)
+/*
+ * How often does [s, s+n) name `name` as a whole dotted name (or its start:
+ * `name.x`); with `after_alias` also after a module's name, whatever the
+ * file calls torch (`th.backends.mps`, `backends.mps` after `from torch
+ * import backends`)?
+ */
+static size_t count(const char *s, size_t n, const char *name, bool after_alias)
 {
 	size_t len = strlen(name), hits = 0;
 
 	for (size_t i = 0; i + len <= n; i++) {
 		if (memcmp(s + i, name, len))
 			continue;
-		if (i > 0 && word_byte(s[i - 1]))
+		if (i > 0 && word_byte(s[i - 1]) && !(after_alias && s[i - 1] == '.'))
 			continue;
 		if (i + len < n && word_byte(s[i + len]) && s[i + len] != '.')
 			continue;
@@ -49,13 +56,13 @@ mpsfix_torch_ver mpsfix_fix_floor(const mpsfix_edits *edits, uint32_t group, con
 
 			if (e->group != group)
 				continue;
-			added += count(e->text, e->len, apis[k].name);
-			removed += count(src + e->start, e->end - e->start, apis[k].name);
+			added += count(e->text, e->len, apis[k].name, apis[k].after_alias);
+			removed += count(src + e->start, e->end - e->start, apis[k].name, apis[k].after_alias);
 		}
 		if (added > removed && apis[k].first > floor) {
 			floor = apis[k].first;
 			if (api)
-				*api = apis[k].name;
+				*api = apis[k].shown;
 		}
 	}
 	return floor;

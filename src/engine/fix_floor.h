@@ -3,8 +3,9 @@
  * A fix that brings in `torch.backends.mps` (torch 1.12 has it first) or
  * `torch.accelerator` (2.6) evaluates it on every machine: on an older
  * torch the fixed line raises AttributeError on CUDA, XPU and the CPU,
- * where the original ran.  `torch.mps.*` is not counted: the fixes call it
- * only where `torch.backends.mps.is_available()` holds, on a Mac.
+ * where the original ran, whatever the file calls torch (`th.backends.mps`).
+ * `torch.mps.*` is not counted: the fixes call it only where
+ * `torch.backends.mps.is_available()` holds, on a Mac.
  */
 #ifndef MPSFIX_FIX_FLOOR_H
 #define MPSFIX_FIX_FLOOR_H

@@ -5,13 +5,13 @@
  */
 #include "reach.h"
 
-#include <ctype.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bindings.h"
 #include "callers.h"
+#include "dynamic.h"
 #include "cuda_code.h"
 #include "literal.h"
 #include "parse.h"
@@ -494,6 +494,7 @@ bool mpsfix_reach_mps(mpsfix_reach_ctx *cx, TSNode node, TSNode root)
 /* ---- values --------------------------------------------------------------- */
 
 #define MAX_VALUES MPSFIX_REACH_MAX_VALUES
+#define MAX_STEPS 4096 /* may_be_mps() calls for one question */
 
 /* The plain assignments `NAME = v` of a scope (not of the scopes inside it). */
 typedef struct {
@@ -541,51 +542,6 @@ static bool inside(TSNode outer, TSNode n)
 
 static bool may_be_mps(const mpsfix_reach_ctx *cx, TSNode v, int depth);
 
-/* Is text [from, to) free of exec(), globals(), locals(), vars() (or of the words, in a comment)? */
-static bool dynamic_free(const char *src, uint32_t from, uint32_t to)
-{
-	static const char *const calls[] = {"exec", "globals", "locals", "vars"};
-
-	for (uint32_t i = from; i < to; i++)
-		for (size_t c = 0; c < MPSFIX_ARRAY_SIZE(calls); c++)
-			if (src[i] == calls[c][0] && to - i >= strlen(calls[c]) &&
-			    !memcmp(src + i, calls[c], strlen(calls[c])))
-				return false;
-	return true;
-}
-
-/*
- * Does a function (or class body) of module `root` call exec(), eval(),
- * globals(), vars() or locals() by those names (not `model.eval()`)?  Called
- * between an assignment at the top level and a read there, it may bind any
- * global (the top level's own calls are bindings.h's `dynamic`).
- */
-static bool dynamic_calls(const char *src, TSNode root)
-{
-	static const char *const calls[] = {"exec", "eval", "globals", "locals", "vars"};
-	uint32_t len = ts_node_end_byte(root);
-
-	for (uint32_t i = 0; i < len; i++) {
-		if (i > 0 && (src[i - 1] == '.' || src[i - 1] == '_' || isalnum((unsigned char)src[i - 1])))
-			continue;
-		for (size_t c = 0; c < MPSFIX_ARRAY_SIZE(calls); c++) {
-			size_t n = strlen(calls[c]), j = i + n;
-			TSNode at;
-
-			if (src[i] != calls[c][0] || len - i < n || memcmp(src + i, calls[c], n))
-				continue;
-			while (j < len && (src[j] == ' ' || src[j] == '\t'))
-				j++;
-			if (j >= len || src[j] != '(')
-				continue;
-			for (at = ts_node_descendant_for_byte_range(root, i, i); !ts_node_is_null(at); at = ts_node_parent(at))
-				if (is(at, "function_definition") || is(at, "lambda") || is(at, "class_definition"))
-					return true;
-		}
-	}
-	return false;
-}
-
 /* Where is the selfattr index of the file of `at` (read when first asked)? */
 static mpsfix_selfattr_index *selfattrs(const mpsfix_reach_ctx *cx, TSNode at)
 {
@@ -614,7 +570,7 @@ static bool module_name_settable(const mpsfix_reach_ctx *cx, TSNode id, TSNode m
 	if (!sp)
 		return true;
 	if (!sp->module_dynamic)
-		sp->module_dynamic = dynamic_calls(cx->src, module) ? 2 : 1;
+		sp->module_dynamic = mpsfix_dynamic_calls(cx->src, module) ? 2 : 1;
 	if (sp->module_dynamic == 2)
 		return true;
 	return mpsfix_selfattr_foreign_set(selfattrs(cx, id), id);
@@ -703,7 +659,7 @@ static bool assigned_values(const mpsfix_reach_ctx *cx, TSNode id, TSNode *out, 
 			if (inside(loop, as.stmt[i]))
 				return false; /* assigned again later in the loop: the next round reads it */
 	p = statement_block(as.stmt[before - 1]);
-	if (b.dynamic && !dynamic_free(cx->src, ts_node_end_byte(as.stmt[before - 1]), at))
+	if (b.dynamic && !mpsfix_dynamic_free(cx->src, ts_node_end_byte(as.stmt[before - 1]), at))
 		return false; /* exec() may bind it between */
 	if (!ts_node_is_null(p) && inside(p, id)) {
 		out[0] = ts_node_child_by_field_name(as.stmt[before - 1], "right", 5);
@@ -832,6 +788,9 @@ static bool may_be_mps(const mpsfix_reach_ctx *cx, TSNode v, int depth)
 	v = bare(v);
 	if (ts_node_is_null(v) || depth > MAX_DEPTH)
 		return true;
+	/* names assigned from names in branches multiply the paths: past a budget, it may */
+	if (cx->spans && ++cx->spans->steps > MAX_STEPS)
+		return true;
 	type = ts_node_type(v);
 	if ((s = mpsfix_literal_string(&lit, v, cx->src))) {
 		bool mps = mpsfix_truth_device_kind(s) == 'm';
@@ -907,6 +866,8 @@ bool mpsfix_reach_false_on_mps(const mpsfix_reach_ctx *cx, TSNode e)
 
 bool mpsfix_reach_may_be_mps(const mpsfix_reach_ctx *cx, TSNode value)
 {
+	if (cx->spans)
+		cx->spans->steps = 0;
 	return may_be_mps(cx, value, 0);
 }
 

@@ -524,13 +524,14 @@ static bool device_text(const mpsfix_truth_ctx *cx, TSNode n)
 
 /*
  * Does `n` hold a device's type, "mps" and never "mps:0": `x.type`,
- * `x.device.type`, a name that ends in "type" (device_type), "accelerator"
- * or "backend"?  A device itself (`device`, `args.device`) may be "mps:0",
- * which `== "mps"` and `in ("mps",)` miss.
+ * `x.device.type`, a name that ends in "type" (device_type)?  A device
+ * itself (`device`, `args.device`) may be "mps:0", which `== "mps"` and
+ * `in ("mps",)` miss; an accelerator may be a torch.device (never equal to
+ * a string) or "gpu", "auto" (which choose MPS on a Mac).
  */
 static bool holds_type(const mpsfix_truth_ctx *cx, TSNode n)
 {
-	static const char *const ends[] = {"type", "accelerator", "backend"};
+	static const char *const ends[] = {"type"};
 	TSNode last = is(n, "attribute") ? ts_node_child_by_field_name(n, "attribute", 9) : n;
 	const char *s;
 	size_t len;
