@@ -41,35 +41,52 @@ static bool binds(TSNode fn, TSNode id, const char *src, bool *first)
 	return found;
 }
 
-/*
- * Do the decorators of decorated definition `d` keep a method that takes
- * the instance first: none but torch's (`@torch.no_grad()`), `property`,
- * `classmethod`, `abc.abstractmethod`?  Not `staticmethod`, nor one of the
- * project's, which may make anything of it.
- */
-static bool plain_method(TSNode d, const char *src, mpsfix_names *names)
+/* One decorator: its expression, what it calls (the expression if no call), that callee's full name. */
+typedef struct {
+	TSNode expr, callee;
+	const char *name; /* NULL where the file's imports do not name it */
+} decorator;
+
+typedef bool (*decorator_test)(const decorator *dec, const char *src);
+
+/* Does every decorator of decorated definition `d` pass `test`? */
+static bool every_decorator(TSNode d, const char *src, mpsfix_names *names, decorator_test test)
 {
 	mpsfix_buf name = MPSFIX_BUF_INIT;
 	mpsfix_kids k;
-	TSNode c, e;
-	bool plain = true;
+	TSNode c;
+	decorator dec;
+	bool every = true;
 
 	mpsfix_kids_start(&k, d);
-	while (plain && mpsfix_kids_next(&k, &c)) {
+	while (every && mpsfix_kids_next(&k, &c)) {
 		if (!is(c, "decorator"))
 			continue;
-		e = ts_node_named_child(c, 0);
-		if (is(e, "call"))
-			e = ts_node_child_by_field_name(e, "function", 8);
-		if (is(e, "identifier") && (mpsfix_node_text_is(e, src, "property") ||
-					    mpsfix_node_text_is(e, src, "classmethod")))
-			continue;
-		plain = names && mpsfix_names_qualify(names, e, &name) == MPSFIX_NAME_RESOLVED &&
-			(!strncmp(name.data, "torch.", 6) || !strcmp(name.data, "abc.abstractmethod"));
+		dec.expr = dec.callee = ts_node_named_child(c, 0);
+		if (is(dec.expr, "call"))
+			dec.callee = ts_node_child_by_field_name(dec.expr, "function", 8);
+		dec.name = NULL;
+		if (names && mpsfix_names_qualify(names, dec.callee, &name) == MPSFIX_NAME_RESOLVED)
+			dec.name = name.data;
+		every = test(&dec, src);
 	}
 	mpsfix_kids_end(&k);
 	mpsfix_buf_release(&name);
-	return plain;
+	return every;
+}
+
+/*
+ * Does a decorator keep a method that takes the instance first: none but
+ * torch's (`@torch.no_grad()`), `property`, `classmethod`,
+ * `abc.abstractmethod`?  Not `staticmethod`, nor one of the project's, which
+ * may make anything of it.
+ */
+static bool keeps_method(const decorator *dec, const char *src)
+{
+	if (is(dec->callee, "identifier") &&
+	    (mpsfix_node_text_is(dec->callee, src, "property") || mpsfix_node_text_is(dec->callee, src, "classmethod")))
+		return true;
+	return dec->name && (!strncmp(dec->name, "torch.", 6) || !strcmp(dec->name, "abc.abstractmethod"));
 }
 
 enum { STORE, SET, ANY }; /* `E.X = v`; another way to set E.X; setattr(E, k, v), E.__dict__ */
@@ -177,7 +194,7 @@ static bool method_self(mpsfix_selfattr_index *ix, const mpsfix_ancestors *up, T
 			return false; /* a first parameter called otherwise: maybe no method's */
 		block = above = mpsfix_up(up, k + 1);
 		if (is(above, "decorated_definition")) {
-			if (ix->shadowed || !plain_method(above, ix->src, ix->names))
+			if (ix->shadowed || !every_decorator(above, ix->src, ix->names, keeps_method))
 				return false;
 			block = mpsfix_up(up, k + 2);
 			above = mpsfix_up(up, k + 3);
@@ -521,23 +538,18 @@ static int by_base_hash(const void *a, const void *b)
 	return x->hash < y->hash ? -1 : x->hash > y->hash;
 }
 
+/* Is a decorator other than `staticmethod` and `classmethod`, which make a method that takes no instance? */
+static bool not_instanceless(const decorator *dec, const char *src)
+{
+	return !is(dec->expr, "identifier") ||
+	       (!mpsfix_node_text_is(dec->expr, src, "staticmethod") && !mpsfix_node_text_is(dec->expr, src, "classmethod"));
+}
+
 /* Is decorated definition `d` a static method or a class method, which take no instance? */
 static bool takes_no_instance(const mpsfix_selfattr_index *ix, TSNode d)
 {
-	mpsfix_kids k;
-	TSNode c, e;
-	bool none = false;
-
-	if (ix->shadowed)
-		return false; /* `staticmethod` may be the file's own */
-	mpsfix_kids_start(&k, d);
-	while (!none && mpsfix_kids_next(&k, &c)) {
-		e = is(c, "decorator") ? ts_node_named_child(c, 0) : (TSNode){0};
-		none = is(e, "identifier") &&
-		       (mpsfix_node_text_is(e, ix->src, "staticmethod") || mpsfix_node_text_is(e, ix->src, "classmethod"));
-	}
-	mpsfix_kids_end(&k);
-	return none;
+	/* Unless `staticmethod` is the file's own. */
+	return !ix->shadowed && !every_decorator(d, ix->src, NULL, not_instanceless);
 }
 
 typedef struct {
@@ -592,33 +604,20 @@ static bool rebinds_method(const class_walk *cw, TSNode body)
 }
 
 /*
- * Does decorated class `d` keep its name: decorators the standard library's
+ * Does a class decorator keep the class's name: the standard library's
  * (dataclasses.dataclass, functools.total_ordering, typing.final) only?
  * Another may give the name a subclass (`@on_mps`, a registry's wrapper).
  */
-static bool plain_class(const mpsfix_selfattr_index *ix, TSNode d)
+static bool keeps_class(const decorator *dec, const char *src)
 {
 	static const char *const kept[] = {"dataclasses.dataclass", "functools.total_ordering", "typing.final",
 					   "typing_extensions.final"};
-	mpsfix_buf name = MPSFIX_BUF_INIT;
-	mpsfix_kids k;
-	TSNode c, e;
-	bool plain = true;
 
-	mpsfix_kids_start(&k, d);
-	while (plain && mpsfix_kids_next(&k, &c)) {
-		if (!is(c, "decorator"))
-			continue;
-		e = ts_node_named_child(c, 0);
-		if (is(e, "call"))
-			e = ts_node_child_by_field_name(e, "function", 8);
-		plain = ix->names && mpsfix_names_qualify(ix->names, e, &name) == MPSFIX_NAME_RESOLVED;
-		for (size_t i = 0; plain && i < MPSFIX_ARRAY_SIZE(kept) && strcmp(name.data, kept[i]); i++)
-			plain = i + 1 < MPSFIX_ARRAY_SIZE(kept);
-	}
-	mpsfix_kids_end(&k);
-	mpsfix_buf_release(&name);
-	return plain;
+	(void)src;
+	for (size_t i = 0; dec->name && i < MPSFIX_ARRAY_SIZE(kept); i++)
+		if (!strcmp(dec->name, kept[i]))
+			return true;
+	return false;
 }
 
 static mpsfix_walk_action read_class_name(TSNode n, void *payload)
@@ -641,7 +640,8 @@ static mpsfix_walk_action read_class_name(TSNode n, void *payload)
 		if (rebinds_method(&cw, body)) {
 			ARRAY_PUSH(&ix->escapes, self);
 			ARRAY_PUSH(&ix->loose, self);
-		} else if (is(ts_node_parent(n), "decorated_definition") && !plain_class(ix, ts_node_parent(n))) {
+		} else if (is(ts_node_parent(n), "decorated_definition") &&
+			   !every_decorator(ts_node_parent(n), ix->src, ix->names, keeps_class)) {
 			ARRAY_PUSH(&ix->escapes, self); /* the name may stand for a subclass */
 		}
 	}
