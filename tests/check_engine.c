@@ -4,8 +4,8 @@
  * an unsafe fix needs the opt-in, that passes stop at MPSFIX_MAX_PASSES,
  * which warnings need opts->verbose, which module texts fail when a file
  * imports them from its folder, and which values are command-line switches
- * off by default (argparse.h), and what defaults.c and selfattr.c answer
- * for the shapes a fixture does not isolate.
+ * off by default (argparse.h), and what defaults.c, dynamic.c and selfattr.c
+ * answer for the shapes a fixture does not isolate.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +15,7 @@
 #include "callers.h"
 #include "cuda_code.h"
 #include "defaults.h"
+#include "dynamic.h"
 #include "parse.h"
 #include "selfattr.h"
 #include "sibling.h"
@@ -441,6 +442,44 @@ START_TEST(test_engine_callers)
 }
 END_TEST
 
+/* Which module texts may bind a global where the text does not say which name (dynamic.h). */
+START_TEST(test_engine_dynamic_calls)
+{
+	static const struct {
+		const char *text;
+		bool dynamic;
+	} cases[] = {
+		{"exec(code)\n", false}, /* the top level's own: bindings.h's `dynamic` */
+		{"def f():\n    exec(code)\n", true},
+		{"def f():\n    globals()['device'] = 'mps'\n", true},
+		{"g = lambda: vars ()\n", true},
+		{"class C:\n    eval('1')\n", true},
+		{"def f():\n    model.eval()\n", false},
+		{"def f():\n    my_exec(code)\n    execute(code)\n", false},
+		{"import builtins\nbuiltins.exec(code)\n", true},
+		{"import builtins\nmybuiltins.exec(code)\n", false},
+		{"sys._getframe().f_globals['device'] = 'mps'\n", true},
+		{"frame.f_locals.update(d)\n", true},
+		{"setup.__globals__['device'] = 'mps'\n", true},
+		{"x.f_globals_count = 1\n", false},
+		{"# f_globals\n", true}, /* a comment counts: the text is not parsed */
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *text = cases[i].text;
+		TSParser *parser = NULL;
+		TSTree *tree = NULL;
+
+		ck_assert_int_eq(mpsfix_parser_new(&parser), 0);
+		ck_assert_int_eq(mpsfix_parse(&tree, parser, text, (uint32_t)strlen(text)), 0);
+		ck_assert_msg(mpsfix_dynamic_calls(text, ts_tree_root_node(tree)) == cases[i].dynamic, "case %zu: %s", i,
+			      text);
+		ts_tree_delete(tree);
+		ts_parser_delete(parser);
+	}
+}
+END_TEST
+
 /* The first default_parameter or typed_default_parameter of the tree, in order. */
 static TSNode first_default(TSNode n)
 {
@@ -776,6 +815,7 @@ Suite *mpsfix_suite_engine(void)
 	tcase_add_test(tc, test_engine_sibling_module_fails);
 	tcase_add_test(tc, test_engine_argparse_opt_in);
 	tcase_add_test(tc, test_engine_callers);
+	tcase_add_test(tc, test_engine_dynamic_calls);
 	tcase_add_test(tc, test_engine_defaults);
 	tcase_add_test(tc, test_engine_selfattr);
 	tcase_add_test(tc, test_engine_accelerator_class_names);

@@ -144,6 +144,13 @@ static mpsfix_walk_action visit(TSNode n, const mpsfix_ancestors *up, void *payl
 			w->index->dynamic = true;
 		return MPSFIX_WALK_DESCEND;
 	}
+	if (!w->nested && !strcmp(type, "wildcard_import")) {
+		for (size_t i = 0; i < w->n; i++)
+			w->out[i].dynamic = true; /* from cfg import * */
+		if (w->index)
+			w->index->dynamic = true;
+		return MPSFIX_WALK_SKIP;
+	}
 	if (!ts_node_eq(n, w->scope) && !w->nested &&
 	    (!strcmp(type, "function_definition") || !strcmp(type, "class_definition") || !strcmp(type, "lambda"))) {
 		walk inner = *w;

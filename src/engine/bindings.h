@@ -16,8 +16,8 @@
 typedef struct {
 	uint32_t count;  /* how many places bind the name in the scope */
 	bool dynamic;    /* the scope's own code (not a function inside it) calls
-			    exec(), globals(), locals() or vars() (not vars(obj)): any name may be
-			    bound (the same for every name) */
+			    exec(), globals(), locals() or vars() (not vars(obj)), or
+			    imports `*`: any name may be bound (the same for every name) */
 	TSNode value;    /* the right side of the first `NAME = value`, or null */
 	uint32_t at;     /* where that assignment starts */
 } mpsfix_binding;

@@ -12,10 +12,10 @@ static bool is(TSNode n, const char *type)
 	return !ts_node_is_null(n) && !strcmp(ts_node_type(n), type);
 }
 
-/* Is text [from, to) free of exec(), globals(), locals(), vars() (or of the words, in a comment)? */
+/* Is text [from, to) free of exec(), globals(), locals(), vars() and import (or of the words, in a comment)? */
 bool mpsfix_dynamic_free(const char *src, uint32_t from, uint32_t to)
 {
-	static const char *const calls[] = {"exec", "globals", "locals", "vars"};
+	static const char *const calls[] = {"exec", "globals", "locals", "vars", "import"};
 
 	for (uint32_t i = from; i < to; i++)
 		for (size_t c = 0; c < MPSFIX_ARRAY_SIZE(calls); c++)
@@ -25,30 +25,54 @@ bool mpsfix_dynamic_free(const char *src, uint32_t from, uint32_t to)
 	return true;
 }
 
+static bool word_char(char c)
+{
+	return c == '_' || isalnum((unsigned char)c);
+}
+
+/* Does `src` hold word `w` at i (not inside a longer name)? */
+static bool word_at(const char *src, uint32_t len, uint32_t i, const char *w)
+{
+	size_t n = strlen(w);
+
+	return src[i] == w[0] && len - i >= n && !memcmp(src + i, w, n) && (i == 0 || !word_char(src[i - 1])) &&
+	       (i + n == len || !word_char(src[i + n]));
+}
+
 /*
  * Does a function (or class body) of module `root` call exec(), eval(),
  * globals(), vars() or locals() by those names (not `model.eval()`)?  Called
  * between an assignment at the top level and a read there, it may bind any
- * global (the top level's own calls are bindings.h's `dynamic`).
+ * global (the top level's own calls are bindings.h's `dynamic`).  Anywhere in
+ * the module: builtins.exec() and the like, and a namespace reached through
+ * a frame or a function (`sys._getframe().f_globals`, `fn.__globals__`).
  */
 bool mpsfix_dynamic_calls(const char *src, TSNode root)
 {
 	static const char *const calls[] = {"exec", "eval", "globals", "locals", "vars"};
+	static const char *const namespaces[] = {"f_globals", "f_locals", "__globals__"};
 	uint32_t len = ts_node_end_byte(root);
 
 	for (uint32_t i = 0; i < len; i++) {
-		if (i > 0 && (src[i - 1] == '.' || src[i - 1] == '_' || isalnum((unsigned char)src[i - 1])))
+		bool builtin = i >= 9 && !memcmp(src + i - 9, "builtins.", 9) && (i == 9 || !word_char(src[i - 10]));
+
+		for (size_t c = 0; c < MPSFIX_ARRAY_SIZE(namespaces); c++)
+			if (word_at(src, len, i, namespaces[c]))
+				return true;
+		if (i > 0 && src[i - 1] == '.' && !builtin)
 			continue;
 		for (size_t c = 0; c < MPSFIX_ARRAY_SIZE(calls); c++) {
-			size_t n = strlen(calls[c]), j = i + n;
+			size_t j = i + strlen(calls[c]);
 			TSNode at;
 
-			if (src[i] != calls[c][0] || len - i < n || memcmp(src + i, calls[c], n))
+			if (!word_at(src, len, i, calls[c]))
 				continue;
 			while (j < len && (src[j] == ' ' || src[j] == '\t'))
 				j++;
 			if (j >= len || src[j] != '(')
 				continue;
+			if (builtin)
+				return true;
 			for (at = ts_node_descendant_for_byte_range(root, i, i); !ts_node_is_null(at); at = ts_node_parent(at))
 				if (is(at, "function_definition") || is(at, "lambda") || is(at, "class_definition"))
 					return true;

@@ -402,21 +402,6 @@ static mpsfix_truth_flags *read_flags(const char *src, TSNode root)
 	return f;
 }
 
-/* Does module `root` import names it cannot see (`from cfg import *`)? */
-static bool star_import(TSNode root)
-{
-	mpsfix_kids k;
-	TSNode st;
-	bool yes = false;
-
-	mpsfix_kids_start(&k, root);
-	while (!yes && mpsfix_kids_next(&k, &st))
-		for (uint32_t i = 0; !yes && is(st, "import_from_statement") && i < ts_node_child_count(st); i++)
-			yes = is(ts_node_child(st, i), "wildcard_import");
-	mpsfix_kids_end(&k);
-	return yes;
-}
-
 /*
  * A name the module binds once, at its top level, to a test (HAS_CUDA =
  * torch.cuda.is_available()), read where no function around the use binds
@@ -444,7 +429,7 @@ static truth alias_test(const mpsfix_truth_ctx *cx, TSNode id, int depth)
 		return t;
 	if (!e->once) { /* bound nowhere else in the module: no if, loop, import, global, import *... */
 		mpsfix_bindings_count(cx->root, cx->src, &id, 1, &b);
-		e->once = b.count == 1 && !b.dynamic && !star_import(cx->root) ? 1 : -1;
+		e->once = b.count == 1 && !b.dynamic ? 1 : -1;
 	}
 	if (e->once < 0)
 		return MPSFIX_UNKNOWN_ON_MPS;
