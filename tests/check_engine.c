@@ -442,6 +442,57 @@ START_TEST(test_engine_callers)
 }
 END_TEST
 
+/* Does a script replace an option's "cuda" default where CUDA is missing (argparse.h)? */
+START_TEST(test_engine_argparse_falls_back)
+{
+#define HEAD "import argparse, torch\np = argparse.ArgumentParser()\n"
+	static const struct {
+		const char *text;
+		bool falls_back;
+	} cases[] = {
+		{HEAD "p.add_argument('--device', default='cuda')\na = p.parse_args()\n"
+		      "if a.device == 'cuda' and not torch.cuda.is_available():\n    a.device = 'cpu'\n", true},
+		{HEAD "p.add_argument('-d', '--vae-device', default='cuda')\ndef main():\n    a = p.parse_args()\n"
+		      "    d = torch.device(a.vae_device if torch.cuda.is_available() else 'cpu')\n", true},
+		{HEAD "p.add_argument('--dev', dest='where', default='cuda')\na = p.parse_args()\n"
+		      "d = a.where if torch.cuda.is_available() else 'cpu'\n", true},
+		/* raises: a Mac user still fails */
+		{HEAD "p.add_argument('--device', default='cuda')\na = p.parse_args()\n"
+		      "if a.device == 'cuda' and not torch.cuda.is_available():\n    raise SystemExit(1)\n", false},
+		/* another option replaced, or no CUDA test */
+		{HEAD "p.add_argument('--device', default='cuda')\na = p.parse_args()\n"
+		      "if not torch.cuda.is_available():\n    a.vae_device = 'cpu'\n", false},
+		{HEAD "p.add_argument('--device', default='cuda')\na = p.parse_args()\n"
+		      "if a.device == 'cuda':\n    a.device = 'cuda:0'\n", false},
+		{HEAD "p.add_argument('--device', default='cuda')\na = p.parse_args()\n"
+		      "d = 'cpu' if torch.cuda.is_available() else a.device\n", false},
+		/* the option's name is not a literal: its dest is unknown */
+		{HEAD "p.add_argument(*names, default='cuda')\na = p.parse_args()\n"
+		      "d = a.device if torch.cuda.is_available() else 'cpu'\n", false},
+		/* a device chosen at run time is what it is */
+		{HEAD "p.add_argument('--device', default=pick())\na = p.parse_args()\n"
+		      "d = a.device if torch.cuda.is_available() else 'cpu'\n", false},
+	};
+#undef HEAD
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *text = cases[i].text;
+		TSParser *parser = NULL;
+		TSTree *tree = NULL;
+		uint32_t at = (uint32_t)(strstr(text, "default=") - text) + 8;
+		TSNode v;
+
+		ck_assert_int_eq(mpsfix_parser_new(&parser), 0);
+		ck_assert_int_eq(mpsfix_parse(&tree, parser, text, (uint32_t)strlen(text)), 0);
+		v = ts_node_named_descendant_for_byte_range(ts_tree_root_node(tree), at, at);
+		while (strcmp(ts_node_type(ts_node_parent(v)), "keyword_argument"))
+			v = ts_node_parent(v);
+		ck_assert_msg(mpsfix_argparse_falls_back(NULL, text, v) == cases[i].falls_back, "case %zu: %s", i, text);
+		ts_tree_delete(tree);
+		ts_parser_delete(parser);
+	}
+}
+END_TEST
+
 /* Which module texts may bind a global where the text does not say which name (dynamic.h). */
 START_TEST(test_engine_dynamic_calls)
 {
@@ -814,6 +865,7 @@ Suite *mpsfix_suite_engine(void)
 	tcase_add_test(tc, test_engine_verbose_warnings);
 	tcase_add_test(tc, test_engine_sibling_module_fails);
 	tcase_add_test(tc, test_engine_argparse_opt_in);
+	tcase_add_test(tc, test_engine_argparse_falls_back);
 	tcase_add_test(tc, test_engine_callers);
 	tcase_add_test(tc, test_engine_dynamic_calls);
 	tcase_add_test(tc, test_engine_defaults);

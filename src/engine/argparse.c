@@ -10,6 +10,7 @@
 #include "bindings.h"
 #include "instance.h"
 #include "literal.h"
+#include "names.h"
 #include "parse.h"
 
 static bool is(TSNode n, const char *type)
@@ -47,58 +48,93 @@ static bool off(TSNode v)
 	return ts_node_is_null(v) || is(v, "false") || is(v, "none");
 }
 
-/* `add_argument(...)`: which dest it declares, and how. */
-static void add_argument(mpsfix_argparse *a, const char *src, TSNode args)
+/*
+ * The dest that `add_argument(...)` with arguments `args` declares (free
+ * it), as argparse derives it: its `dest=`, else its first long option
+ * without `--` and with `-` read as `_`, else its first option without `-`;
+ * NULL where an option or the dest is not a literal (*args, dest=VAR).
+ * `*positional`: the first option is a positional argument's name.
+ */
+static char *declared_dest(const char *src, TSNode args, bool *positional)
 {
 	mpsfix_literal lit;
 	const char *str;
 	char *dest = NULL, *first_long = NULL, *first = NULL;
-	bool store_true = false, positional = false;
-	TSNode deflt = {0}, c;
+	bool any = false;
+	TSNode c;
 	mpsfix_kids k;
 
+	*positional = false;
 	mpsfix_kids_start(&k, args);
-	while (!a->any && mpsfix_kids_next(&k, &c)) {
+	while (!any && mpsfix_kids_next(&k, &c)) {
 		if (is(c, "keyword_argument")) {
-			TSNode key = ts_node_child_by_field_name(c, "name", 4);
-			TSNode v = ts_node_child_by_field_name(c, "value", 5);
-
-			str = mpsfix_literal_string(&lit, v, src);
-			if (mpsfix_node_text_is(key, src, "dest")) {
-				a->any = !str; /* dest=VAR: any dest at all */
-				if (str && !dest)
-					dest = mpsfix_xstrdup(str); /* kept as written: argparse does not touch it */
-			} else if (mpsfix_node_text_is(key, src, "action")) {
-				store_true = str && !strcmp(str, "store_true");
-			} else if (mpsfix_node_text_is(key, src, "default")) {
-				deflt = v;
-			}
-			if (str)
-				mpsfix_literal_release(&lit);
+			if (!mpsfix_node_text_is(ts_node_child_by_field_name(c, "name", 4), src, "dest"))
+				continue;
+			str = mpsfix_literal_string(&lit, ts_node_child_by_field_name(c, "value", 5), src);
+			any = !str; /* dest=VAR: any dest at all */
+			if (str && !dest)
+				dest = mpsfix_xstrdup(str); /* kept as written: argparse does not touch it */
 		} else if ((str = mpsfix_literal_string(&lit, c, src))) {
 			/* an option string, or a positional argument's name */
 			if (!first_long && !strncmp(str, "--", 2))
 				first_long = dest_of(str);
 			if (!first) {
 				first = dest_of(str);
-				positional = str[0] != '-';
+				*positional = str[0] != '-';
 			}
-			mpsfix_literal_release(&lit);
 		} else {
-			a->any = true; /* *flags, **options, a name: any dest, any action */
+			any = true; /* *flags, **options, a name: any dest */
+		}
+		if (str)
+			mpsfix_literal_release(&lit);
+	}
+	mpsfix_kids_end(&k);
+	if (any || (!dest && !first_long && !first)) {
+		free(dest);
+		dest = NULL;
+	} else if (!dest) {
+		dest = first_long ? first_long : first;
+		first_long = first_long == dest ? NULL : first_long;
+		first = first == dest ? NULL : first;
+	}
+	free(first_long);
+	free(first);
+	return dest;
+}
+
+/* `add_argument(...)`: which dest it declares, and how. */
+static void add_argument(mpsfix_argparse *a, const char *src, TSNode args)
+{
+	mpsfix_literal lit;
+	const char *str;
+	char *dest;
+	bool store_true = false, positional;
+	TSNode deflt = {0}, c, key, v;
+	mpsfix_kids k;
+
+	if (!(dest = declared_dest(src, args, &positional))) {
+		a->any = true; /* or no option at all: add_argument() raises */
+		return;
+	}
+	mpsfix_kids_start(&k, args);
+	while (mpsfix_kids_next(&k, &c)) {
+		if (!is(c, "keyword_argument"))
+			continue;
+		key = ts_node_child_by_field_name(c, "name", 4);
+		v = ts_node_child_by_field_name(c, "value", 5);
+		if (mpsfix_node_text_is(key, src, "action") && (str = mpsfix_literal_string(&lit, v, src))) {
+			store_true = !strcmp(str, "store_true");
+			mpsfix_literal_release(&lit);
+		} else if (mpsfix_node_text_is(key, src, "default")) {
+			deflt = v;
 		}
 	}
 	mpsfix_kids_end(&k);
-	str = dest ? dest : first_long ? first_long : first;
-	if (!a->any && str) {
-		if (store_true && !positional && off(deflt))
-			mpsfix_strvec_push(&a->off, str);
-		else
-			mpsfix_strvec_push(&a->set, str); /* a positional store_true is always True */
-	}
+	if (store_true && !positional && off(deflt))
+		mpsfix_strvec_push(&a->off, dest);
+	else
+		mpsfix_strvec_push(&a->set, dest); /* a positional store_true is always True */
 	free(dest);
-	free(first_long);
-	free(first);
 }
 
 /* `set_defaults(...)`: the dests it sets. */
@@ -404,4 +440,91 @@ bool mpsfix_argparse_opt_in(mpsfix_argparse *a, const char *src, TSNode root, TS
 	      parsed_namespace(a, src, root, ts_node_child_by_field_name(v, "object", 6));
 	free(name);
 	return yes;
+}
+
+typedef struct {
+	mpsfix_names *names;
+	const char *src;
+	const char *dest;
+	mpsfix_buf name;
+	int want; /* CALL: a call of torch.cuda.is_available(); READ, SET: x.DEST read, assigned */
+	bool found;
+} searching;
+
+enum { CALL, READ, SET, FALLBACK };
+
+static mpsfix_walk_action search(TSNode n, void *payload);
+
+/* Does `n` hold what `want` says (searching.want)? */
+static bool holds(searching *s, TSNode n, int want)
+{
+	searching one = *s;
+
+	one.want = want;
+	one.found = false;
+	mpsfix_walk(n, search, &one);
+	s->name = one.name; /* its buffer, grown */
+	return one.found;
+}
+
+static bool names_dest(const searching *s, TSNode n)
+{
+	return is(n, "attribute") &&
+	       mpsfix_node_text_is(ts_node_child_by_field_name(n, "attribute", 9), s->src, s->dest);
+}
+
+static mpsfix_walk_action search(TSNode n, void *payload)
+{
+	searching *s = payload;
+	TSNode t;
+
+	if (is(n, "function_definition") || is(n, "class_definition") || is(n, "lambda"))
+		return s->want == FALLBACK ? MPSFIX_WALK_DESCEND : MPSFIX_WALK_SKIP;
+	switch (s->want) {
+	case CALL:
+		s->found = is(n, "call") &&
+			   mpsfix_names_name_of(s->names, ts_node_child_by_field_name(n, "function", 8), s->src, &s->name) &&
+			   !strcmp(s->name.data, "torch.cuda.is_available");
+		break;
+	case READ:
+		s->found = names_dest(s, n);
+		break;
+	case SET:
+		s->found = is(n, "assignment") && names_dest(s, ts_node_child_by_field_name(n, "left", 4));
+		break;
+	default:
+		/* if args.device == "cuda" and not torch.cuda.is_available(): args.device = "cpu" */
+		if (is(n, "if_statement")) {
+			t = ts_node_child_by_field_name(n, "condition", 9);
+			s->found = holds(s, t, CALL) && holds(s, t, READ) &&
+				   holds(s, ts_node_child_by_field_name(n, "consequence", 11), SET);
+		}
+		/* args.device if torch.cuda.is_available() else "cpu" */
+		if (is(n, "conditional_expression"))
+			s->found = holds(s, ts_node_named_child(n, 1), CALL) && holds(s, ts_node_named_child(n, 0), READ);
+		break;
+	}
+	return s->found ? MPSFIX_WALK_STOP : MPSFIX_WALK_DESCEND;
+}
+
+bool mpsfix_argparse_falls_back(mpsfix_names *names, const char *src, TSNode deflt)
+{
+	TSNode kw = ts_node_parent(deflt), args = ts_node_parent(kw), call = ts_node_parent(args), root = call;
+	searching s = {names, src, NULL, MPSFIX_BUF_INIT, FALLBACK, false};
+	char *dest;
+	bool positional;
+
+	if (!is(deflt, "string") || !is(kw, "keyword_argument") ||
+	    !mpsfix_node_text_is(ts_node_child_by_field_name(kw, "name", 4), src, "default") || !is(call, "call") ||
+	    !calls(src, call, "add_argument", false))
+		return false; /* a string only: a device chosen at run time is what it is */
+	while (!ts_node_is_null(ts_node_parent(root)))
+		root = ts_node_parent(root);
+	if (!(dest = declared_dest(src, args, &positional)))
+		return false;
+	s.dest = dest;
+	mpsfix_walk(root, search, &s);
+	mpsfix_buf_release(&s.name);
+	free(dest);
+	return s.found;
 }

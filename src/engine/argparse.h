@@ -1,6 +1,7 @@
 /*
  * argparse.h: the command-line switches a script declares with argparse,
- * read from its own text.  Used by cond.c for a constraint's `opt-in:`.
+ * read from its own text.  Used by cond.c for a constraint's `opt-in:`, and
+ * by uses.c for `used:` (an option's default that the script replaces).
  */
 #ifndef MPSFIX_ARGPARSE_H
 #define MPSFIX_ARGPARSE_H
@@ -9,6 +10,7 @@
 
 #include "common.h"
 #include "instance.h"
+#include "names.h"
 #include "strvec.h"
 
 /*
@@ -51,5 +53,23 @@ void mpsfix_argparse_release(mpsfix_argparse *a);
  * `a` keeps what the text declares, for the text's next questions.
  */
 bool mpsfix_argparse_opt_in(mpsfix_argparse *a, const char *src, TSNode root, TSNode value);
+
+/**
+ * Does the script replace the value of a command-line option where CUDA is
+ * missing, so that its default ("cuda") never reaches torch there?
+ * `deflt` is the value of `default=` in an `add_argument(...)` call of
+ * the text `src`, a string, whose option's dest is NAME (derived as above).  True
+ * when the text either
+ * - has an `if` whose test calls torch.cuda.is_available() and reads
+ *   `x.NAME`, and whose body assigns `x.NAME`: `if args.device == "cuda"
+ *   and not torch.cuda.is_available(): args.device = "cpu"`; or
+ * - reads `x.NAME` in the value of a conditional expression whose test
+ *   calls torch.cuda.is_available(): `torch.device(args.device if
+ *   torch.cuda.is_available() else "cpu")`.
+ * (Inside one function or at the top level; `names` resolves torch's
+ * spelling.)  A guess: the script's other reads of `x.NAME` are taken to
+ * come after the replacement, and `x` to be the parsed options.
+ */
+bool mpsfix_argparse_falls_back(mpsfix_names *names, const char *src, TSNode deflt);
 
 #endif

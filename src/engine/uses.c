@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "argparse.h"
 #include "bindings.h"
 #include "literal.h"
 #include "parse.h"
@@ -548,6 +549,8 @@ bool mpsfix_uses_used(mpsfix_uses_memo *memo, mpsfix_names *names, const char *s
 	if ((is(p, "default_parameter") || is(p, "typed_default_parameter")) &&
 	    ts_node_eq(ts_node_child_by_field_name(p, "value", 5), v))
 		return !mpsfix_defaults_overridden(memo ? &memo->defaults : NULL, src, p);
+	if (is(p, "keyword_argument")) /* parser.add_argument("--device", default="cuda") */
+		return !mpsfix_argparse_falls_back(names, src, v);
 	if (!is(p, "assignment") || !ts_node_eq(ts_node_child_by_field_name(p, "right", 5), v) ||
 	    !is(left = ts_node_child_by_field_name(p, "left", 4), "identifier") ||
 	    !is(ts_node_parent(p), "expression_statement"))
