@@ -581,6 +581,11 @@ START_TEST(test_engine_defaults)
 		{"class C:\n    def m(self, device='cuda'):\n        pass\n    def run(self, x):\n"
 		 "        x.m('cpu')\n", false, false},
 		{"def f(x, device='cuda'):\n    return x\ndef f(x):\n    return x\nf(1, 'cpu')\n", false, false},
+		/* torch's own function of the same name is no mention of f */
+		{"import torch\n" DEF "f(1, 'cpu')\ny = torch.f('cuda')\nz = torch.x.f\n", true, false},
+		{"import torch as t\n" DEF "f(1, 'cpu')\ny = t.f('cuda')\n", false, false},
+		{DEF "f(1, 'cpu')\ny = torch.f('cuda')\n", false, false}, /* torch is not imported */
+		{"import torch\n" DEF "f(1, 'cpu')\ny = mod.f('cuda')\n", false, false},
 		/* a script's private functions: no call passes it */
 		{PDEF "_f(1)\n" MAIN, false, true},
 		{DEF "f(1)\n" MAIN, false, false},      /* public: an importer may pass it */

@@ -85,6 +85,9 @@ static mpsfix_walk_action read_name(TSNode n, const mpsfix_ancestors *up, void *
 		    (is(g = mpsfix_up(up, 2), "import_statement") || is(g, "aliased_import") ||
 		     (is(g, "import_from_statement") && mpsfix_field_is(g, "module_name", p))))
 			rd->m->gradio = true; /* import gradio (as gr), from gradio import ... */
+		if (!rd->m->torch && mpsfix_node_text_is(n, rd->src, "torch") && is(p, "dotted_name") &&
+		    ts_node_eq(ts_node_named_child(p, 0), n) && is(mpsfix_up(up, 2), "import_statement"))
+			rd->m->torch = true; /* import torch, import torch.nn (not `as`) */
 	}
 	mpsfix_grow((void **)&rd->m->items, &rd->m->cap, rd->m->len + 1, sizeof(*rd->m->items));
 	rd->m->items[rd->m->len++] = name;
@@ -289,6 +292,19 @@ static bool method_call(const struct mpsfix_defaults_name *id, TSNode cls, bool 
 	       ts_node_start_byte(id->id) >= ts_node_start_byte(cls) && ts_node_end_byte(id->id) <= ts_node_end_byte(cls);
 }
 
+/* Is name `id` the attribute of `torch.f` or `torch.x.f`, in a text that imports torch: torch's own? */
+static bool torch_attribute(const mpsfix_defaults_memo *m, TSNode id, const char *src)
+{
+	TSNode p = ts_node_parent(id), o;
+
+	if (!m->torch || !is(p, "attribute") || !mpsfix_field_is(p, "attribute", id))
+		return false;
+	for (o = ts_node_child_by_field_name(p, "object", 6); is(o, "attribute");
+	     o = ts_node_child_by_field_name(o, "object", 6))
+		;
+	return is(o, "identifier") && mpsfix_node_text_is(o, src, "torch");
+}
+
 /*
  * Read the calls of function definition `def` of the text at `root` (a
  * method of `cls`, when not null; a static one) into a new entry.
@@ -314,6 +330,8 @@ static struct mpsfix_defaults_fn *read_fn(mpsfix_defaults_memo *m, TSNode root, 
 
 		if (!mpsfix_node_same_text(id->id, fname, src) || ts_node_eq(id->id, fname))
 			continue; /* another text of the same hash; the definition's own name */
+		if (ts_node_is_null(cls) && torch_attribute(m, id->id, src))
+			continue; /* torch.get_autocast_dtype(d) beside the file's own get_autocast_dtype() */
 		if (is(id->id, "string_content") || id->in_def)
 			ok = false; /* getattr(self, "f"), a second definition */
 		else if (id->handed)

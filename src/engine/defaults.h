@@ -40,6 +40,7 @@ typedef struct {
 	size_t len, cap, nkws, capkws;
 	bool read;
 	bool gradio;              /* the text imports gradio */
+	bool torch;               /* it binds `torch` by `import torch` (torch.X) */
 	signed char script;       /* it has an `if __name__ == "__main__":` block
 				     (0: not looked for yet, 1 yes, -1 no) */
 	struct mpsfix_defaults_fn {
@@ -71,7 +72,9 @@ void mpsfix_defaults_memo_release(mpsfix_defaults_memo *m);
  *   method named `forward` (nn.Module calls it through `module(x)`);
  * - no string of the text holds the name alone (getattr(self, "name"));
  * - every other identifier of that name is the function of a call: `f(...)`
- *   for a function of the module or of another function; for a method,
+ *   for a function of the module or of another function (`torch.f` and
+ *   `torch.x.f`, in a text that imports torch, are torch's, not a mention);
+ *   for a method,
  *   `self.f(...)` or `cls.f(...)` inside its class (the call's object is
  *   then `self`: `x.f(...)` elsewhere may be another class's method, as
  *   `torch.load(...)` is not `Checkpoint.load`), and for a @staticmethod
