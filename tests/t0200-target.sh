@@ -516,6 +516,23 @@ expect_err "check: the warning names the file as seen from the current folder" \
 	"mpsfix: bad/ruff.toml:1: line-length 0 ignored"
 run_in "$ll" "$bin" check $R --format concise --line-length 100 bad
 expect_no_err "check --line-length: no lint configuration read" "ignored"
+# many folders, each with its own line length: one run wraps each file as a run on its folder alone
+# (the styles' table grows while it is read: a stale pointer into it once read freed memory)
+many=$tmp/many-styles
+for k in 1 2 3 4 5 6 7 8 9 10 11 12; do
+	mkdir -p "$many/p$k"
+	printf '[tool.ruff]\nline-length = %d\n' $((70 + 2 * k)) >"$many/p$k/pyproject.toml"
+	printf 'import torch\n\n\ndef load(batch, device):\n    return batch.to(device, non_blocking=True), device\n' \
+		>"$many/p$k/a.py"
+done
+run_in "$many" "$bin" diff --select MPS006 .
+together=$out
+# in path order, as one run reports
+alone=$(cd "$many" && for k in 1 10 11 12 2 3 4 5 6 7 8 9; do "$bin" diff --select MPS006 "p$k" 2>/dev/null; done)
+expect_eq "twelve folders' line lengths: one run wraps as twelve" "$together" "$alone"
+n=$(printf '%s\n' "$together" | grep -c '^+    return batch.to(device, non_blocking=not str(device).startswith("mps")), device$')
+expect_eq "twelve folders' line lengths: the 83-column line kept where it fits (84 to 94)" "$n" 6
+
 # standard input: the folder of --stdin-filename
 run_in "$ll" sh -c "\"\$0\" check $R --stdin-filename bad/new.py - <bad/a.py" "$bin"
 expect_err "standard input: the lint configuration of --stdin-filename's folder" \

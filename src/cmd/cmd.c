@@ -80,8 +80,10 @@ uint32_t *mpsfix_cmd_line_lengths(mpsfix_cmd *cmd, const mpsfix_strvec *files)
 
 	for (size_t i = 0; i < files->len; i++) {
 		const char *operand, *path = lookup_path(cmd->opts, files->items[i], &operand);
+		/* first: it may move s->items */
+		size_t style = mpsfix_styles_of_file(s, path, operand, mpsfix_cmd_on_warning, NULL);
 
-		of[i] = s->items[mpsfix_styles_of_file(s, path, operand, mpsfix_cmd_on_warning, NULL)].line_length;
+		of[i] = s->items[style].line_length;
 	}
 	return of;
 }

@@ -20,7 +20,7 @@
 int mpsfix_cmd_rules(mpsfix_cmd *st)
 {
 	const mpsfix_opts *opts = st->opts;
-	size_t n = st->rules.len, found, nrun = 0;
+	size_t n = st->rules.len, found, nrun = 0, at;
 	bool *selected = mpsfix_xcalloc(n + 1, sizeof(bool));
 	mpsfix_rule_status *status = mpsfix_xcalloc(n + 1, sizeof(*status));
 	mpsfix_rulelist_format format;
@@ -32,8 +32,8 @@ int mpsfix_cmd_rules(mpsfix_cmd *st)
 	if ((error = mpsfix_cmd_settle(st)) < 0 || (error = mpsfix_rulelist_format_parse(&format, opts->format)) < 0)
 		goto fail;
 	/* the target of a file in the current folder */
-	target = &st->set.targets.items[mpsfix_targets_of_folder(&st->set.targets, ".", mpsfix_cmd_on_warning,
-								 NULL)];
+	at = mpsfix_targets_of_folder(&st->set.targets, ".", mpsfix_cmd_on_warning, NULL); /* may move items */
+	target = &st->set.targets.items[at];
 	mpsfix_select_rules(selected, st->rules.items, n, &st->set.select, st->set.has_select,
 			    &st->set.extend_select, &st->set.ignore);
 	for (size_t i = 0; i < n; i++) {
@@ -57,8 +57,8 @@ int mpsfix_cmd_rules(mpsfix_cmd *st)
 	if (error < 0)
 		goto fail;
 	if (opts->command == MPSFIX_CMD_RULES && !opts->quiet) {
-		style = &st->set.styles.items[mpsfix_styles_of_folder(&st->set.styles, ".", mpsfix_cmd_on_warning,
-								      NULL)];
+		at = mpsfix_styles_of_folder(&st->set.styles, ".", mpsfix_cmd_on_warning, NULL);
+		style = &st->set.styles.items[at];
 		fprintf(stderr, "mpsfix: %zu rule%s, %zu run; %s; %s\n", n, mpsfix_cmd_plural(n), nrun,
 			target->summary, style->summary);
 	}
