@@ -456,6 +456,29 @@ START_TEST(test_engine_argparse_falls_back)
 		      "    d = torch.device(a.vae_device if torch.cuda.is_available() else 'cpu')\n", true},
 		{HEAD "p.add_argument('--dev', dest='where', default='cuda')\na = p.parse_args()\n"
 		      "d = a.where if torch.cuda.is_available() else 'cpu'\n", true},
+		{HEAD "p.add_argument('--device', default='cuda')\na = p.parse_args()\n"
+		      "if not torch.cuda.is_available():\n    a.device = 'cpu'\n", true},
+		{HEAD "p.add_argument('--device', default='cuda')\na = p.parse_args()\n"
+		      "d = (a.device  # the option\n     if torch.cuda.is_available() or a.device == 'cpu' else 'cpu')\n", true},
+		/* replaced only with CUDA, or only for another value: a Mac user with the default still fails */
+		{HEAD "p.add_argument('--device', default='cuda')\na = p.parse_args()\n"
+		      "if a.device == 'cuda' and torch.cuda.is_available():\n    a.device = 'cuda:1'\n", false},
+		{HEAD "p.add_argument('--device', default='cuda')\na = p.parse_args()\n"
+		      "if a.device == 'cpu' and not torch.cuda.is_available():\n    a.device = 'cpu'\n", false},
+		{HEAD "p.add_argument('--device', default='cuda')\na = p.parse_args()\n"
+		      "if not torch.cuda.is_available() and a.force:\n    a.device = 'cpu'\n", false},
+		{HEAD "p.add_argument('--device', default='cuda')\na = p.parse_args()\n"
+		      "if not torch.cuda.is_available():\n    if a.force:\n        a.device = 'cpu'\n", false},
+		{HEAD "p.add_argument('--device', default='cuda')\na = p.parse_args()\n"
+		      "d = a.device if not torch.cuda.is_available() else 'cuda:0'\n", false},
+		{HEAD "p.add_argument('--device', default='cuda')\na = p.parse_args()\n"
+		      "d = a.device if torch.cuda.is_available() or a.device == 'cuda' else 'cpu'\n", false},
+		/* not the parsed options: another object's attribute of that name */
+		{HEAD "p.add_argument('--device', default='cuda')\na = p.parse_args()\n"
+		      "def pick(ref):\n    return ref.device if torch.cuda.is_available() else 'cpu'\n", false},
+		{HEAD "p.add_argument('--device', default='cuda')\na = p.parse_args()\nclass M:\n    def f(self):\n"
+		      "        if self.device == 'cuda' and not torch.cuda.is_available():\n            self.device = 'cpu'\n",
+		 false},
 		/* raises: a Mac user still fails */
 		{HEAD "p.add_argument('--device', default='cuda')\na = p.parse_args()\n"
 		      "if a.device == 'cuda' and not torch.cuda.is_available():\n    raise SystemExit(1)\n", false},

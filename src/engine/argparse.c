@@ -52,26 +52,26 @@ static bool off(TSNode v)
  * The dest that `add_argument(...)` with arguments `args` declares (free
  * it), as argparse derives it: its `dest=`, else its first long option
  * without `--` and with `-` read as `_`, else its first option without `-`;
- * NULL where an option or the dest is not a literal (*args, dest=VAR).
- * `*positional`: the first option is a positional argument's name.
+ * NULL where an option or the dest is not a literal (*args, dest=VAR:
+ * `*any`), or where there is no option.  `*positional`: the first option is
+ * a positional argument's name.
  */
-static char *declared_dest(const char *src, TSNode args, bool *positional)
+static char *declared_dest(const char *src, TSNode args, bool *positional, bool *any)
 {
 	mpsfix_literal lit;
 	const char *str;
 	char *dest = NULL, *first_long = NULL, *first = NULL;
-	bool any = false;
 	TSNode c;
 	mpsfix_kids k;
 
-	*positional = false;
+	*positional = *any = false;
 	mpsfix_kids_start(&k, args);
-	while (!any && mpsfix_kids_next(&k, &c)) {
+	while (!*any && mpsfix_kids_next(&k, &c)) {
 		if (is(c, "keyword_argument")) {
 			if (!mpsfix_node_text_is(ts_node_child_by_field_name(c, "name", 4), src, "dest"))
 				continue;
 			str = mpsfix_literal_string(&lit, ts_node_child_by_field_name(c, "value", 5), src);
-			any = !str; /* dest=VAR: any dest at all */
+			*any = !str; /* dest=VAR: any dest at all */
 			if (str && !dest)
 				dest = mpsfix_xstrdup(str); /* kept as written: argparse does not touch it */
 		} else if ((str = mpsfix_literal_string(&lit, c, src))) {
@@ -83,13 +83,13 @@ static char *declared_dest(const char *src, TSNode args, bool *positional)
 				*positional = str[0] != '-';
 			}
 		} else {
-			any = true; /* *flags, **options, a name: any dest */
+			*any = true; /* *flags, **options, a name: any dest */
 		}
 		if (str)
 			mpsfix_literal_release(&lit);
 	}
 	mpsfix_kids_end(&k);
-	if (any || (!dest && !first_long && !first)) {
+	if (*any || (!dest && !first_long && !first)) {
 		free(dest);
 		dest = NULL;
 	} else if (!dest) {
@@ -108,12 +108,12 @@ static void add_argument(mpsfix_argparse *a, const char *src, TSNode args)
 	mpsfix_literal lit;
 	const char *str;
 	char *dest;
-	bool store_true = false, positional;
+	bool store_true = false, positional, any;
 	TSNode deflt = {0}, c, key, v;
 	mpsfix_kids k;
 
-	if (!(dest = declared_dest(src, args, &positional))) {
-		a->any = true; /* or no option at all: add_argument() raises */
+	if (!(dest = declared_dest(src, args, &positional, &any))) {
+		a->any = any; /* no option at all declares nothing (add_argument() raises) */
 		return;
 	}
 	mpsfix_kids_start(&k, args);
@@ -443,88 +443,189 @@ bool mpsfix_argparse_opt_in(mpsfix_argparse *a, const char *src, TSNode root, TS
 }
 
 typedef struct {
+	mpsfix_argparse *a;  /* for parsed_namespace() */
 	mpsfix_names *names;
 	const char *src;
-	const char *dest;
+	TSNode root;
+	const char *dest;    /* the option's dest */
+	const char *deflt;   /* its default, a string */
 	mpsfix_buf name;
-	int want; /* CALL: a call of torch.cuda.is_available(); READ, SET: x.DEST read, assigned */
 	bool found;
-} searching;
+} fallback;
 
-enum { CALL, READ, SET, FALLBACK };
-
-static mpsfix_walk_action search(TSNode n, void *payload);
-
-/* Does `n` hold what `want` says (searching.want)? */
-static bool holds(searching *s, TSNode n, int want)
+/* `n` without the parentheses around it. */
+static TSNode bare(TSNode n)
 {
-	searching one = *s;
-
-	one.want = want;
-	one.found = false;
-	mpsfix_walk(n, search, &one);
-	s->name = one.name; /* its buffer, grown */
-	return one.found;
+	return mpsfix_unparenthesized(n);
 }
 
-static bool names_dest(const searching *s, TSNode n)
+/* Is `n` torch.cuda.is_available()? */
+static bool cuda_available(fallback *f, TSNode n)
 {
+	n = bare(n);
+	return is(n, "call") && !mpsfix_named_count(ts_node_child_by_field_name(n, "arguments", 9)) &&
+	       mpsfix_names_name_of(f->names, ts_node_child_by_field_name(n, "function", 8), f->src, &f->name) &&
+	       !strcmp(f->name.data, "torch.cuda.is_available");
+}
+
+/* Is `n` `x.DEST`, x the parsed options (parse_args()'s value)? */
+static bool option(fallback *f, TSNode n)
+{
+	n = bare(n);
 	return is(n, "attribute") &&
-	       mpsfix_node_text_is(ts_node_child_by_field_name(n, "attribute", 9), s->src, s->dest);
+	       mpsfix_node_text_is(ts_node_child_by_field_name(n, "attribute", 9), f->src, f->dest) &&
+	       parsed_namespace(f->a, f->src, f->root, ts_node_child_by_field_name(n, "object", 6));
 }
 
-static mpsfix_walk_action search(TSNode n, void *payload)
+/* Is `n` `x.DEST == "S"` (or `"S" == x.DEST`), and is S the default (`same`) or another string? */
+static bool compares(fallback *f, TSNode n, bool same)
 {
-	searching *s = payload;
-	TSNode t;
+	TSNode l, r, op;
+	mpsfix_literal lit;
+	const char *str;
+	bool yes;
 
-	if (is(n, "function_definition") || is(n, "class_definition") || is(n, "lambda"))
-		return s->want == FALLBACK ? MPSFIX_WALK_DESCEND : MPSFIX_WALK_SKIP;
-	switch (s->want) {
-	case CALL:
-		s->found = is(n, "call") &&
-			   mpsfix_names_name_of(s->names, ts_node_child_by_field_name(n, "function", 8), s->src, &s->name) &&
-			   !strcmp(s->name.data, "torch.cuda.is_available");
-		break;
-	case READ:
-		s->found = names_dest(s, n);
-		break;
-	case SET:
-		s->found = is(n, "assignment") && names_dest(s, ts_node_child_by_field_name(n, "left", 4));
-		break;
-	default:
-		/* if args.device == "cuda" and not torch.cuda.is_available(): args.device = "cpu" */
-		if (is(n, "if_statement")) {
-			t = ts_node_child_by_field_name(n, "condition", 9);
-			s->found = holds(s, t, CALL) && holds(s, t, READ) &&
-				   holds(s, ts_node_child_by_field_name(n, "consequence", 11), SET);
-		}
-		/* args.device if torch.cuda.is_available() else "cpu" */
-		if (is(n, "conditional_expression"))
-			s->found = holds(s, ts_node_named_child(n, 1), CALL) && holds(s, ts_node_named_child(n, 0), READ);
-		break;
+	n = bare(n);
+	if (!is(n, "comparison_operator") || mpsfix_named_count(n) != 2)
+		return false;
+	l = ts_node_named_child(n, 0);
+	r = ts_node_named_child(n, 1);
+	op = ts_node_child(n, 1);
+	if (strcmp(ts_node_type(op), "=="))
+		return false;
+	if (!option(f, l)) {
+		TSNode t = l;
+
+		l = r;
+		r = t;
+		if (!option(f, l))
+			return false;
 	}
-	return s->found ? MPSFIX_WALK_STOP : MPSFIX_WALK_DESCEND;
+	if (!(str = mpsfix_literal_string(&lit, bare(r), f->src)))
+		return false;
+	yes = !strcmp(str, f->deflt) == same;
+	mpsfix_literal_release(&lit);
+	return yes;
+}
+
+/*
+ * Does test `t` hold where CUDA is missing, when the option holds its
+ * default: `not torch.cuda.is_available()`, alone or in an `and` whose
+ * other terms are `x.DEST == DEFAULT`?
+ */
+static bool holds_without_cuda(fallback *f, TSNode t)
+{
+	TSNode op;
+
+	t = bare(t);
+	if (is(t, "not_operator"))
+		return cuda_available(f, ts_node_child_by_field_name(t, "argument", 8));
+	if (!is(t, "boolean_operator") || strcmp(ts_node_type(op = ts_node_child_by_field_name(t, "operator", 8)), "and"))
+		return false;
+	for (int i = 0; i < 2; i++) {
+		TSNode side = ts_node_child_by_field_name(t, i ? "right" : "left", i ? 5 : 4);
+
+		if (!holds_without_cuda(f, side) && !compares(f, side, true))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * Is test `t` false where CUDA is missing, when the option holds its
+ * default: `torch.cuda.is_available()`, alone or in an `or` whose other
+ * terms are `x.DEST == S`, S another string?
+ */
+static bool false_without_cuda(fallback *f, TSNode t)
+{
+	TSNode op;
+
+	t = bare(t);
+	if (cuda_available(f, t))
+		return true;
+	if (!is(t, "boolean_operator") || strcmp(ts_node_type(op = ts_node_child_by_field_name(t, "operator", 8)), "or"))
+		return false;
+	for (int i = 0; i < 2; i++) {
+		TSNode side = ts_node_child_by_field_name(t, i ? "right" : "left", i ? 5 : 4);
+
+		if (!false_without_cuda(f, side) && !compares(f, side, false))
+			return false;
+	}
+	return true;
+}
+
+/* Does block `b` assign `x.DEST` in a statement of its own (not under another if)? */
+static bool assigns(fallback *f, TSNode b)
+{
+	mpsfix_kids k;
+	TSNode st, e;
+	bool yes = false;
+
+	mpsfix_kids_start(&k, b);
+	while (!yes && mpsfix_kids_next(&k, &st)) {
+		e = is(st, "expression_statement") ? ts_node_named_child(st, 0) : (TSNode){0};
+		yes = is(e, "assignment") && option(f, ts_node_child_by_field_name(e, "left", 4));
+	}
+	mpsfix_kids_end(&k);
+	return yes;
+}
+
+/* The named children of `n` but comments, into c[0, max): how many there are. */
+static uint32_t parts(TSNode n, TSNode *c, uint32_t max)
+{
+	uint32_t m = 0;
+
+	for (uint32_t i = 0; i < ts_node_named_child_count(n); i++) {
+		TSNode x = ts_node_named_child(n, i);
+
+		if (is(x, "comment"))
+			continue;
+		if (m < max)
+			c[m] = x;
+		m++;
+	}
+	return m;
+}
+
+static mpsfix_walk_action find_fallback(TSNode n, void *payload)
+{
+	fallback *f = payload;
+	TSNode c[3];
+
+	/* if args.device == "cuda" and not torch.cuda.is_available(): args.device = "cpu" */
+	if (is(n, "if_statement"))
+		f->found = holds_without_cuda(f, ts_node_child_by_field_name(n, "condition", 9)) &&
+			   assigns(f, ts_node_child_by_field_name(n, "consequence", 11));
+	/* args.device if torch.cuda.is_available() else "cpu" */
+	else if (is(n, "conditional_expression") && parts(n, c, 3) == 3)
+		f->found = false_without_cuda(f, c[1]) && option(f, c[0]);
+	return f->found ? MPSFIX_WALK_STOP : MPSFIX_WALK_DESCEND;
 }
 
 bool mpsfix_argparse_falls_back(mpsfix_names *names, const char *src, TSNode deflt)
 {
 	TSNode kw = ts_node_parent(deflt), args = ts_node_parent(kw), call = ts_node_parent(args), root = call;
-	searching s = {names, src, NULL, MPSFIX_BUF_INIT, FALLBACK, false};
-	char *dest;
-	bool positional;
+	mpsfix_argparse a = MPSFIX_ARGPARSE_INIT;
+	fallback f = {.a = &a, .names = names, .src = src, .name = MPSFIX_BUF_INIT};
+	mpsfix_literal lit;
+	char *dest = NULL;
+	bool positional, any;
 
-	if (!is(deflt, "string") || !is(kw, "keyword_argument") ||
+	if (!is(kw, "keyword_argument") ||
 	    !mpsfix_node_text_is(ts_node_child_by_field_name(kw, "name", 4), src, "default") || !is(call, "call") ||
-	    !calls(src, call, "add_argument", false))
+	    !calls(src, call, "add_argument", false) || !(f.deflt = mpsfix_literal_string(&lit, deflt, src)))
 		return false; /* a string only: a device chosen at run time is what it is */
 	while (!ts_node_is_null(ts_node_parent(root)))
 		root = ts_node_parent(root);
-	if (!(dest = declared_dest(src, args, &positional)))
-		return false;
-	s.dest = dest;
-	mpsfix_walk(root, search, &s);
-	mpsfix_buf_release(&s.name);
+	if (!(dest = declared_dest(src, args, &positional, &any)))
+		goto done;
+	f.root = root;
+	f.dest = dest;
+	mpsfix_walk(root, find_fallback, &f);
+done:
+	mpsfix_literal_release(&lit);
+	mpsfix_argparse_release(&a);
+	mpsfix_buf_release(&f.name);
 	free(dest);
-	return s.found;
+	return f.found;
 }

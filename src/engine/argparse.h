@@ -58,17 +58,22 @@ bool mpsfix_argparse_opt_in(mpsfix_argparse *a, const char *src, TSNode root, TS
  * Does the script replace the value of a command-line option where CUDA is
  * missing, so that its default ("cuda") never reaches torch there?
  * `deflt` is the value of `default=` in an `add_argument(...)` call of
- * the text `src`, a string, whose option's dest is NAME (derived as above).  True
- * when the text either
- * - has an `if` whose test calls torch.cuda.is_available() and reads
- *   `x.NAME`, and whose body assigns `x.NAME`: `if args.device == "cuda"
- *   and not torch.cuda.is_available(): args.device = "cpu"`; or
- * - reads `x.NAME` in the value of a conditional expression whose test
- *   calls torch.cuda.is_available(): `torch.device(args.device if
+ * the text `src`, a string S, whose option's dest is NAME (derived as
+ * above).  `x.NAME` below is read from the parsed options (x's value is
+ * `parse_args()`, as for mpsfix_argparse_opt_in()); `names` resolves
+ * torch's spelling.  True when the text either
+ * - has an `if` whose test holds without CUDA while the option is S:
+ *   `not torch.cuda.is_available()`, alone or in an `and` whose other
+ *   terms are `x.NAME == S`; and whose body assigns `x.NAME` in a
+ *   statement of its own: `if args.device == "cuda" and not
+ *   torch.cuda.is_available(): args.device = "cpu"`; or
+ * - has a conditional expression whose test is false without CUDA while
+ *   the option is S: `torch.cuda.is_available()`, alone or in an `or`
+ *   whose other terms are `x.NAME == T` (T another string), and whose
+ *   value is `x.NAME`: `torch.device(args.device if
  *   torch.cuda.is_available() else "cpu")`.
- * (Inside one function or at the top level; `names` resolves torch's
- * spelling.)  A guess: the script's other reads of `x.NAME` are taken to
- * come after the replacement, and `x` to be the parsed options.
+ * A guess: the script's other reads of `x.NAME` are taken to come after
+ * the replacement.
  */
 bool mpsfix_argparse_falls_back(mpsfix_names *names, const char *src, TSNode deflt);
 
