@@ -536,6 +536,10 @@ START_TEST(test_engine_dynamic_calls)
 		{"frame.f_locals.update(d)\n", true},
 		{"setup.__globals__['device'] = 'mps'\n", true},
 		{"x.f_globals_count = 1\n", false},
+		{"__builtins__.exec(code)\n", true},
+		{"from builtins import exec as run\n", true},
+		{"import builtins\nrun = getattr(builtins, name)\n", true},
+		{"import builtins\nbuiltins.print = log\n", false},
 		{"# f_globals\n", true}, /* a comment counts: the text is not parsed */
 	};
 

@@ -26,6 +26,7 @@ struct mpsfix_bindings_index {
 	site *sites;         /* sorted by hash, then source order */
 	size_t len, cap;
 	bool dynamic;
+	uint32_t star;       /* where the scope's last `import *` ends (0: none) */
 	const char *src;
 };
 
@@ -36,6 +37,7 @@ typedef struct {
 	size_t n;
 	mpsfix_binding *out;
 	bool nested;         /* inside a function, class or lambda of the scope */
+	uint32_t star;       /* where the scope's last `import *` ends (0: none) */
 	TSNode scope;
 	mpsfix_bindings_index *index; /* every name's sites, when building an index */
 } walk;
@@ -75,6 +77,8 @@ static void bind(walk *w, TSNode id, TSNode value)
 
 		if (!mpsfix_node_same_text(id, w->ids[hit->index], w->src))
 			continue;
+		if (!b->count)
+			b->first = ts_node_start_byte(id);
 		if (!b->count++ && !ts_node_is_null(value)) {
 			b->value = value;
 			b->at = ts_node_start_byte(id);
@@ -134,7 +138,8 @@ static mpsfix_walk_action visit(TSNode n, const mpsfix_ancestors *up, void *payl
 
 	/* vars(obj) is obj.__dict__: only vars() is the scope's namespace */
 	if (!w->nested && !strcmp(type, "call") && is(fn = ts_node_child_by_field_name(n, "function", 8), "identifier") &&
-	    (mpsfix_node_text_is(fn, w->src, "exec") || mpsfix_node_text_is(fn, w->src, "globals") ||
+	    (mpsfix_node_text_is(fn, w->src, "exec") || mpsfix_node_text_is(fn, w->src, "eval") ||
+	     mpsfix_node_text_is(fn, w->src, "globals") ||
 	     mpsfix_node_text_is(fn, w->src, "locals") ||
 	     (mpsfix_node_text_is(fn, w->src, "vars") &&
 	      !mpsfix_named_count(ts_node_child_by_field_name(n, "arguments", 9))))) {
@@ -145,10 +150,9 @@ static mpsfix_walk_action visit(TSNode n, const mpsfix_ancestors *up, void *payl
 		return MPSFIX_WALK_DESCEND;
 	}
 	if (!w->nested && !strcmp(type, "wildcard_import")) {
-		for (size_t i = 0; i < w->n; i++)
-			w->out[i].dynamic = true; /* from cfg import * */
+		w->star = ts_node_end_byte(n); /* from cfg import *: the last one so far */
 		if (w->index)
-			w->index->dynamic = true;
+			w->index->star = w->star;
 		return MPSFIX_WALK_SKIP;
 	}
 	if (!ts_node_eq(n, w->scope) && !w->nested &&
@@ -184,9 +188,15 @@ static mpsfix_walk_action visit(TSNode n, const mpsfix_ancestors *up, void *payl
 	return MPSFIX_WALK_DESCEND;
 }
 
+/* May an `import *` that ends at `star` (0: none) bind the name of `b` after its first binding? */
+static bool starred(uint32_t star, const mpsfix_binding *b)
+{
+	return star && (!b->count || star > b->first);
+}
+
 void mpsfix_bindings_count(TSNode scope, const char *src, const TSNode *ids, size_t n, mpsfix_binding *out)
 {
-	walk w = {src, ids, NULL, n, out, false, scope, NULL};
+	walk w = {.src = src, .ids = ids, .n = n, .out = out, .scope = scope};
 
 	memset(out, 0, n * sizeof(*out));
 	if (!n || ts_node_is_null(scope))
@@ -196,6 +206,8 @@ void mpsfix_bindings_count(TSNode scope, const char *src, const TSNode *ids, siz
 		w.want[i] = (wanted){mpsfix_node_hash(ids[i], src), i};
 	qsort(w.want, n, sizeof(*w.want), by_hash);
 	mpsfix_walk_parents(scope, visit, &w);
+	for (size_t i = 0; i < n; i++)
+		out[i].dynamic |= starred(w.star, &out[i]);
 	free(w.want);
 }
 
@@ -211,7 +223,7 @@ static int by_site(const void *a, const void *b)
 mpsfix_bindings_index *mpsfix_bindings_index_new(TSNode scope, const char *src)
 {
 	mpsfix_bindings_index *ix = mpsfix_xcalloc(1, sizeof(*ix));
-	walk w = {src, NULL, NULL, 0, NULL, false, scope, ix};
+	walk w = {.src = src, .scope = scope, .index = ix};
 
 	ix->src = src;
 	if (!ts_node_is_null(scope))
@@ -249,9 +261,30 @@ void mpsfix_bindings_index_get(const mpsfix_bindings_index *ix, TSNode id, mpsfi
 
 		if (!mpsfix_node_same_text(s->id, id, ix->src))
 			continue;
+		if (!out->count)
+			out->first = ts_node_start_byte(s->id);
 		if (!out->count++ && !ts_node_is_null(s->value)) { /* as bind() counts */
 			out->value = s->value;
 			out->at = ts_node_start_byte(s->id);
 		}
 	}
+	out->dynamic |= starred(ix->star, out);
+}
+
+bool mpsfix_bindings_builtin(TSNode id, const char *src)
+{
+	mpsfix_binding b;
+	bool in_function = false;
+
+	for (TSNode a = ts_node_parent(id); !ts_node_is_null(a); a = ts_node_parent(a)) {
+		bool fn = is(a, "function_definition") || is(a, "lambda");
+
+		if (fn || is(a, "module") || (is(a, "class_definition") && !in_function)) {
+			mpsfix_bindings_count(a, src, &id, 1, &b);
+			if (b.count || b.dynamic)
+				return false;
+		}
+		in_function |= fn;
+	}
+	return true;
 }

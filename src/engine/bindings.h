@@ -16,10 +16,13 @@
 typedef struct {
 	uint32_t count;  /* how many places bind the name in the scope */
 	bool dynamic;    /* the scope's own code (not a function inside it) calls
-			    exec(), globals(), locals() or vars() (not vars(obj)), or
-			    imports `*`: any name may be bound (the same for every name) */
+			    exec(), eval(), globals(), locals() or vars() (not vars(obj)): any
+			    name may be bound (the same for every name); or it imports
+			    `*` after the name's first binding (anywhere, for a name it
+			    binds nowhere else), which may bind it again */
 	TSNode value;    /* the right side of the first `NAME = value`, or null */
 	uint32_t at;     /* where that assignment starts */
+	uint32_t first;  /* where the first binding of any kind stands */
 } mpsfix_binding;
 
 /**
@@ -42,5 +45,13 @@ void mpsfix_bindings_count(TSNode scope, const char *src, const TSNode *ids, siz
 mpsfix_bindings_index *mpsfix_bindings_index_new(TSNode scope, const char *src);
 void mpsfix_bindings_index_free(mpsfix_bindings_index *ix);
 void mpsfix_bindings_index_get(const mpsfix_bindings_index *ix, TSNode id, mpsfix_binding *out);
+
+/**
+ * Is identifier `id` the builtin of its name where it stands: does no
+ * scope around it bind the name (its functions and lambdas, the body of a
+ * class it stands in directly, the module), nor may (exec(), `import *`)?
+ * One walk of each scope.
+ */
+bool mpsfix_bindings_builtin(TSNode id, const char *src);
 
 #endif

@@ -12,10 +12,10 @@ static bool is(TSNode n, const char *type)
 	return !ts_node_is_null(n) && !strcmp(ts_node_type(n), type);
 }
 
-/* Is text [from, to) free of exec(), globals(), locals(), vars() and import (or of the words, in a comment)? */
+/* Is text [from, to) free of exec(), eval(), globals(), locals(), vars() and import (or of the words, in a comment)? */
 bool mpsfix_dynamic_free(const char *src, uint32_t from, uint32_t to)
 {
-	static const char *const calls[] = {"exec", "globals", "locals", "vars", "import"};
+	static const char *const calls[] = {"exec", "eval", "globals", "locals", "vars", "import"};
 
 	for (uint32_t i = from; i < to; i++)
 		for (size_t c = 0; c < MPSFIX_ARRAY_SIZE(calls); c++)
@@ -39,40 +39,68 @@ static bool word_at(const char *src, uint32_t len, uint32_t i, const char *w)
 	       (i + n == len || !word_char(src[i + n]));
 }
 
+static const char *const binding_calls[] = {"exec", "eval", "globals", "locals", "vars"};
+
+/*
+ * Does the line of `src` that holds the word `builtins` (`__builtins__`) at
+ * i reach the namespace-binding builtins through it: exec and the like, or
+ * `__dict__`, named after it (`builtins.exec(`, `from builtins import exec
+ * as run`), or a getattr() before it (`getattr(builtins, name)`)?
+ */
+static bool builtins_reached(const char *src, uint32_t len, uint32_t i)
+{
+	uint32_t start = i, end = i;
+
+	while (start > 0 && src[start - 1] != '\n')
+		start--;
+	while (end < len && src[end] != '\n')
+		end++;
+	for (uint32_t j = start; j < i; j++)
+		if (word_at(src, len, j, "getattr"))
+			return true;
+	for (uint32_t j = i; j < end; j++) {
+		if (word_at(src, len, j, "__dict__"))
+			return true;
+		for (size_t c = 0; c < MPSFIX_ARRAY_SIZE(binding_calls); c++)
+			if (word_at(src, len, j, binding_calls[c]))
+				return true;
+	}
+	return false;
+}
+
 /*
  * Does a function (or class body) of module `root` call exec(), eval(),
  * globals(), vars() or locals() by those names (not `model.eval()`)?  Called
  * between an assignment at the top level and a read there, it may bind any
  * global (the top level's own calls are bindings.h's `dynamic`).  Anywhere in
- * the module: builtins.exec() and the like, and a namespace reached through
- * a frame or a function (`sys._getframe().f_globals`, `fn.__globals__`).
+ * the module: those reached through the builtins module (builtins_reached()),
+ * and a namespace reached through a frame or a function
+ * (`sys._getframe().f_globals`, `fn.__globals__`).
  */
 bool mpsfix_dynamic_calls(const char *src, TSNode root)
 {
-	static const char *const calls[] = {"exec", "eval", "globals", "locals", "vars"};
 	static const char *const namespaces[] = {"f_globals", "f_locals", "__globals__"};
 	uint32_t len = ts_node_end_byte(root);
 
 	for (uint32_t i = 0; i < len; i++) {
-		bool builtin = i >= 9 && !memcmp(src + i - 9, "builtins.", 9) && (i == 9 || !word_char(src[i - 10]));
-
 		for (size_t c = 0; c < MPSFIX_ARRAY_SIZE(namespaces); c++)
 			if (word_at(src, len, i, namespaces[c]))
 				return true;
-		if (i > 0 && src[i - 1] == '.' && !builtin)
+		if ((word_at(src, len, i, "builtins") || word_at(src, len, i, "__builtins__")) &&
+		    builtins_reached(src, len, i))
+			return true;
+		if (i > 0 && src[i - 1] == '.')
 			continue;
-		for (size_t c = 0; c < MPSFIX_ARRAY_SIZE(calls); c++) {
-			size_t j = i + strlen(calls[c]);
+		for (size_t c = 0; c < MPSFIX_ARRAY_SIZE(binding_calls); c++) {
+			size_t j = i + strlen(binding_calls[c]);
 			TSNode at;
 
-			if (!word_at(src, len, i, calls[c]))
+			if (!word_at(src, len, i, binding_calls[c]))
 				continue;
 			while (j < len && (src[j] == ' ' || src[j] == '\t'))
 				j++;
 			if (j >= len || src[j] != '(')
 				continue;
-			if (builtin)
-				return true;
 			for (at = ts_node_descendant_for_byte_range(root, i, i); !ts_node_is_null(at); at = ts_node_parent(at))
 				if (is(at, "function_definition") || is(at, "lambda") || is(at, "class_definition"))
 					return true;

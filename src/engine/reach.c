@@ -578,23 +578,24 @@ static bool module_name_settable(const mpsfix_reach_ctx *cx, TSNode id, TSNode m
 
 /*
  * Does a builtin run generator `g` through where it is written: `sum(x for
- * x in y)`, `"".join(...)`?  Another call (`iter`, `enumerate`, `zip`, the
- * project's own) may keep it, to read its names later.
+ * x in y)`, `next(...)`, `"".join(...)`?  Another call (`iter`, `enumerate`,
+ * `zip`, the project's own) may keep it, to read its names later.  (`.join`,
+ * `.extend` and `.fromkeys` are known by name alone.)
  */
 static bool consumed_now(TSNode g, const char *src)
 {
-	static const char *const builtins[] = {"all", "any", "dict", "frozenset", "list", "max",
-					       "min", "set", "sorted", "sum", "tuple"};
-	TSNode call = ts_node_parent(g), fn = ts_node_child_by_field_name(call, "function", 8);
+	static const char *const builtins[] = {"all", "any", "bytearray", "bytes", "dict", "frozenset", "list",
+					       "max", "min", "next", "set", "sorted", "sum", "tuple"};
+	TSNode call = ts_node_parent(g), fn = ts_node_child_by_field_name(call, "function", 8), a;
+	bool builtin = false;
 
-	if (!is(call, "call"))
-		return false;
-	if (is(fn, "attribute")) /* str.join */
-		return mpsfix_node_text_is(ts_node_child_by_field_name(fn, "attribute", 9), src, "join");
-	for (size_t i = 0; is(fn, "identifier") && i < MPSFIX_ARRAY_SIZE(builtins); i++)
-		if (mpsfix_node_text_is(fn, src, builtins[i]))
-			return true;
-	return false;
+	if (is(fn, "attribute")) /* str.join, list.extend, dict.fromkeys */
+		return is(call, "call") && (mpsfix_node_text_is(a = ts_node_child_by_field_name(fn, "attribute", 9), src,
+								"join") ||
+					    mpsfix_node_text_is(a, src, "extend") || mpsfix_node_text_is(a, src, "fromkeys"));
+	for (size_t i = 0; is(call, "call") && is(fn, "identifier") && i < MPSFIX_ARRAY_SIZE(builtins); i++)
+		builtin |= mpsfix_node_text_is(fn, src, builtins[i]);
+	return builtin && mpsfix_bindings_builtin(fn, src); /* not `def list(g)`, `sum=iter` */
 }
 
 /*
@@ -680,8 +681,9 @@ static bool assigned_values(const mpsfix_reach_ctx *cx, TSNode id, TSNode *out, 
 			if (inside(loop, as.stmt[i]))
 				return false; /* assigned again later in the loop: the next round reads it */
 	p = statement_block(as.stmt[before - 1]);
-	if (b.dynamic && !mpsfix_dynamic_free(cx->src, ts_node_end_byte(as.stmt[before - 1]), at))
-		return false; /* exec() may bind it between */
+	if (b.dynamic && (!mpsfix_dynamic_free(cx->src, ts_node_end_byte(as.stmt[before - 1]), at) ||
+			  (!ts_node_is_null(loop) && !mpsfix_dynamic_free(cx->src, at, ts_node_end_byte(loop)))))
+		return false; /* exec() may bind it between, or later in the loop, for the next round */
 	if (!ts_node_is_null(p) && inside(p, id)) {
 		out[0] = ts_node_child_by_field_name(as.stmt[before - 1], "right", 5);
 		*n = 1;
