@@ -11,7 +11,8 @@ fail fast).  A run past --timeout is killed and shown as such.
 
 The shapes are those where a per-node ts_node_parent() (which searches down
 from the root) or a per-finding walk made mpsfix's time grow with the square
-or the cube of the depth or of the number of functions.  Standard library only.
+or the cube of the depth or of the number of functions (generators-5000: a
+walk of the module for each name read in a generator).  Standard library only.
 """
 
 import argparse
@@ -59,6 +60,8 @@ def shapes(scale):
         ("functions-5000", HEAD + "".join(
             'def f%d(x, device="cuda"):\n    return x.to(device, non_blocking=True)\n' % i
             for i in range(n(5000)))),
+        ("generators-5000", HEAD + "d = 'cpu'\n" + "".join(
+            "y%d = sum(x.to(d, non_blocking=True).sum() for x in xs)\n" % i for i in range(n(5000)))),
     ]
 
 

@@ -47,6 +47,7 @@ int main(void)
 		mpsfix_suite_pool,
 		mpsfix_suite_notebook,
 		mpsfix_suite_json_scan,
+		mpsfix_suite_bindings,
 	};
 	SRunner *sr = srunner_create(NULL);
 	int failed;

@@ -271,20 +271,73 @@ void mpsfix_bindings_index_get(const mpsfix_bindings_index *ix, TSNode id, mpsfi
 	out->dynamic |= starred(ix->star, out);
 }
 
-bool mpsfix_bindings_builtin(TSNode id, const char *src)
+typedef struct {
+	const char *src;
+	const char *const *names;
+	size_t n;
+	uint32_t bits;
+} rebinding;
+
+static mpsfix_walk_action find_rebound(TSNode n, const mpsfix_ancestors *up, void *payload)
 {
-	mpsfix_binding b;
-	bool in_function = false;
+	rebinding *r = payload;
+	const char *type = ts_node_type(n);
+	TSNode p = mpsfix_up(up, 1), fn;
+	bool under_case = false;
 
-	for (TSNode a = ts_node_parent(id); !ts_node_is_null(a); a = ts_node_parent(a)) {
-		bool fn = is(a, "function_definition") || is(a, "lambda");
-
-		if (fn || is(a, "module") || (is(a, "class_definition") && !in_function)) {
-			mpsfix_bindings_count(a, src, &id, 1, &b);
-			if (b.count || b.dynamic)
-				return false;
-		}
-		in_function |= fn;
+	if (!strcmp(type, "wildcard_import") ||
+	    (!strcmp(type, "call") && is(fn = ts_node_child_by_field_name(n, "function", 8), "identifier") &&
+	     (mpsfix_node_text_is(fn, r->src, "exec") || mpsfix_node_text_is(fn, r->src, "eval") ||
+	      mpsfix_node_text_is(fn, r->src, "globals") || mpsfix_node_text_is(fn, r->src, "locals") ||
+	      mpsfix_node_text_is(fn, r->src, "vars")))) {
+		r->bits = UINT32_MAX; /* any name may be bound */
+		return MPSFIX_WALK_STOP;
 	}
-	return true;
+	if (strcmp(type, "identifier"))
+		return MPSFIX_WALK_DESCEND;
+	for (size_t i = 0; !under_case && i < up->len; i++)
+		under_case = is(up->items[i], "case_pattern");
+	if (!under_case && !binds(n, p) && !is(p, "global_statement") && !is(p, "nonlocal_statement"))
+		return MPSFIX_WALK_DESCEND;
+	for (size_t i = 0; i < r->n; i++)
+		if (mpsfix_node_text_is(n, r->src, r->names[i]))
+			r->bits |= 1u << i;
+	return MPSFIX_WALK_DESCEND;
+}
+
+uint32_t mpsfix_bindings_rebound(TSNode root, const char *src, const char *const *names, size_t n)
+{
+	rebinding r = {src, names, n < 32 ? n : 32, 0};
+
+	mpsfix_walk_parents(root, find_rebound, &r);
+	return r.bits;
+}
+
+bool mpsfix_bindings_generator_consumed(TSNode g, const char *src, uint64_t *cache)
+{
+	static const char *const builtins[] = {"all", "any", "bytearray", "bytes", "dict", "frozenset", "list",
+					       "max", "min", "next", "set", "sorted", "sum", "tuple"};
+	TSNode call = ts_node_parent(g), fn = ts_node_child_by_field_name(call, "function", 8), a, root = call;
+	uint64_t once = 0;
+
+	if (!is(call, "call"))
+		return false;
+	if (is(fn, "attribute")) { /* str.join, list.extend, dict.fromkeys */
+		a = ts_node_child_by_field_name(fn, "attribute", 9);
+		return mpsfix_node_text_is(a, src, "join") || mpsfix_node_text_is(a, src, "extend") ||
+		       mpsfix_node_text_is(a, src, "fromkeys");
+	}
+	for (size_t i = 0; is(fn, "identifier") && i < MPSFIX_ARRAY_SIZE(builtins); i++) {
+		if (!mpsfix_node_text_is(fn, src, builtins[i]))
+			continue;
+		/* the builtin itself: the text binds the name nowhere (`def list(g)`, `sum=iter`) */
+		cache = cache ? cache : &once;
+		if (!*cache) {
+			while (!ts_node_is_null(ts_node_parent(root)))
+				root = ts_node_parent(root);
+			*cache = (uint64_t)1 << 32 | mpsfix_bindings_rebound(root, src, builtins, MPSFIX_ARRAY_SIZE(builtins));
+		}
+		return !(*cache & (uint64_t)1 << i);
+	}
+	return false;
 }

@@ -47,11 +47,25 @@ void mpsfix_bindings_index_free(mpsfix_bindings_index *ix);
 void mpsfix_bindings_index_get(const mpsfix_bindings_index *ix, TSNode id, mpsfix_binding *out);
 
 /**
- * Is identifier `id` the builtin of its name where it stands: does no
- * scope around it bind the name (its functions and lambdas, the body of a
- * class it stands in directly, the module), nor may (exec(), `import *`)?
- * One walk of each scope.
+ * Which of the (at most 32) `names` does the text at `root` bind anywhere,
+ * in any scope (a def, a parameter, an assignment, an import, a `case`
+ * pattern, `global`): bit i for names[i]; every bit where it may bind any
+ * name (exec() and the like, `import *`).  Where no bit is set, those
+ * names are Python's builtins everywhere in the text.  One walk.
  */
-bool mpsfix_bindings_builtin(TSNode id, const char *src);
+uint32_t mpsfix_bindings_rebound(TSNode root, const char *src, const char *const *names, size_t n);
+
+/**
+ * Is generator expression `g` run through where it is written, so that the
+ * names it reads hold what they hold there: the sole argument of a builtin
+ * that consumes it (all, any, bytearray, bytes, dict, frozenset, list, max,
+ * min, next, set, sorted, sum, tuple) that the text binds nowhere
+ * (mpsfix_bindings_rebound()), or of a method `.join`, `.extend` or
+ * `.fromkeys` (known by name alone)?  Another call (`iter`, `enumerate`,
+ * `zip`, the project's own) may keep it and run it later.  `cache` (may be
+ * NULL; 0 at first) keeps the text's rebound builtins for its next
+ * questions.
+ */
+bool mpsfix_bindings_generator_consumed(TSNode g, const char *src, uint64_t *cache);
 
 #endif

@@ -577,28 +577,6 @@ static bool module_name_settable(const mpsfix_reach_ctx *cx, TSNode id, TSNode m
 }
 
 /*
- * Does a builtin run generator `g` through where it is written: `sum(x for
- * x in y)`, `next(...)`, `"".join(...)`?  Another call (`iter`, `enumerate`,
- * `zip`, the project's own) may keep it, to read its names later.  (`.join`,
- * `.extend` and `.fromkeys` are known by name alone.)
- */
-static bool consumed_now(TSNode g, const char *src)
-{
-	static const char *const builtins[] = {"all", "any", "bytearray", "bytes", "dict", "frozenset", "list",
-					       "max", "min", "next", "set", "sorted", "sum", "tuple"};
-	TSNode call = ts_node_parent(g), fn = ts_node_child_by_field_name(call, "function", 8), a;
-	bool builtin = false;
-
-	if (is(fn, "attribute")) /* str.join, list.extend, dict.fromkeys */
-		return is(call, "call") && (mpsfix_node_text_is(a = ts_node_child_by_field_name(fn, "attribute", 9), src,
-								"join") ||
-					    mpsfix_node_text_is(a, src, "extend") || mpsfix_node_text_is(a, src, "fromkeys"));
-	for (size_t i = 0; is(call, "call") && is(fn, "identifier") && i < MPSFIX_ARRAY_SIZE(builtins); i++)
-		builtin |= mpsfix_node_text_is(fn, src, builtins[i]);
-	return builtin && mpsfix_bindings_builtin(fn, src); /* not `def list(g)`, `sum=iter` */
-}
-
-/*
  * The values identifier `id` can hold where it is read, by the assignments
  * of its function (or module), into out[0, *n): the last one before it
  * when that one's block holds the read (it always runs first), else every
@@ -626,7 +604,8 @@ static bool assigned_values(const mpsfix_reach_ctx *cx, TSNode id, TSNode *out, 
 		/* read later, when the name may hold anything: a lambda's body (or its
 		 * parameter), a generator kept for later; a class body binds names of its own */
 		if (is(scope, "lambda") || is(scope, "class_definition") ||
-		    (is(scope, "generator_expression") && !consumed_now(scope, cx->src)))
+		    (is(scope, "generator_expression") &&
+		     !mpsfix_bindings_generator_consumed(scope, cx->src, cx->spans ? &cx->spans->rebound_builtins : NULL)))
 			return false;
 	}
 	if (ts_node_is_null(scope) || (is(scope, "module") && module_name_settable(cx, id, scope)))

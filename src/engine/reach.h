@@ -93,6 +93,7 @@ typedef struct {
 	mpsfix_truth_streams streams; /* where the text keeps its CUDA streams (truth.h) */
 	mpsfix_selfattr_index *selfattrs; /* where the file sets attributes (selfattr.h), read when asked */
 	uint8_t module_dynamic;    /* exec() and the like in a function (reach.c): 0 not asked, 1 no, 2 yes */
+	uint64_t rebound_builtins; /* mpsfix_bindings_generator_consumed()'s cache */
 	uint32_t steps;            /* values weighed for the current may-be-MPS question (reach.c) */
 	struct mpsfix_reach_assigned { /* the last name asked about: its scope's assignments (reach.c) */
 		bool valid;
