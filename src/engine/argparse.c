@@ -453,16 +453,10 @@ typedef struct {
 	bool found;
 } fallback;
 
-/* `n` without the parentheses around it. */
-static TSNode bare(TSNode n)
-{
-	return mpsfix_unparenthesized(n);
-}
-
 /* Is `n` torch.cuda.is_available()? */
 static bool cuda_available(fallback *f, TSNode n)
 {
-	n = bare(n);
+	n = mpsfix_unparenthesized(n);
 	return is(n, "call") && !mpsfix_named_count(ts_node_child_by_field_name(n, "arguments", 9)) &&
 	       mpsfix_names_name_of(f->names, ts_node_child_by_field_name(n, "function", 8), f->src, &f->name) &&
 	       !strcmp(f->name.data, "torch.cuda.is_available");
@@ -471,7 +465,7 @@ static bool cuda_available(fallback *f, TSNode n)
 /* Is `n` `x.DEST`, x the parsed options (parse_args()'s value)? */
 static bool option(fallback *f, TSNode n)
 {
-	n = bare(n);
+	n = mpsfix_unparenthesized(n);
 	return is(n, "attribute") &&
 	       mpsfix_node_text_is(ts_node_child_by_field_name(n, "attribute", 9), f->src, f->dest) &&
 	       parsed_namespace(f->a, f->src, f->root, ts_node_child_by_field_name(n, "object", 6));
@@ -485,7 +479,7 @@ static bool compares(fallback *f, TSNode n, bool same)
 	const char *str;
 	bool yes;
 
-	n = bare(n);
+	n = mpsfix_unparenthesized(n);
 	if (!is(n, "comparison_operator") || mpsfix_named_count(n) != 2)
 		return false;
 	l = ts_node_named_child(n, 0);
@@ -501,7 +495,7 @@ static bool compares(fallback *f, TSNode n, bool same)
 		if (!option(f, l))
 			return false;
 	}
-	if (!(str = mpsfix_literal_string(&lit, bare(r), f->src)))
+	if (!(str = mpsfix_literal_string(&lit, mpsfix_unparenthesized(r), f->src)))
 		return false;
 	yes = !strcmp(str, f->deflt) == same;
 	mpsfix_literal_release(&lit);
@@ -509,46 +503,25 @@ static bool compares(fallback *f, TSNode n, bool same)
 }
 
 /*
- * Does test `t` hold where CUDA is missing, when the option holds its
- * default: `not torch.cuda.is_available()`, alone or in an `and` whose
- * other terms are `x.DEST == DEFAULT`?
+ * Is test `t` `want` where CUDA is missing, while the option holds its
+ * default S?  True: `not torch.cuda.is_available()`, alone or in an `and`
+ * whose other terms are `x.DEST == S`.  False: `torch.cuda.is_available()`,
+ * alone or in an `or` whose other terms are `x.DEST == T`, T another string.
  */
-static bool holds_without_cuda(fallback *f, TSNode t)
+static bool without_cuda(fallback *f, TSNode t, bool want)
 {
-	TSNode op;
+	TSNode side;
 
-	t = bare(t);
-	if (is(t, "not_operator"))
-		return cuda_available(f, ts_node_child_by_field_name(t, "argument", 8));
-	if (!is(t, "boolean_operator") || strcmp(ts_node_type(op = ts_node_child_by_field_name(t, "operator", 8)), "and"))
-		return false;
-	for (int i = 0; i < 2; i++) {
-		TSNode side = ts_node_child_by_field_name(t, i ? "right" : "left", i ? 5 : 4);
-
-		if (!holds_without_cuda(f, side) && !compares(f, side, true))
-			return false;
-	}
-	return true;
-}
-
-/*
- * Is test `t` false where CUDA is missing, when the option holds its
- * default: `torch.cuda.is_available()`, alone or in an `or` whose other
- * terms are `x.DEST == S`, S another string?
- */
-static bool false_without_cuda(fallback *f, TSNode t)
-{
-	TSNode op;
-
-	t = bare(t);
-	if (cuda_available(f, t))
+	t = mpsfix_unparenthesized(t);
+	if (want ? is(t, "not_operator") && cuda_available(f, ts_node_child_by_field_name(t, "argument", 8))
+		 : cuda_available(f, t))
 		return true;
-	if (!is(t, "boolean_operator") || strcmp(ts_node_type(op = ts_node_child_by_field_name(t, "operator", 8)), "or"))
+	if (!is(t, "boolean_operator") ||
+	    strcmp(ts_node_type(ts_node_child_by_field_name(t, "operator", 8)), want ? "and" : "or"))
 		return false;
 	for (int i = 0; i < 2; i++) {
-		TSNode side = ts_node_child_by_field_name(t, i ? "right" : "left", i ? 5 : 4);
-
-		if (!false_without_cuda(f, side) && !compares(f, side, false))
+		side = ts_node_child_by_field_name(t, i ? "right" : "left", i ? 5 : 4);
+		if (!without_cuda(f, side, want) && !compares(f, side, want))
 			return false;
 	}
 	return true;
@@ -594,11 +567,11 @@ static mpsfix_walk_action find_fallback(TSNode n, void *payload)
 
 	/* if args.device == "cuda" and not torch.cuda.is_available(): args.device = "cpu" */
 	if (is(n, "if_statement"))
-		f->found = holds_without_cuda(f, ts_node_child_by_field_name(n, "condition", 9)) &&
+		f->found = without_cuda(f, ts_node_child_by_field_name(n, "condition", 9), true) &&
 			   assigns(f, ts_node_child_by_field_name(n, "consequence", 11));
 	/* args.device if torch.cuda.is_available() else "cpu" */
 	else if (is(n, "conditional_expression") && parts(n, c, 3) == 3)
-		f->found = false_without_cuda(f, c[1]) && option(f, c[0]);
+		f->found = without_cuda(f, c[1], false) && option(f, c[0]);
 	return f->found ? MPSFIX_WALK_STOP : MPSFIX_WALK_DESCEND;
 }
 

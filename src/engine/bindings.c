@@ -122,6 +122,22 @@ static bool binds(TSNode n, TSNode p)
 	return false;
 }
 
+/*
+ * Is `n` a call that may bind any name of the scope it runs in: exec(),
+ * eval(), globals(), locals(), vars() (vars(obj) is obj.__dict__: only
+ * vars() is the scope's namespace)?
+ */
+static bool namespace_call(TSNode n, const char *src)
+{
+	TSNode fn = ts_node_child_by_field_name(n, "function", 8);
+
+	return is(n, "call") && is(fn, "identifier") &&
+	       (mpsfix_node_text_is(fn, src, "exec") || mpsfix_node_text_is(fn, src, "eval") ||
+		mpsfix_node_text_is(fn, src, "globals") || mpsfix_node_text_is(fn, src, "locals") ||
+		(mpsfix_node_text_is(fn, src, "vars") &&
+		 !mpsfix_named_count(ts_node_child_by_field_name(n, "arguments", 9))));
+}
+
 static mpsfix_walk_action bind_all(TSNode n, const mpsfix_ancestors *up, void *payload)
 {
 	(void)up;
@@ -134,15 +150,9 @@ static mpsfix_walk_action visit(TSNode n, const mpsfix_ancestors *up, void *payl
 {
 	walk *w = payload;
 	const char *type = ts_node_type(n);
-	TSNode fn, p = mpsfix_up(up, 1);
+	TSNode p = mpsfix_up(up, 1);
 
-	/* vars(obj) is obj.__dict__: only vars() is the scope's namespace */
-	if (!w->nested && !strcmp(type, "call") && is(fn = ts_node_child_by_field_name(n, "function", 8), "identifier") &&
-	    (mpsfix_node_text_is(fn, w->src, "exec") || mpsfix_node_text_is(fn, w->src, "eval") ||
-	     mpsfix_node_text_is(fn, w->src, "globals") ||
-	     mpsfix_node_text_is(fn, w->src, "locals") ||
-	     (mpsfix_node_text_is(fn, w->src, "vars") &&
-	      !mpsfix_named_count(ts_node_child_by_field_name(n, "arguments", 9))))) {
+	if (!w->nested && namespace_call(n, w->src)) {
 		for (size_t i = 0; i < w->n; i++)
 			w->out[i].dynamic = true; /* exec(open("configurator.py").read()) */
 		if (w->index)
@@ -278,30 +288,36 @@ typedef struct {
 	uint32_t bits;
 } rebinding;
 
-static mpsfix_walk_action find_rebound(TSNode n, const mpsfix_ancestors *up, void *payload)
+/* Set the bit of each name asked for that identifier `n` spells. */
+static void rebind(rebinding *r, TSNode n)
 {
-	rebinding *r = payload;
-	const char *type = ts_node_type(n);
-	TSNode p = mpsfix_up(up, 1), fn;
-	bool under_case = false;
-
-	if (!strcmp(type, "wildcard_import") ||
-	    (!strcmp(type, "call") && is(fn = ts_node_child_by_field_name(n, "function", 8), "identifier") &&
-	     (mpsfix_node_text_is(fn, r->src, "exec") || mpsfix_node_text_is(fn, r->src, "eval") ||
-	      mpsfix_node_text_is(fn, r->src, "globals") || mpsfix_node_text_is(fn, r->src, "locals") ||
-	      mpsfix_node_text_is(fn, r->src, "vars")))) {
-		r->bits = UINT32_MAX; /* any name may be bound */
-		return MPSFIX_WALK_STOP;
-	}
-	if (strcmp(type, "identifier"))
-		return MPSFIX_WALK_DESCEND;
-	for (size_t i = 0; !under_case && i < up->len; i++)
-		under_case = is(up->items[i], "case_pattern");
-	if (!under_case && !binds(n, p) && !is(p, "global_statement") && !is(p, "nonlocal_statement"))
-		return MPSFIX_WALK_DESCEND;
 	for (size_t i = 0; i < r->n; i++)
 		if (mpsfix_node_text_is(n, r->src, r->names[i]))
 			r->bits |= 1u << i;
+}
+
+static mpsfix_walk_action rebind_all(TSNode n, void *payload)
+{
+	if (is(n, "identifier"))
+		rebind(payload, n);
+	return MPSFIX_WALK_DESCEND;
+}
+
+static mpsfix_walk_action find_rebound(TSNode n, const mpsfix_ancestors *up, void *payload)
+{
+	rebinding *r = payload;
+	TSNode p = mpsfix_up(up, 1);
+
+	if (is(n, "wildcard_import") || namespace_call(n, r->src)) {
+		r->bits = UINT32_MAX; /* any name may be bound */
+		return MPSFIX_WALK_STOP;
+	}
+	if (is(n, "case_pattern")) { /* every name of a pattern binds, as visit() counts it */
+		mpsfix_walk(n, rebind_all, r);
+		return MPSFIX_WALK_SKIP;
+	}
+	if (is(n, "identifier") && (binds(n, p) || is(p, "global_statement") || is(p, "nonlocal_statement")))
+		rebind(r, n);
 	return MPSFIX_WALK_DESCEND;
 }
 

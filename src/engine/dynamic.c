@@ -12,16 +12,25 @@ static bool is(TSNode n, const char *type)
 	return !ts_node_is_null(n) && !strcmp(ts_node_type(n), type);
 }
 
+
+/* The builtins that may bind any name of the scope they run in. */
+static const char *const binding_calls[] = {"exec", "eval", "globals", "locals", "vars"};
+
+static bool starts_with(const char *src, uint32_t i, uint32_t to, const char *w)
+{
+	return src[i] == w[0] && to - i >= strlen(w) && !memcmp(src + i, w, strlen(w));
+}
+
 /* Is text [from, to) free of exec(), eval(), globals(), locals(), vars() and import (or of the words, in a comment)? */
 bool mpsfix_dynamic_free(const char *src, uint32_t from, uint32_t to)
 {
-	static const char *const calls[] = {"exec", "eval", "globals", "locals", "vars", "import"};
-
-	for (uint32_t i = from; i < to; i++)
-		for (size_t c = 0; c < MPSFIX_ARRAY_SIZE(calls); c++)
-			if (src[i] == calls[c][0] && to - i >= strlen(calls[c]) &&
-			    !memcmp(src + i, calls[c], strlen(calls[c])))
+	for (uint32_t i = from; i < to; i++) {
+		if (starts_with(src, i, to, "import"))
+			return false;
+		for (size_t c = 0; c < MPSFIX_ARRAY_SIZE(binding_calls); c++)
+			if (starts_with(src, i, to, binding_calls[c]))
 				return false;
+	}
 	return true;
 }
 
@@ -35,11 +44,9 @@ static bool word_at(const char *src, uint32_t len, uint32_t i, const char *w)
 {
 	size_t n = strlen(w);
 
-	return src[i] == w[0] && len - i >= n && !memcmp(src + i, w, n) && (i == 0 || !word_char(src[i - 1])) &&
+	return starts_with(src, i, len, w) && (i == 0 || !word_char(src[i - 1])) &&
 	       (i + n == len || !word_char(src[i + n]));
 }
-
-static const char *const binding_calls[] = {"exec", "eval", "globals", "locals", "vars"};
 
 /*
  * Does the line of `src` that holds the word `builtins` (`__builtins__`) at
