@@ -12,7 +12,10 @@ fail fast).  A run past --timeout is killed and shown as such.
 The shapes are those where a per-node ts_node_parent() (which searches down
 from the root) or a per-finding walk made mpsfix's time grow with the square
 or the cube of the depth or of the number of functions (generators-5000: a
-walk of the module for each name read in a generator).  Standard library only.
+walk of the module for each name read in a generator).  project-2000 is a
+folder (a pyproject.toml, a module of 2,000 functions with a "cuda" default,
+1,000 modules that call them): each default asks what the project's other
+modules pass (src/engine/project.h).  Standard library only.
 """
 
 import argparse
@@ -62,7 +65,20 @@ def shapes(scale):
             for i in range(n(5000)))),
         ("generators-5000", HEAD + "d = 'cpu'\n" + "".join(
             "y%d = sum(x.to(d, non_blocking=True).sum() for x in xs)\n" % i for i in range(n(5000)))),
+        ("project-2000", project(n(2000), n(1000))),
     ]
+
+
+def project(nfns, nmods):
+    """A folder: lib.py with `nfns` "cuda" defaults, `nmods` modules calling them."""
+    files = {"pyproject.toml": "[project]\nname = 'p'\n",
+             "lib.py": "".join('def f%d(x, device="cuda"):\n    return x.to(device)\n\n\n' % i
+                               for i in range(nfns))}
+    for m in range(nmods):
+        files["m%d.py" % m] = "import torch\nfrom lib import %s\n\n\ndef run(x, d):\n%s" % (
+            ", ".join("f%d" % ((m + k) % nfns) for k in range(5)),
+            "".join("    f%d(x, device=d)  # %s\n" % ((m + k) % nfns, "pad " * 40) for k in list(range(5)) * 40))
+    return files
 
 
 def compiles(text):
@@ -93,8 +109,16 @@ def main(argv=None):
             if args.only and name not in args.only.split(","):
                 continue
             path = os.path.join(d, name + ".py")
-            with open(path, "w") as f:
-                f.write(text)
+            if isinstance(text, dict):
+                path = os.path.join(d, name)
+                os.mkdir(path)
+                for rel, body in text.items():
+                    with open(os.path.join(path, rel), "w") as f:
+                        f.write(body)
+                text = "".join(text.values())
+            else:
+                with open(path, "w") as f:
+                    f.write(text)
             cmd = ["/usr/bin/time", "-f", "TIME %e %M", "timeout", "-s", "KILL", str(args.timeout),
                    args.mpsfix, "check", "--select", ",".join(codes), "--unsafe-fixes", "--exit-zero",
                    "--format", "concise", path]
@@ -103,7 +127,7 @@ def main(argv=None):
             secs = t.group(1) if t else "?"
             if p.returncode != 0:
                 secs = "killed" if p.returncode in (124, 137, -9) else "rc=%d" % p.returncode
-            found = sum(1 for line in p.stdout.splitlines() if line.startswith(path))
+            found = sum(1 for line in p.stdout.splitlines() if line.startswith(path) and ": MPS" in line)
             print("%-22s %9d %9s %9s %9d  %s" % (name, len(text), secs, t.group(2) if t else "?", found,
                                                 compiles(text)))
             sys.stdout.flush()

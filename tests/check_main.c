@@ -48,6 +48,7 @@ int main(void)
 		mpsfix_suite_notebook,
 		mpsfix_suite_json_scan,
 		mpsfix_suite_bindings,
+		mpsfix_suite_project,
 	};
 	SRunner *sr = srunner_create(NULL);
 	int failed;

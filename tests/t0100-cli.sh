@@ -212,6 +212,66 @@ expect_rc "the same from standard input named by --stdin-filename" 0
 rc=$? out=$(cat "$tmp/out")
 expect_out "standard input with no file name: no folder, reported" "-:7:1: MPS901 probe"
 
+# a default every call of the project's other modules passes is never used
+# (project.h): read in the project (a folder with pyproject.toml, here
+# outside any git work tree), whatever the command line names
+proj="$tmp/proj"
+mkdir -p "$proj/pkg" "$proj/conf"
+printf '[project]\nname = "p"\n' >"$proj/pyproject.toml"
+printf 'from .loader import Prefetch, helper\n' >"$proj/pkg/__init__.py"
+cat >"$proj/pkg/loader.py" <<'PY'
+import torch
+
+
+class Prefetch:
+    def __init__(self, loader, device="cuda"):
+        self.device = device
+
+
+class Built:
+    def __init__(self, device="cuda"):
+        self.device = device
+
+
+def helper(x, device="cuda"):
+    return x.to(device)
+
+
+class FromConfig:
+    def __init__(self, device="cuda"):
+        self.device = device
+        self.name = self.__class__.__name__
+
+    @classmethod
+    def build(cls, cfg):
+        return cls(**cfg)
+PY
+cat >"$proj/train.py" <<'PY'
+from pkg import Prefetch, helper
+from pkg.loader import Built, FromConfig
+
+FromConfig(device="cpu")
+
+
+def main(args, xs):
+    Built(args.device)
+    helper(xs, device=args.device)
+    return Prefetch(xs, device=args.device)
+PY
+run "$bin" check --isolated --select MPS205 "$proj"
+expect_out "a class that builds itself unnamed (cls(**cfg)): reported" "loader.py:19:31: MPS205"
+for line in 5 10 14; do
+	expect_no_out "every call in the project passes the device (line $line): not reported" "loader.py:$line:"
+done
+run "$bin" check --isolated --select MPS205 "$proj/pkg/loader.py"
+expect_no_out "the same when the module alone is named" "loader.py:14:"
+printf 'from pkg.loader import helper\nhelper(1)\n' >"$proj/demo.py"
+printf 'model:\n  _target_: pkg.loader.Built\n' >"$proj/conf/model.yaml"
+run "$bin" check --isolated --select MPS205 "$proj"
+expect_out "a call leaving it out: reported" "loader.py:14:22: MPS205"
+expect_out "a configuration naming the class: reported" "loader.py:10:31: MPS205"
+expect_no_out "the class every call passes it to: not reported" "loader.py:5:"
+
 # --- broken rule files: exit 2, a file:line:col message, no partial run ----------
 for f in fixtures/bad-rules/*.yml; do
 	name=$(basename "$f" .yml)

@@ -39,6 +39,7 @@ Suite *mpsfix_suite_pool(void);
 Suite *mpsfix_suite_notebook(void);
 Suite *mpsfix_suite_json_scan(void);
 Suite *mpsfix_suite_bindings(void);
+Suite *mpsfix_suite_project(void);
 
 /** The repository's top folder (MPSFIX_TOP, default "."). */
 const char *mpsfix_test_top(void);

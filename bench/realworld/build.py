@@ -5,8 +5,11 @@ Each line of repos.txt is `owner/name commit`.  The snapshot of owner/name is
 the bare repository /work/.mirror/owner+name/repo (or $MPSFIX_MIRROR/...);
 from the recorded commit this writes every *.py and *.ipynb file, every pin file
 (requirements*.txt, requirements/*.txt, pyproject.toml, setup.cfg, setup.py,
-environment.yml) and every file that sets the project's line length or import
-order (ruff.toml, .ruff.toml, .flake8, tox.ini, .style.yapf; read by lint) under
+environment.yml), every file that sets the project's line length or import
+order (ruff.toml, .ruff.toml, .flake8, tox.ini, .style.yapf; read by lint) and
+every configuration file (*.yaml, *.yml, *.json, *.toml, *.cfg, *.ini: a
+Hydra config or a notebook may build a class of the project with its
+parameters, which mpsfix reads for MPS205, src/engine/project.h) under
 OUT/owner+name/.  A repository folder already in OUT is kept as it is
 (delete it to build it again, say after this list grew).  Blobs a snapshot
 lacks (large files left out of it) are skipped and counted.  The repositories' code is never
@@ -20,11 +23,15 @@ import sys
 PIN_NAMES = {"pyproject.toml", "setup.cfg", "setup.py", "environment.yml", "environment.yaml"}
 # the linters' configuration (line length, isort settings) that lint reads
 LINT_NAMES = {"ruff.toml", ".ruff.toml", ".flake8", "tox.ini", ".style.yapf"}
+# configuration that may build the project's classes (Hydra's _target_, OmegaConf)
+CONFIG_SUFFIXES = (".yaml", ".yml", ".json", ".toml", ".cfg", ".ini")
 
 
 def wanted(path):
     base = os.path.basename(path)
     if path.endswith((".py", ".ipynb")) or base in PIN_NAMES or base in LINT_NAMES:
+        return True
+    if path.endswith(CONFIG_SUFFIXES):
         return True
     if base.startswith("requirements") and base.endswith(".txt"):
         return True

@@ -11,6 +11,7 @@
 
 #include "callers.h"
 #include "parse.h"
+#include "project.h"
 
 static bool is(TSNode n, const char *type)
 {
@@ -72,7 +73,7 @@ static mpsfix_walk_action read_name(TSNode n, const mpsfix_ancestors *up, void *
 	name.hash = mpsfix_node_hash(n, rd->src);
 	name.id = n;
 	if (is(n, "identifier")) {
-		name.in_def = is(p, "function_definition");
+		name.in_def = (is(p, "function_definition") || is(p, "class_definition")) && mpsfix_field_is(p, "name", n);
 		if (is(p, "call") && mpsfix_field_is(p, "function", n))
 			name.call = p; /* f(...) */
 		else if (is(p, "attribute") && mpsfix_field_is(p, "attribute", n) && is(g = mpsfix_up(up, 2), "call") &&
@@ -106,11 +107,16 @@ static int by_hash(const void *a, const void *b)
 
 void mpsfix_defaults_memo_release(mpsfix_defaults_memo *m)
 {
+	struct mpsfix_project_cache *project = m->project;
+	const char *path = m->path;
+
 	free(m->items);
 	free(m->kws);
 	free(m->fns);
 	free(m->calls);
 	memset(m, 0, sizeof(*m));
+	m->project = project; /* not the text's: kept */
+	m->path = path;
 }
 
 /* The first of `n` names sorted by hash whose hash is `hash` (or n). */
@@ -250,9 +256,51 @@ static bool static_method(TSNode dd, const char *src)
 	return yes;
 }
 
+/*
+ * Does class definition `cls` make its instances only where its name is
+ * called: a class of the module's top level with no decorator (a registry
+ * may build it from a configuration), whose own code names neither `cls`
+ * nor `__class__` nor `type` (`cls(**cfg)`, `type(self)(...)`)?
+ */
+/*
+ * Does name `n` build the class unnamed: `cls(...)` or `cls` handed on (not
+ * `cls.x`, not the parameter itself), `self.__class__`, `type(self)(...)`?
+ */
+static mpsfix_walk_action self_builder(TSNode n, void *payload)
+{
+	const char *src = payload;
+	TSNode p, g;
+
+	if (!is(n, "identifier"))
+		return MPSFIX_WALK_DESCEND;
+	p = ts_node_parent(n);
+	if (mpsfix_node_text_is(n, src, "__class__"))
+		return is(p, "attribute") && is(g = ts_node_parent(p), "call") && mpsfix_field_is(g, "function", p)
+			       ? MPSFIX_WALK_STOP
+			       : MPSFIX_WALK_DESCEND; /* self.__class__.__name__ builds nothing */
+	if (mpsfix_node_text_is(n, src, "cls"))
+		return is(p, "parameters") || (is(p, "attribute") && mpsfix_field_is(p, "object", n))
+			       ? MPSFIX_WALK_DESCEND
+			       : MPSFIX_WALK_STOP;
+	if (mpsfix_node_text_is(n, src, "type") && is(p, "call") && mpsfix_field_is(p, "function", n) &&
+	    is(g = ts_node_parent(p), "call") && mpsfix_field_is(g, "function", p))
+		return MPSFIX_WALK_STOP;
+	return MPSFIX_WALK_DESCEND;
+}
+
+static bool built_by_name(TSNode cls, const char *src)
+{
+	TSNode body = ts_node_child_by_field_name(cls, "body", 4);
+
+	return is(ts_node_parent(cls), "module") && !ts_node_is_null(body) &&
+	       mpsfix_walk(body, self_builder, (void *)src);
+}
+
+
 /* Where function definition `def` stands: its class (null: none), whether
-   it is a static method; false when its calls are not read here. */
-static bool placed(TSNode def, const char *src, TSNode *cls, bool *is_static)
+   it is a static method or the `__init__` of a class built by its name
+   (built_by_name()); false when its calls are not read here. */
+static bool placed(TSNode def, const char *src, TSNode *cls, bool *is_static, bool *init)
 {
 	TSNode fname = ts_node_child_by_field_name(def, "name", 4), outer = def, body;
 	const char *name = src + ts_node_start_byte(fname);
@@ -260,6 +308,14 @@ static bool placed(TSNode def, const char *src, TSNode *cls, bool *is_static)
 
 	*cls = (TSNode){0};
 	*is_static = false;
+	*init = false;
+	body = ts_node_parent(def);
+	if (n == 8 && !strncmp(name, "__init__", 8) && is(body, "block") &&
+	    is(ts_node_parent(body), "class_definition") && built_by_name(ts_node_parent(body), src)) {
+		*cls = ts_node_parent(body);
+		*init = true;
+		return true;
+	}
 	if ((n >= 4 && !strncmp(name, "__", 2) && !strncmp(name + n - 2, "__", 2)) ||
 	    (n == 7 && !strncmp(name, "forward", 7)))
 		return false;
@@ -307,14 +363,15 @@ static bool torch_attribute(const mpsfix_defaults_memo *m, TSNode id, const char
 
 /*
  * Read the calls of function definition `def` of the text at `root` (a
- * method of `cls`, when not null; a static one) into a new entry.
+ * method of `cls`, when not null; a static one; with `init`, the class's
+ * `__init__`, called as `Class(...)`) into a new entry.
  */
 static struct mpsfix_defaults_fn *read_fn(mpsfix_defaults_memo *m, TSNode root, const char *src, TSNode def,
-					  TSNode cls, bool is_static)
+					  TSNode cls, bool is_static, bool init)
 {
-	TSNode fname = ts_node_child_by_field_name(def, "name", 4);
+	TSNode fname = ts_node_child_by_field_name(init ? cls : def, "name", 4);
 	uint64_t hash = mpsfix_node_hash(fname, src);
-	struct mpsfix_defaults_fn f = {def.id, false, false, m->ncalls, 0};
+	struct mpsfix_defaults_fn f = {def.id, false, false, false, m->ncalls, 0};
 	bool ok = true;
 
 	if (!m->read) {
@@ -330,13 +387,17 @@ static struct mpsfix_defaults_fn *read_fn(mpsfix_defaults_memo *m, TSNode root, 
 
 		if (!mpsfix_node_same_text(id->id, fname, src) || ts_node_eq(id->id, fname))
 			continue; /* another text of the same hash; the definition's own name */
-		if (ts_node_is_null(cls) && torch_attribute(m, id->id, src))
+		if ((ts_node_is_null(cls) || init) && torch_attribute(m, id->id, src))
 			continue; /* torch.get_autocast_dtype(d) beside the file's own get_autocast_dtype() */
+		if (is(id->id, "string_content") && mpsfix_in_annotation(ts_node_parent(id->id)))
+			continue; /* -> "Loader": names a type, calls nothing */
 		if (is(id->id, "string_content") || id->in_def)
 			ok = false; /* getattr(self, "f"), a second definition */
 		else if (id->handed)
 			ok = f.handed = m->gradio && ts_node_is_null(cls) && read_handed(m, id->call, src);
-		else if (ts_node_is_null(cls))
+		else if (init && !is(id->call, "call") && mpsfix_class_attribute(id->id, src))
+			continue; /* C.from_file(...), C.VERSION: no instance built unnamed (built_by_name()) */
+		else if (ts_node_is_null(cls) || init)
 			ok = is(id->call, "call") && mpsfix_field_is(id->call, "function", id->id);
 		else
 			ok = is(id->call, "call") && method_call(id, cls, is_static, src);
@@ -344,6 +405,7 @@ static struct mpsfix_defaults_fn *read_fn(mpsfix_defaults_memo *m, TSNode root, 
 			read_call(m, ts_node_child_by_field_name(id->call, "arguments", 9), src);
 	}
 	f.n = m->ncalls - f.first;
+	f.ok = ok;
 	f.known = ok && f.n > 0;
 	mpsfix_grow((void **)&m->fns, &m->capfns, m->nfns + 1, sizeof(*m->fns));
 	m->fns[m->nfns] = f;
@@ -374,19 +436,22 @@ static bool passes(const mpsfix_defaults_memo *m, const struct mpsfix_defaults_c
  * function is one no other module calls (mpsfix_defaults_kept()).
  */
 static const struct mpsfix_defaults_fn *calls_of(mpsfix_defaults_memo *m, const char *src, TSNode param,
-						 long *at, bool *posonly, bool *local)
+						 long *at, bool *posonly, bool *local, TSNode *owner)
 {
 	TSNode params = ts_node_parent(param), def = ts_node_parent(params), pname, cls, body;
 	const struct mpsfix_defaults_fn *f = NULL;
 	const char *fname;
-	bool is_static;
+	bool is_static, init;
 
 	pname = ts_node_child_by_field_name(param, "name", 4);
 	if (!is(params, "parameters") || !is(def, "function_definition") || !is(pname, "identifier"))
 		return NULL;
 	*at = position(params, param, src, posonly);
-	if (*at == -2 || !placed(def, src, &cls, &is_static))
+	if (*at == -2 || !placed(def, src, &cls, &is_static, &init))
 		return NULL;
+	/* what other modules may call: a function of the module, a class's __init__ */
+	body = ts_node_parent(is(ts_node_parent(def), "decorated_definition") ? ts_node_parent(def) : def);
+	*owner = init ? cls : is(body, "module") ? def : (TSNode){0};
 	if (!ts_node_is_null(cls) && !is_static) {
 		if (*at == 0)
 			return NULL; /* `self` itself */
@@ -396,14 +461,13 @@ static const struct mpsfix_defaults_fn *calls_of(mpsfix_defaults_memo *m, const 
 		if (m->fns[i].def == def.id)
 			f = &m->fns[i];
 	if (!f)
-		f = read_fn(m, ts_tree_root_node(def.tree), src, def, cls, is_static);
+		f = read_fn(m, ts_tree_root_node(def.tree), src, def, cls, is_static, init);
 	if (!local)
 		return f;
-	body = ts_node_parent(is(ts_node_parent(def), "decorated_definition") ? ts_node_parent(def) : def);
 	if (!m->script)
 		m->script = ts_node_is_null(mpsfix_main_block(ts_tree_root_node(def.tree), src)) ? -1 : 1;
 	fname = src + ts_node_start_byte(ts_node_child_by_field_name(def, "name", 4));
-	*local = ts_node_is_null(cls) &&
+	*local = ts_node_is_null(cls) && !init &&
 		 (is(body, "block") || (m->script > 0 && ((fname[0] == '_' && fname[1] != '_') || f->handed)));
 	return f;
 }
@@ -412,17 +476,62 @@ static const struct mpsfix_defaults_fn *calls_of(mpsfix_defaults_memo *m, const 
  * Does every known call of the function of `param` pass it (`kept` false),
  * or does none, in a function no other module calls (`kept`)?
  */
+/*
+ * What the project's other modules pass (project.h) for parameter `param`
+ * (named `pname`) of `owner`, a function of the module or a class: every
+ * call passes it (`*more`: how many there are), or one leaves it out, or
+ * unknown.
+ */
+static mpsfix_project_verdict elsewhere(const mpsfix_defaults_memo *m, const char *src, TSNode owner,
+					TSNode pname, long at, bool posonly, size_t *more)
+{
+	TSNode name = ts_node_child_by_field_name(owner, "name", 4);
+	mpsfix_project_question q = {
+		.name = src + ts_node_start_byte(name),
+		.name_len = ts_node_end_byte(name) - ts_node_start_byte(name),
+		.is_class = is(owner, "class_definition"),
+		.param = src + ts_node_start_byte(pname),
+		.param_len = ts_node_end_byte(pname) - ts_node_start_byte(pname),
+		.at = at,
+		.posonly = posonly,
+	};
+
+	*more = 0;
+	if (!m->project || !m->path)
+		return MPSFIX_PROJECT_UNKNOWN;
+	return mpsfix_project_calls(m->project, m->path, &q, more);
+}
+
 static bool ask(mpsfix_defaults_memo *memo, const char *src, TSNode param, bool kept)
 {
 	mpsfix_defaults_memo once = {0}, *m = memo ? memo : &once;
 	const struct mpsfix_defaults_fn *f;
-	TSNode pname = ts_node_child_by_field_name(param, "name", 4);
+	TSNode pname = ts_node_child_by_field_name(param, "name", 4), owner = {0};
 	uint64_t hash = mpsfix_node_hash(pname, src);
 	bool posonly, local = true, ok;
 	long at;
 
-	f = calls_of(m, src, param, &at, &posonly, kept ? &local : NULL);
+	f = calls_of(m, src, param, &at, &posonly, kept ? &local : NULL, &owner);
 	ok = f && f->known && local;
+	if (!kept && f && f->ok && !ts_node_is_null(owner)) {
+		/* the calls of the project's other modules, where they are known */
+		size_t more;
+
+		switch (elsewhere(m, src, owner, pname, at, posonly, &more)) {
+		case MPSFIX_PROJECT_DEFAULT_USED:
+			ok = false;
+			break;
+		case MPSFIX_PROJECT_PASSED:
+			ok = f->n + more > 0;
+			break;
+		default:
+			/* as the text alone tells, for a function; a class may be
+			   built from a configuration file, so its own calls say
+			   too little */
+			ok = ok && !is(owner, "class_definition");
+			break;
+		}
+	}
 	for (size_t i = ok ? f->first : 0; ok && i < f->first + f->n; i++) {
 		const struct mpsfix_defaults_call *c = &m->calls[i];
 

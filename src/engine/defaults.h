@@ -6,11 +6,13 @@
  *   ...
  *   format_conditioning(ls[0], device=self.device)
  *
- * "cuda" is never the device.  The calls are those of the text: the
- * function's name is read nowhere else in it.  (Another module may call a
- * public function with the default; the guess made here is that a function
- * its own module always calls with the parameter keeps the default as a
- * convenience for no one, or for callers that rarely exist.)
+ * "cuda" is never the device.  The calls are those of the text (the
+ * function's name is read nowhere else in it) and, for a function of the
+ * module's top level or a class's __init__, those of the project's other
+ * modules (project.h).  Where those are not known, the guess made here is
+ * that a function its own module always calls with the parameter keeps the
+ * default as a convenience for no one, or for callers that rarely exist; a
+ * class needs its other modules' calls known.
  */
 #ifndef MPSFIX_DEFAULTS_H
 #define MPSFIX_DEFAULTS_H
@@ -45,7 +47,8 @@ typedef struct {
 				     (0: not looked for yet, 1 yes, -1 no) */
 	struct mpsfix_defaults_fn {
 		const void *def;  /* the function_definition, by its id */
-		bool known;       /* every reference is a call read here, one at least */
+		bool ok;          /* every reference is a call read here */
+		bool known;       /* and there is one at least */
 		bool handed;      /* one of them hands it to a gradio event */
 		size_t first, n;  /* its calls, in calls[] */
 	} *fns;
@@ -57,6 +60,11 @@ typedef struct {
 		bool kwsplat;        /* it passes a **kwargs */
 	} *calls;
 	size_t ncalls, capcalls;
+	/* not the text's, kept by mpsfix_defaults_memo_release(): where the
+	   calls of the project's other modules are read (project.h), and the
+	   text's file (NULL: they are not read) */
+	struct mpsfix_project_cache *project;
+	const char *path;
 } mpsfix_defaults_memo;
 
 void mpsfix_defaults_memo_release(mpsfix_defaults_memo *m);
@@ -69,8 +77,13 @@ void mpsfix_defaults_memo_release(mpsfix_defaults_memo *m);
  * - the function is defined once in the text under its name, with no
  *   decorator but those that leave it where its name is
  *   (mpsfix_callers_plain_decorators()), and is not a dunder nor a
- *   method named `forward` (nn.Module calls it through `module(x)`);
- * - no string of the text holds the name alone (getattr(self, "name"));
+ *   method named `forward` (nn.Module calls it through `module(x)`); or
+ *   it is the `__init__` of a class of the module's top level with no
+ *   decorator whose code does not build it unnamed (`cls(...)`,
+ *   `type(self)(...)`, `self.__class__(...)`), called as `Class(...)`
+ *   (`Class.method(...)` builds nothing);
+ * - no string of the text holds the name alone (getattr(self, "name"); an
+ *   annotation's "Loader" names a type);
  * - every other identifier of that name is the function of a call: `f(...)`
  *   for a function of the module or of another function (`torch.f` and
  *   `torch.x.f`, in a text that imports torch, are torch's, not a mention);
@@ -87,7 +100,11 @@ void mpsfix_defaults_memo_release(mpsfix_defaults_memo *m);
  * - there is at least one such call, and each passes the parameter: by its
  *   keyword (not a positional-only one, before `/`), or by position (not a
  *   keyword-only one), with no `*args` before that position and no
- *   `**kwargs` standing in for it.
+ *   `**kwargs` standing in for it;
+ * - for a function of the top level or a class, when `memo` knows the
+ *   text's file and project: the project's other modules call it only so
+ *   (project.h: one call there is enough when the text makes none), or
+ *   nothing is known of them and it is a function.
  * `memo` (may be NULL) keeps the text's names for its next questions.
  */
 bool mpsfix_defaults_overridden(mpsfix_defaults_memo *memo, const char *src, TSNode param);
@@ -105,5 +122,6 @@ bool mpsfix_defaults_overridden(mpsfix_defaults_memo *memo, const char *src, TSN
  * the default (Fire or Typer may call it).
  */
 bool mpsfix_defaults_kept(mpsfix_defaults_memo *memo, const char *src, TSNode param);
+
 
 #endif

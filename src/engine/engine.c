@@ -18,6 +18,7 @@
 #include "wrap.h"
 #include "reach.h"
 #include "instance.h"
+#include "project.h"
 #include "sibling.h"
 #include "signature.h"
 #include "suppress.h"
@@ -100,10 +101,12 @@ int mpsfix_ctx_init(mpsfix_ctx *ctx)
 
 	ctx->matcher = NULL;
 	ctx->siblings = NULL;
+	ctx->project = NULL;
 	if ((error = mpsfix_parser_new(&ctx->parser)) < 0)
 		return error;
 	ctx->matcher = mpsfix_matcher_new();
 	ctx->siblings = mpsfix_sibling_cache_new();
+	ctx->project = mpsfix_project_cache_new();
 	return 0;
 }
 
@@ -113,6 +116,8 @@ void mpsfix_ctx_release(mpsfix_ctx *ctx)
 		ts_parser_delete(ctx->parser);
 	mpsfix_matcher_free(ctx->matcher);
 	mpsfix_sibling_cache_free(ctx->siblings);
+	mpsfix_project_cache_free(ctx->project);
+	ctx->project = NULL;
 	ctx->parser = NULL;
 	ctx->matcher = NULL;
 	ctx->siblings = NULL;
@@ -510,6 +515,9 @@ static void run_pass(pass *ps, mpsfix_result *findings, mpsfix_edits *edits)
 	ps->cuda_file = -1;
 	ps->imports_fail = -1;
 	mpsfix_cond_memo_release(&ps->memo);
+	/* a default's other callers are read from the project on disk (project.h) */
+	ps->memo.uses.defaults.project = ps->ctx->project;
+	ps->memo.uses.defaults.path = ps->opts->disk_path;
 	mpsfix_instance_memo_release(&ps->values);
 	mpsfix_reach_spans_release(&ps->spans[0]);
 	mpsfix_reach_spans_release(&ps->spans[1]);

@@ -29,6 +29,7 @@ typedef struct {
 	TSParser *parser;
 	mpsfix_matcher *matcher;
 	struct mpsfix_sibling_cache *siblings;
+	struct mpsfix_project_cache *project; /* the calls other modules make (project.h) */
 } mpsfix_ctx;
 
 int mpsfix_ctx_init(mpsfix_ctx *ctx);

@@ -631,3 +631,32 @@ TSNode mpsfix_param_name(TSNode p)
 		return mpsfix_param_name(ts_node_named_child(p, 0));
 	return (TSNode){0};
 }
+
+/* Is `n` a node of type `type` (false for a null node)? */
+static bool is_type(TSNode n, const char *type)
+{
+	return !ts_node_is_null(n) && node_is(n, type);
+}
+
+bool mpsfix_in_annotation(TSNode n)
+{
+	for (TSNode up = ts_node_parent(n); !ts_node_is_null(up); up = ts_node_parent(up)) {
+		if (is_type(up, "type"))
+			return true;
+		if (!is_type(up, "subscript") && !is_type(up, "attribute") && !is_type(up, "binary_operator") &&
+		    !is_type(up, "generic_type") && !is_type(up, "type_parameter") && !is_type(up, "string") &&
+		    !is_type(up, "concatenated_string"))
+			return false;
+	}
+	return false;
+}
+
+bool mpsfix_class_attribute(TSNode id, const char *src)
+{
+	TSNode p = ts_node_parent(id), attr;
+
+	if (!is_type(p, "attribute") || !mpsfix_field_is(p, "object", id))
+		return false;
+	attr = ts_node_child_by_field_name(p, "attribute", 9);
+	return !mpsfix_node_text_is(attr, src, "__init__") && !mpsfix_node_text_is(attr, src, "__new__");
+}

@@ -26,6 +26,17 @@ int mpsfix_parser_new(TSParser **out);
  */
 #ifndef MPSFIX_PARSE_TIMEOUT_SCALE
 #define MPSFIX_PARSE_TIMEOUT_SCALE 1
+/** Is `n` (a name, a string) in an annotation: `x: C`, `-> Optional["C"]`? */
+bool mpsfix_in_annotation(TSNode n);
+
+/**
+ * Is class name `id` the object of an attribute other than `__init__` or
+ * `__new__` (`C.from_file(...)`, `C.VERSION`)?  Such a use builds no
+ * instance of a class whose own code builds none unnamed (no `cls(...)`,
+ * `self.__class__(...)`, `type(self)(...)`).
+ */
+bool mpsfix_class_attribute(TSNode id, const char *src);
+
 #endif
 #define MPSFIX_PARSE_TIMEOUT_US(len) \
 	(MPSFIX_PARSE_TIMEOUT_SCALE * (10000000ull + 2ull * (uint64_t)(len)))
@@ -210,5 +221,16 @@ uint32_t mpsfix_indent_end(const char *src, uint32_t len, uint32_t line_start);
  * returns true; false when no block says (the caller picks a step).
  */
 bool mpsfix_indent_step(TSNode node, const char *src, uint32_t len, mpsfix_span *step);
+
+/** Is `n` (a name, a string) in an annotation: `x: C`, `-> Optional["C"]`? */
+bool mpsfix_in_annotation(TSNode n);
+
+/**
+ * Is class name `id` the object of an attribute other than `__init__` or
+ * `__new__` (`C.from_file(...)`, `C.VERSION`)?  Such a use builds no
+ * instance of a class whose own code builds none unnamed (no `cls(...)`,
+ * `self.__class__(...)`, `type(self)(...)`).
+ */
+bool mpsfix_class_attribute(TSNode id, const char *src);
 
 #endif

@@ -150,13 +150,6 @@ static size_t cache_find(const table *c, const char *file, bool *found)
 	return lo;
 }
 
-static bool same_stamp(const mpsfix_file_stamp *a, const mpsfix_file_stamp *b)
-{
-	return a->known && b->known && a->dev == b->dev && a->ino == b->ino && a->size == b->size &&
-	       a->mtime_sec == b->mtime_sec && a->mtime_nsec == b->mtime_nsec &&
-	       a->ctime_sec == b->ctime_sec && a->ctime_nsec == b->ctime_nsec;
-}
-
 /* Is there a regular file at `file`? */
 static bool regular(const char *file)
 {
@@ -182,7 +175,7 @@ static bool cached_answer(table *t, const char *file, const char *key, const cha
 	if (mpsfix_source_read_max(&s, file, MPSFIX_SIBLING_MAX) < 0)
 		return false;
 	at = cache_find(t, key, &found);
-	if (found && same_stamp(&t->items[at].stamp, &s.stamp)) {
+	if (found && mpsfix_file_stamp_same(&t->items[at].stamp, &s.stamp)) {
 		yes = t->items[at].yes;
 	} else {
 		yes = judge(file, s.data, s.len, arg, arg2);

@@ -43,7 +43,7 @@ static void report(const reporter *r, const char *fmt, ...)
 }
 
 
-static bool skip_folder(const char *name)
+bool mpsfix_discover_skips_folder(const char *name)
 {
 	static const char *const skipped[] = {
 		"__pycache__", "node_modules", "venv", "site-packages",
@@ -156,7 +156,7 @@ static void walk(mpsfix_strvec *out, const char *root, const reporter *r)
 				continue;
 			char *path = mpsfix_path_join(dir, name);
 			enum kind k = classify(path, name, entry_type(ent));
-			if (k == K_DIR && !skip_folder(name)) {
+			if (k == K_DIR && !mpsfix_discover_skips_folder(name)) {
 				mpsfix_strvec_push_owned(&stack, path);
 				path = NULL;
 			} else if (k == K_FILE && mpsfix_is_python_path(name)) {
@@ -339,7 +339,7 @@ static bool in_skipped_folder(const char *dir, const char *path)
 	bool skip = false;
 
 	for (size_t i = 0; i + 1 < np && !skip; i++)
-		skip = skip_folder(parts[i]);
+		skip = mpsfix_discover_skips_folder(parts[i]);
 	free(parts);
 	free(buf);
 	free(prefix);

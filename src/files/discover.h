@@ -70,5 +70,10 @@ int mpsfix_discover_files(mpsfix_strvec *out, char *const *args, size_t nargs,
 			  const mpsfix_discover_opts *opts,
 			  void (*on_error)(void *payload, const char *message), void *payload);
 
+/**
+ * Is a folder named `name` skipped by the walk: `.*` (.git, .venv, ...),
+ * `__pycache__`, `node_modules`, `venv`, `site-packages`?
+ */
+bool mpsfix_discover_skips_folder(const char *name);
 
 #endif

@@ -291,6 +291,23 @@ static mpsfix_file_stamp stamp_of(const struct stat *st)
 	};
 }
 
+bool mpsfix_file_stamp_read(mpsfix_file_stamp *out, const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st) < 0)
+		return false;
+	*out = stamp_of(&st);
+	return true;
+}
+
+bool mpsfix_file_stamp_same(const mpsfix_file_stamp *a, const mpsfix_file_stamp *b)
+{
+	return a->known && b->known && a->dev == b->dev && a->ino == b->ino && a->size == b->size &&
+	       a->mtime_sec == b->mtime_sec && a->mtime_nsec == b->mtime_nsec && a->ctime_sec == b->ctime_sec &&
+	       a->ctime_nsec == b->ctime_nsec;
+}
+
 /* Why opening `path` failed, as a skip for what the tree holds (a symbolic
  * link loop, a link to nothing), else as an error. */
 static int open_failed(const char *path, int err)

@@ -45,6 +45,12 @@ typedef struct {
 	unsigned long nlink;
 } mpsfix_file_stamp;
 
+/** The stamp of the file at `path` as it is now (stat() follows links); false if there is none. */
+bool mpsfix_file_stamp_read(mpsfix_file_stamp *out, const char *path);
+
+/** Are `a` and `b` known stamps of the same file, unchanged (device, inode, size, times)? */
+bool mpsfix_file_stamp_same(const mpsfix_file_stamp *a, const mpsfix_file_stamp *b);
+
 /** A cell of a notebook's Python text (notebook.h). */
 typedef struct {
 	uint32_t line;      /* its first line in the text (1-based) */

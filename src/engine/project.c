@@ -1,0 +1,732 @@
+/*
+ * project.c: the calls the other modules of a project make to one of its
+ * functions or classes (see project.h).  The project's files are listed
+ * once per thread; a question reads those that hold the name as a word
+ * and parses the Python ones among them.
+ */
+#include "project.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "parse.h"
+#include "projfiles.h"
+#include "source.h"
+
+static bool is(TSNode n, const char *type)
+{
+	return !ts_node_is_null(n) && !strcmp(ts_node_type(n), type);
+}
+
+typedef struct {
+	char *key; /* "FILE\nNAME\nPARAM" */
+	mpsfix_project_verdict verdict;
+	size_t ncalls;
+} answer;
+
+/* A module parsed for a question, kept for the next ones (they often read the same modules). */
+typedef struct {
+	char *path;
+	char *data;
+	size_t len;
+	TSTree *tree;   /* NULL: it does not parse */
+	mpsfix_file_stamp stamp; /* the file as read */
+	uint64_t used;  /* when it was last asked for */
+	unsigned pins;  /* questions reading it now */
+} parsed_text;
+
+struct mpsfix_project_cache {
+	mpsfix_project_files *projects;
+	size_t nprojects, capprojects;
+	answer *answers;
+	size_t nanswers, capanswers;
+	TSParser *parser;
+	parsed_text texts[MPSFIX_PROJECT_TEXTS];
+	uint64_t clock;
+};
+
+static void text_release(parsed_text *t)
+{
+	free(t->path);
+	free(t->data);
+	if (t->tree)
+		ts_tree_delete(t->tree);
+	memset(t, 0, sizeof(*t));
+}
+
+mpsfix_project_cache *mpsfix_project_cache_new(void)
+{
+	return mpsfix_xcalloc(1, sizeof(mpsfix_project_cache));
+}
+
+void mpsfix_project_cache_free(mpsfix_project_cache *c)
+{
+	if (!c)
+		return;
+	for (size_t i = 0; i < c->nprojects; i++) {
+		mpsfix_project_files_release(&c->projects[i]);
+	}
+	free(c->projects);
+	for (size_t i = 0; i < c->nanswers; i++)
+		free(c->answers[i].key);
+	free(c->answers);
+	if (c->parser)
+		ts_parser_delete(c->parser);
+	for (size_t i = 0; i < MPSFIX_PROJECT_TEXTS; i++)
+		text_release(&c->texts[i]);
+	free(c);
+}
+
+static mpsfix_project_files *project_of(mpsfix_project_cache *c, const char *root)
+{
+	mpsfix_project_files *p;
+
+	for (size_t i = 0; i < c->nprojects; i++)
+		if (!strcmp(c->projects[i].root, root))
+			return &c->projects[i];
+	mpsfix_grow((void **)&c->projects, &c->capprojects, c->nprojects + 1, sizeof(*c->projects));
+	p = &c->projects[c->nprojects++];
+	memset(p, 0, sizeof(*p));
+	mpsfix_project_files_walk(p, root);
+	return p;
+}
+
+/* ---- modules ---------------------------------------------------------- */
+
+/* The folder of file `path` (a new string). */
+static char *dir_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? mpsfix_xstrndup(path, (size_t)(slash - path)) : mpsfix_xstrdup(".");
+}
+
+/* The real path of dir/a/b.py or dir/a/b/__init__.py for module `mod` ("a.b"; "": the package dir). */
+static char *module_file(const char *dir, const char *mod, size_t len)
+{
+	mpsfix_buf b = MPSFIX_BUF_INIT;
+	char *real = NULL;
+	struct stat st;
+	size_t base;
+
+	mpsfix_buf_adds(&b, dir);
+	if (len) {
+		mpsfix_buf_addc(&b, '/');
+		for (size_t i = 0; i < len; i++)
+			mpsfix_buf_addc(&b, mod[i] == '.' ? '/' : mod[i]);
+	}
+	base = b.len;
+	/* a package comes before a module of the same name, as Python finds them */
+	mpsfix_buf_adds(&b, "/__init__.py");
+	if (stat(b.data, &st) == 0 && S_ISREG(st.st_mode))
+		real = realpath(b.data, NULL);
+	if (!real && len) {
+		b.len = base;
+		mpsfix_buf_adds(&b, ".py");
+		if (stat(b.data, &st) == 0 && S_ISREG(st.st_mode))
+			real = realpath(b.data, NULL);
+	}
+	mpsfix_buf_release(&b);
+	return real;
+}
+
+/*
+ * The file of module `mod` imported with `dots` leading dots from a file of
+ * folder `dir` (a real path) in the project at `root`: relative to the
+ * folder, or (no dots) beside the file, in a folder above it up to the
+ * project's top, or under the top's src/.  NULL: not a module of the
+ * project.
+ */
+static char *resolve(const char *dir, size_t dots, const char *mod, size_t len, const char *root)
+{
+	char *d = mpsfix_xstrdup(dir), *file = NULL, *slash;
+	size_t rootlen = strlen(root);
+
+	if (dots) {
+		for (size_t i = 1; i < dots && (slash = strrchr(d, '/')) && slash != d; i++)
+			*slash = '\0';
+		file = module_file(d, mod, len);
+	} else if (len) {
+		for (;;) {
+			if ((file = module_file(d, mod, len)) || strlen(d) <= rootlen || !(slash = strrchr(d, '/')))
+				break;
+			*slash = '\0';
+		}
+		if (!file) {
+			char *src = mpsfix_xasprintf("%s/src", root);
+
+			file = module_file(src, mod, len);
+			free(src);
+		}
+	}
+	free(d);
+	if (file && (strncmp(file, root, rootlen) || file[rootlen] != '/')) {
+		free(file);
+		file = NULL;
+	}
+	return file;
+}
+
+/* ---- one module's references ------------------------------------------ */
+
+typedef struct {
+	mpsfix_project_cache *c;
+	const mpsfix_project_question *q;
+	const char *ours;    /* the defining module's file (real path) */
+	const char *root;
+} asking;
+
+/* A parsed module. */
+typedef struct {
+	parsed_text *text; /* its text and tree, in the cache (pinned) or owned */
+	bool owned;
+	TSTree *tree;
+	const char *data;
+	size_t len;
+	char *dir;           /* its folder (real path) */
+	TSNode *imports;     /* its import statements, in order */
+	size_t nimports, capimports;
+	TSNode *ids;         /* identifiers of the name */
+	size_t nids, capids;
+	bool string;         /* a string of it names the name (not in __all__) */
+} module;
+
+static void module_release(module *m)
+{
+	if (m->text && m->owned) {
+		text_release(m->text);
+		free(m->text);
+	} else if (m->text) {
+		m->text->pins--;
+	}
+	free(m->dir);
+	free(m->imports);
+	free(m->ids);
+}
+
+static bool text_is(TSNode n, const char *src, const char *s, size_t len)
+{
+	return ts_node_end_byte(n) - ts_node_start_byte(n) == len && !memcmp(src + ts_node_start_byte(n), s, len);
+}
+
+/* Is string content `n` in the value of `__all__ = [...]` (or `+=`)? */
+static bool in_all(TSNode n, const char *src)
+{
+	for (TSNode p = ts_node_parent(n); !ts_node_is_null(p); p = ts_node_parent(p))
+		if (is(p, "assignment") || is(p, "augmented_assignment"))
+			return mpsfix_node_text_is(ts_node_child_by_field_name(p, "left", 4), src, "__all__");
+		else if (is(p, "block") || is(p, "module"))
+			return false;
+	return false;
+}
+
+/* Is identifier `n` a name of an import statement (its module or what it binds)? */
+static bool in_import(TSNode n)
+{
+	TSNode p = n;
+
+	for (int up = 0; up < 3 && !ts_node_is_null(p = ts_node_parent(p)); up++)
+		if (is(p, "import_statement") || is(p, "import_from_statement"))
+			return true;
+	return false;
+}
+
+/*
+ * Find in `m` its import statements and the identifiers and strings that
+ * name `q->name`: each occurrence of the word (and of `import`) is looked
+ * up in the tree, so a question costs what the module says of the name,
+ * not a walk of the module.
+ */
+static void scan_module(module *m, const mpsfix_project_question *q)
+{
+	TSNode root = ts_tree_root_node(m->tree);
+	const char *data = m->data, *end = data + m->len;
+
+	for (int pass = 0; pass < 2; pass++) {
+		const char *w = pass ? "import" : q->name;
+		size_t n = pass ? 6 : q->name_len;
+
+		for (const char *p = data; (size_t)(end - p) >= n && (p = memchr(p, w[0], (size_t)(end - p) - n + 1));
+		     p++) {
+			uint32_t at = (uint32_t)(p - data);
+			TSNode node, parent;
+
+			if (memcmp(p, w, n) || (p > data && mpsfix_word_char(p[-1])) || (p + n < end && mpsfix_word_char(p[n])))
+				continue;
+			node = ts_node_descendant_for_byte_range(root, at, at + (uint32_t)n);
+			if (pass) {
+				/* the keyword of `import a` or `from a import b` */
+				parent = ts_node_parent(node);
+				if (!ts_node_is_named(node) && (is(parent, "import_statement") ||
+								 is(parent, "import_from_statement"))) {
+					mpsfix_grow((void **)&m->imports, &m->capimports, m->nimports + 1,
+						    sizeof(*m->imports));
+					m->imports[m->nimports++] = parent;
+				}
+			} else if (is(node, "identifier") && ts_node_start_byte(node) == at &&
+				   ts_node_end_byte(node) == at + n) {
+				if (!in_import(node)) {
+					mpsfix_grow((void **)&m->ids, &m->capids, m->nids + 1, sizeof(*m->ids));
+					m->ids[m->nids++] = node;
+				}
+			} else if (is(node, "string_content") && !m->string) {
+				uint32_t s = ts_node_start_byte(node), e = ts_node_end_byte(node);
+
+				/* "f", "pkg.mod.f", "pkg.mod:f"; not an annotation's "C" */
+				if (e == at + n && (s == at || data[at - 1] == '.' || data[at - 1] == ':') &&
+				    !in_all(node, data) && !mpsfix_in_annotation(ts_node_parent(node)))
+					m->string = true;
+			}
+		}
+	}
+}
+
+/* Read and parse the module at `path`: false when it does not parse. */
+/*
+ * The text of the module at `path`, parsed: from the cache when the file
+ * is as it was read, else read now and kept in place of the entry used
+ * longest ago that no question reads now (a text larger than
+ * MPSFIX_PROJECT_TEXT_MAX is not kept: `*owned`).  NULL when it cannot be
+ * read.
+ */
+static parsed_text *text_of(mpsfix_project_cache *c, const char *path, bool *owned)
+{
+	mpsfix_file_stamp st;
+	parsed_text *t = NULL, *slot = NULL;
+
+	*owned = false;
+	if (!mpsfix_file_stamp_read(&st, path))
+		return NULL;
+	for (size_t i = 0; i < MPSFIX_PROJECT_TEXTS; i++) {
+		parsed_text *e = &c->texts[i];
+
+		if (e->path && !strcmp(e->path, path) && mpsfix_file_stamp_same(&e->stamp, &st)) {
+			e->used = ++c->clock;
+			e->pins++;
+			return e;
+		}
+		if (!e->pins && (!slot || e->used < slot->used))
+			slot = e;
+	}
+	if (!slot || st.size > (int64_t)MPSFIX_PROJECT_TEXT_MAX) {
+		t = mpsfix_xcalloc(1, sizeof(*t));
+		*owned = true;
+	} else {
+		t = slot;
+		text_release(t);
+	}
+	if (mpsfix_read_whole(path, MPSFIX_PROJECT_MAX_BYTES, &t->data, &t->len) != 0 || t->len > UINT32_MAX) {
+		text_release(t);
+		if (*owned)
+			free(t);
+		return NULL;
+	}
+	t->path = mpsfix_xstrdup(path);
+	t->stamp = st;
+	if (!c->parser && mpsfix_parser_new(&c->parser) < 0)
+		c->parser = NULL;
+	if (!c->parser || mpsfix_parse_named(&t->tree, c->parser, path, t->data, (uint32_t)t->len) < 0)
+		t->tree = NULL;
+	if (t->tree && ts_node_has_error(ts_tree_root_node(t->tree))) {
+		ts_tree_delete(t->tree);
+		t->tree = NULL;
+	}
+	t->used = ++c->clock;
+	t->pins++;
+	return t;
+}
+
+static bool module_read(asking *a, module *m, const char *path)
+{
+	memset(m, 0, sizeof(*m));
+	if (!(m->text = text_of(a->c, path, &m->owned)))
+		return false;
+	m->dir = dir_of(path);
+	m->data = m->text->data;
+	m->len = m->text->len;
+	m->tree = m->text->tree;
+	if (!m->tree)
+		return false;
+	scan_module(m, a->q);
+	return true;
+}
+
+/* The dots of relative import `r` (`from ..a import b`) and its module name (null: none). */
+static size_t relative(TSNode r, const char *src, TSNode *mod)
+{
+	TSNode prefix = mpsfix_first_named(r);
+
+	*mod = ts_node_next_named_sibling(prefix);
+	(void)src;
+	return is(prefix, "import_prefix") ? ts_node_end_byte(prefix) - ts_node_start_byte(prefix) : 0;
+}
+
+typedef enum { NOT_OURS, OURS, UNSURE, UNBOUND } whose;
+
+static whose reexports(asking *a, const char *file);
+static whose imports_whose(asking *a, const module *m, int depth, bool *renamed, whose *star);
+
+/*
+ * Whose is the module that `from_module` (an import's module_name) names
+ * with `extra` appended (".f" for `from pkg import f` as a module), in
+ * module `m`?  The file itself is ours; another file of the project is ours
+ * when it imports the name from ours (one level), unsure when it imports it
+ * from elsewhere in the project or by a star.
+ */
+static whose module_whose(asking *a, const module *m, TSNode from_module, const char *extra, size_t nextra,
+			  int depth)
+{
+	mpsfix_buf mod = MPSFIX_BUF_INIT;
+	size_t dots = 0;
+	TSNode named = from_module;
+	char *file;
+	whose w = NOT_OURS;
+
+	if (is(from_module, "relative_import"))
+		dots = relative(from_module, m->data, &named);
+	if (!ts_node_is_null(named))
+		mpsfix_buf_add(&mod, m->data + ts_node_start_byte(named), ts_node_end_byte(named) - ts_node_start_byte(named));
+	if (nextra) {
+		if (mod.len)
+			mpsfix_buf_addc(&mod, '.');
+		mpsfix_buf_add(&mod, extra, nextra);
+	}
+	file = resolve(m->dir, dots, mod.data ? mod.data : "", mod.len, a->root);
+	if (file)
+		w = !strcmp(file, a->ours) ? OURS : depth ? UNSURE : reexports(a, file);
+	free(file);
+	mpsfix_buf_release(&mod);
+	return w;
+}
+
+/* The name an import binds for its imported item `it` (`a` of `import a.b`, the alias of `x as y`). */
+static TSNode bound_name(TSNode it, bool *aliased)
+{
+	*aliased = is(it, "aliased_import");
+	if (*aliased)
+		return ts_node_child_by_field_name(it, "alias", 5);
+	return is(it, "dotted_name") ? ts_node_named_child(it, 0) : it;
+}
+
+/*
+ * Does module file `file` (not ours) hand on the name from ours: `from
+ * .loader import f` in a package's __init__.py?  Ours when an import there
+ * binds the name from ours; unsure when a star import of the project or an
+ * import from elsewhere might; not ours otherwise.
+ */
+static whose reexports(asking *a, const char *file)
+{
+	module m;
+	whose w = UNSURE, star;
+	bool renamed = false;
+
+	if (module_read(a, &m, file)) {
+		w = imports_whose(a, &m, 1, &renamed, &star);
+		w = renamed ? UNSURE : w == UNBOUND ? star : w; /* from .loader import *: ours */
+	}
+	module_release(&m);
+	return w;
+}
+
+/* What call `call` does with the parameter: passes it, leaves it out, or may (splats). */
+static mpsfix_project_verdict call_passes(const asking *a, const module *m, TSNode call)
+{
+	TSNode args = ts_node_child_by_field_name(call, "arguments", 9), arg;
+	uint32_t positional = 0, splat_at = UINT32_MAX;
+	bool kwsplat = false;
+	long at = a->q->at;
+
+	if (is(args, "generator_expression"))
+		positional = 1;
+	else
+		for (uint32_t i = 0; i < ts_node_named_child_count(args); i++) {
+			arg = ts_node_named_child(args, i);
+			if (is(arg, "keyword_argument")) {
+				if (!a->q->posonly && text_is(ts_node_child_by_field_name(arg, "name", 4), m->data,
+							     a->q->param, a->q->param_len))
+					return MPSFIX_PROJECT_PASSED;
+			} else if (is(arg, "list_splat")) {
+				splat_at = splat_at == UINT32_MAX ? positional : splat_at;
+			} else if (is(arg, "dictionary_splat")) {
+				kwsplat = true;
+			} else if (!is(arg, "comment")) {
+				positional++;
+			}
+		}
+	if (at >= 0 && positional > (uint32_t)at && (splat_at == UINT32_MAX || splat_at > (uint32_t)at))
+		return MPSFIX_PROJECT_PASSED;
+	if (kwsplat || (at >= 0 && splat_at != UINT32_MAX))
+		return MPSFIX_PROJECT_UNKNOWN;
+	return MPSFIX_PROJECT_DEFAULT_USED;
+}
+
+/*
+ * Which module a name bound by one of `m`'s imports stands for, with
+ * `tail` (".b.c") read after it: `import a.b` binds a, `import a.b as X`
+ * binds X for a.b, `from p import mod` binds mod for p.mod.  False when no
+ * import binds `root`.
+ */
+static bool module_of_name(asking *a, const module *m, TSNode root, const char *tail, size_t ntail, whose *w)
+{
+	for (size_t i = m->nimports; i-- > 0;) {
+		TSNode s = m->imports[i], from = ts_node_child_by_field_name(s, "module_name", 11);
+
+		for (uint32_t k = 0; k < ts_node_named_child_count(s); k++) {
+			TSNode it = ts_node_named_child(s, k), bound, mod;
+			bool aliased;
+			mpsfix_buf full = MPSFIX_BUF_INIT;
+
+			if (ts_node_eq(it, from) || is(it, "wildcard_import"))
+				continue;
+			bound = bound_name(it, &aliased);
+			if (!mpsfix_node_same_text(bound, root, m->data))
+				continue;
+			if (is(s, "import_statement")) {
+				TSNode empty = {0};
+
+				/* import a.b: a.b.c reads module a.b.c; import a.b as X: X.c is a.b.c */
+				mod = aliased ? ts_node_child_by_field_name(it, "name", 4) : (TSNode){0};
+				if (!aliased) {
+					mpsfix_buf_add(&full, m->data + ts_node_start_byte(root),
+						       ts_node_end_byte(root) - ts_node_start_byte(root));
+				} else {
+					mpsfix_buf_add(&full, m->data + ts_node_start_byte(mod),
+						       ts_node_end_byte(mod) - ts_node_start_byte(mod));
+				}
+				mpsfix_buf_add(&full, tail, ntail);
+				*w = module_whose(a, m, empty, full.data, full.len, 0);
+			} else {
+				/* from p import mod (as X): X.c is p.mod.c */
+				TSNode name = aliased ? ts_node_child_by_field_name(it, "name", 4) : it;
+
+				mpsfix_buf_add(&full, m->data + ts_node_start_byte(name),
+					       ts_node_end_byte(name) - ts_node_start_byte(name));
+				mpsfix_buf_add(&full, tail, ntail);
+				*w = module_whose(a, m, from, full.data, full.len, 0);
+			}
+			mpsfix_buf_release(&full);
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * Whose is the name where module `m` reads it bare, as its imports bind
+ * it (`depth` as module_whose() takes it): UNBOUND when none binds it by
+ * name, and then `*star` says whose the project modules it star-imports
+ * are (NOT_OURS: none).  `*renamed`: an import binds ours under another
+ * name (`from pkg.loader import f as g`), which calls are not followed.
+ */
+static whose imports_whose(asking *a, const module *m, int depth, bool *renamed, whose *star)
+{
+	whose w = UNBOUND;
+
+	*star = NOT_OURS;
+	for (size_t i = 0; i < m->nimports; i++) {
+		TSNode s = m->imports[i], from = ts_node_child_by_field_name(s, "module_name", 11);
+
+		for (uint32_t k = 0; k < ts_node_named_child_count(s); k++) {
+			TSNode it = ts_node_named_child(s, k), b;
+			bool aliased;
+			whose here;
+
+			if (ts_node_eq(it, from))
+				continue;
+			if (is(it, "wildcard_import")) {
+				here = module_whose(a, m, from, NULL, 0, 1);
+				*star = here == NOT_OURS ? *star : *star == NOT_OURS ? here : *star == here ? here : UNSURE;
+				continue;
+			}
+			b = bound_name(it, &aliased);
+			if (is(s, "import_from_statement") && aliased &&
+			    text_is(ts_node_child_by_field_name(it, "name", 4), m->data, a->q->name, a->q->name_len) &&
+			    module_whose(a, m, from, NULL, 0, depth) != NOT_OURS)
+				*renamed = true;
+			if (!text_is(b, m->data, a->q->name, a->q->name_len))
+				continue;
+			/* import f (a module), from x import g as f: not ours */
+			here = is(s, "import_from_statement") && !aliased ? module_whose(a, m, from, NULL, 0, depth)
+									  : NOT_OURS;
+			w = w == UNBOUND || w == here ? here : UNSURE;
+		}
+	}
+	return w;
+}
+
+/*
+ * The module object chain of attribute `obj.name`'s object, as text
+ * (`L`, `pkg.data`): its first identifier in `*root`; false when it is
+ * not identifiers and dots alone.
+ */
+static bool chain_of(TSNode obj, TSNode *root)
+{
+	while (is(obj, "attribute"))
+		obj = ts_node_child_by_field_name(obj, "object", 6);
+	*root = obj;
+	return is(obj, "identifier");
+}
+
+/*
+ * Does name `id` only say what a value is: in an annotation (`x: C`,
+ * `-> Optional[C]`), or as the class of isinstance() or issubclass()?
+ */
+static bool typing_only(TSNode id, const char *src)
+{
+	TSNode p = ts_node_parent(id), call;
+
+	if (mpsfix_in_annotation(id))
+		return true;
+	if (is(p, "tuple"))
+		p = ts_node_parent(p);
+	if (!is(p, "argument_list") || !ts_node_eq(ts_node_named_child(p, 1), is(ts_node_parent(id), "tuple") ? ts_node_parent(id) : id))
+		return false;
+	call = ts_node_parent(p);
+	return is(call, "call") &&
+	       (mpsfix_node_text_is(ts_node_child_by_field_name(call, "function", 8), src, "isinstance") ||
+		mpsfix_node_text_is(ts_node_child_by_field_name(call, "function", 8), src, "issubclass"));
+}
+
+/* What module `m` (not ours) does with the name: the verdict of its calls, `*n` of them. */
+static mpsfix_project_verdict module_calls(asking *a, const module *m, size_t *n)
+{
+	mpsfix_project_verdict v = MPSFIX_PROJECT_PASSED;
+	bool renamed = false;
+	whose star, bare = imports_whose(a, m, 0, &renamed, &star);
+
+	if (renamed)
+		return MPSFIX_PROJECT_UNKNOWN; /* g(...) is not followed */
+	if (bare == UNBOUND) /* read through a star import of the project, or no name of ours */
+		bare = star == NOT_OURS ? NOT_OURS : UNSURE;
+	for (size_t i = 0; i < m->nids; i++) {
+		TSNode id = m->ids[i], p = ts_node_parent(id), call = {0};
+		whose w;
+
+		if (is(p, "keyword_argument") && mpsfix_field_is(p, "name", id))
+			continue; /* g(f=1) */
+		if (is(p, "attribute") && mpsfix_field_is(p, "attribute", id)) {
+			TSNode obj = ts_node_child_by_field_name(p, "object", 6), root;
+			uint32_t tail = ts_node_end_byte(obj);
+
+			if (!chain_of(obj, &root) || !module_of_name(a, m, root, m->data + ts_node_end_byte(root),
+									tail - ts_node_end_byte(root), &w))
+				continue; /* model.f, self.f: another object's */
+			if (w == NOT_OURS)
+				continue;
+			if (w == UNSURE)
+				return MPSFIX_PROJECT_UNKNOWN;
+			call = ts_node_parent(p);
+			if (!is(call, "call") || !mpsfix_field_is(call, "function", p))
+				return MPSFIX_PROJECT_UNKNOWN; /* loader.f handed on */
+		} else {
+			if (bare == NOT_OURS)
+				continue;
+			if (bare == UNSURE)
+				return MPSFIX_PROJECT_UNKNOWN;
+			if (typing_only(id, m->data) || (a->q->is_class && mpsfix_class_attribute(id, m->data)))
+				continue; /* x: C, isinstance(x, C), C.from_file(...) */
+			if (!is(p, "call") || !mpsfix_field_is(p, "function", id))
+				return MPSFIX_PROJECT_UNKNOWN; /* class D(C), partial(f), C.build(), f = ... */
+			call = p;
+		}
+		(*n)++;
+		switch (call_passes(a, m, call)) {
+		case MPSFIX_PROJECT_DEFAULT_USED:
+			return MPSFIX_PROJECT_DEFAULT_USED;
+		case MPSFIX_PROJECT_UNKNOWN:
+			v = MPSFIX_PROJECT_UNKNOWN;
+			break;
+		default:
+			break;
+		}
+	}
+	return v;
+}
+
+/* ---- the question ----------------------------------------------------- */
+
+static mpsfix_project_verdict ask(asking *a, mpsfix_project_files *p, size_t *ncalls)
+{
+	mpsfix_project_verdict v = MPSFIX_PROJECT_PASSED;
+
+	for (size_t i = 0; i < p->len && v != MPSFIX_PROJECT_DEFAULT_USED; i++) {
+		mpsfix_project_file *f = &p->files[i];
+		char *data = NULL, *real;
+		size_t len;
+		int rc;
+		module m;
+		mpsfix_project_verdict here;
+
+		if (!mpsfix_project_file_may_hold(f, a->q->name, a->q->name_len))
+			continue;
+		rc = mpsfix_project_file_read(f, &data, &len);
+		if (rc != 0) {
+			/* an unreadable or huge module may call it; a huge data file is data */
+			if (f->kind == 1)
+				v = MPSFIX_PROJECT_UNKNOWN;
+			free(data);
+			continue;
+		}
+		if (!mpsfix_has_word(data, len, a->q->name, a->q->name_len)) {
+			free(data);
+			continue;
+		}
+		free(data);
+		if (f->kind != 1) {
+			v = MPSFIX_PROJECT_UNKNOWN; /* a notebook's cell, a config's _target_ */
+			continue;
+		}
+		real = realpath(f->path, NULL);
+		if (!real || !strcmp(real, a->ours)) {
+			free(real);
+			continue; /* the module itself: defaults.c reads its calls */
+		}
+		if (!module_read(a, &m, real)) {
+			here = MPSFIX_PROJECT_UNKNOWN;
+		} else {
+			size_t n = 0;
+
+			here = m.string ? MPSFIX_PROJECT_UNKNOWN : module_calls(a, &m, &n);
+			*ncalls += n;
+		}
+		module_release(&m);
+		free(real);
+		if (here != MPSFIX_PROJECT_PASSED)
+			v = here == MPSFIX_PROJECT_DEFAULT_USED ? here : MPSFIX_PROJECT_UNKNOWN;
+	}
+	return v;
+}
+
+mpsfix_project_verdict mpsfix_project_calls(mpsfix_project_cache *c, const char *path,
+					    const mpsfix_project_question *q, size_t *ncalls)
+{
+	char *ours = NULL, *root = NULL, *key = NULL;
+	mpsfix_project_verdict v = MPSFIX_PROJECT_UNKNOWN;
+	mpsfix_project_files *p;
+
+	*ncalls = 0;
+	if (!c || !path || !(ours = realpath(path, NULL)))
+		goto done;
+	key = mpsfix_xasprintf("%s\n%.*s\n%.*s\n%ld%d%d", ours, (int)q->name_len, q->name, (int)q->param_len,
+			       q->param, q->at, q->posonly, q->is_class);
+	for (size_t i = 0; i < c->nanswers; i++)
+		if (!strcmp(c->answers[i].key, key)) {
+			*ncalls = c->answers[i].ncalls;
+			v = c->answers[i].verdict;
+			goto done;
+		}
+	if ((root = mpsfix_project_root(ours)) && (p = project_of(c, root))->ok) {
+		asking a = {c, q, ours, root};
+
+		v = ask(&a, p, ncalls);
+	}
+	mpsfix_grow((void **)&c->answers, &c->capanswers, c->nanswers + 1, sizeof(*c->answers));
+	c->answers[c->nanswers++] = (answer){key, v, *ncalls};
+	key = NULL;
+done:
+	free(ours);
+	free(root);
+	free(key);
+	return v;
+}

@@ -1,0 +1,80 @@
+/*
+ * project.h: what the other modules of a project pass to one of its
+ * functions or classes.  defaults.h knows the calls of a text; a public
+ * function is called from other modules too:
+ *
+ *   # timm/data/loader.py
+ *   class PrefetchLoader:
+ *       def __init__(self, loader, device=torch.device("cuda")): ...
+ *
+ *   # timm/data/loader.py, train.py, validate.py
+ *   loader = PrefetchLoader(loader, device=device)
+ *
+ * The project is the git work tree that holds the file (the folder with
+ * `.git`), else the outermost of the file's folder and the
+ * MPSFIX_PROJECT_LEVELS folders above it that holds a pyproject.toml,
+ * setup.py, setup.cfg or requirements.txt.  Its files are walked as the
+ * command line's folders are (hidden folders, __pycache__, node_modules,
+ * venv and site-packages skipped).
+ */
+#ifndef MPSFIX_PROJECT_H
+#define MPSFIX_PROJECT_H
+
+#include <stddef.h>
+
+#include "common.h"
+
+/* How many parsed modules a thread keeps for the next questions, and the largest kept. */
+#define MPSFIX_PROJECT_TEXTS 16
+#define MPSFIX_PROJECT_TEXT_MAX (512u * 1024u)
+
+/* What one thread found out: each project's files, each question's answer. */
+typedef struct mpsfix_project_cache mpsfix_project_cache;
+
+mpsfix_project_cache *mpsfix_project_cache_new(void);
+void mpsfix_project_cache_free(mpsfix_project_cache *c);
+
+typedef struct {
+	const char *name;    /* the function's name, or the class's for its __init__ */
+	size_t name_len;
+	bool is_class;       /* a call of the class is a call of its __init__ */
+	const char *param;   /* the parameter's name */
+	size_t param_len;
+	long at;             /* where a call passes it by position (self not counted);
+				-1: by keyword alone */
+	bool posonly;        /* it is positional-only (before `/`) */
+} mpsfix_project_question;
+
+typedef enum {
+	MPSFIX_PROJECT_UNKNOWN = 0, /* not known: see below */
+	MPSFIX_PROJECT_PASSED,      /* every call of the other modules passes it */
+	MPSFIX_PROJECT_DEFAULT_USED /* a call of another module leaves it out */
+} mpsfix_project_verdict;
+
+/**
+ * Do the project's other modules pass parameter `q->param` wherever they
+ * call function (or class) `q->name`, defined at the top level of the
+ * module at `path`?  `*ncalls` gets how many calls they make.  A module
+ * calls it when it imports the name from that module (`from pkg.loader
+ * import PrefetchLoader`, a relative import, or through a package's
+ * `__init__.py` that imports it from there) or imports the module itself
+ * (`import pkg.loader as L`; `L.PrefetchLoader(...)`); the module is found
+ * as Python would find it: beside the importing file, in a folder above it
+ * up to the project's top, or under its `src/`.  A module that imports
+ * some other `PrefetchLoader`, or defines its own, does not call this one.
+ *
+ * Unknown when the name may reach the function unseen: an import under
+ * another name (`as`), a star import of a project module in a module that
+ * reads the name, the name used other than as a call (`class D(C)`,
+ * `partial(f, ...)`, `C.from_config(...)`, handed on as a value), a call
+ * through `*args` or `**kwargs` that may or may not pass the parameter, a
+ * string of the project that holds the name (`getattr(m, "f")`,
+ * `"pkg.loader.PrefetchLoader"`, except in `__all__`), a notebook or a
+ * configuration file (.ipynb, .yaml, .yml, .json, .toml, .cfg, .ini) that
+ * names it (Hydra's `_target_`), a module that does not parse; and when
+ * the file lies in no project, or in one that cannot be walked.
+ */
+mpsfix_project_verdict mpsfix_project_calls(mpsfix_project_cache *c, const char *path,
+					    const mpsfix_project_question *q, size_t *ncalls);
+
+#endif

@@ -1,0 +1,260 @@
+/*
+ * projfiles.c: the files of a project, listed once, and the words each
+ * holds (see projfiles.h).
+ */
+#include "projfiles.h"
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "discover.h"
+
+static bool exists_in(const char *dir, const char *name)
+{
+	char *p = mpsfix_xasprintf("%s/%s", dir, name);
+	struct stat st;
+	bool yes = lstat(p, &st) == 0;
+
+	free(p);
+	return yes;
+}
+
+char *mpsfix_project_root(const char *file)
+{
+	static const char *const markers[] = {"pyproject.toml", "setup.py", "setup.cfg", "requirements.txt"};
+	char *dir = mpsfix_xstrdup(file), *slash, *marked = NULL;
+
+	for (int level = 0; (slash = strrchr(dir, '/')) && slash != dir; level++) {
+		*slash = '\0';
+		if (exists_in(dir, ".git")) {
+			free(marked);
+			return dir;
+		}
+		for (size_t i = 0; level <= MPSFIX_PROJECT_LEVELS && i < MPSFIX_ARRAY_SIZE(markers); i++)
+			if (exists_in(dir, markers[i])) {
+				free(marked);
+				marked = mpsfix_xstrdup(dir);
+				break;
+			}
+	}
+	free(dir);
+	return marked;
+}
+
+static bool ends_with(const char *s, const char *tail)
+{
+	size_t n = strlen(s), k = strlen(tail);
+
+	return n >= k && !strcmp(s + n - k, tail);
+}
+
+/* Is `name` a file a question reads: 1 Python, 2 a notebook, 3 a configuration file, 0 neither. */
+static int file_kind(const char *name)
+{
+	static const char *const config[] = {".yaml", ".yml", ".json", ".toml", ".cfg", ".ini"};
+
+	if (ends_with(name, ".py") || ends_with(name, ".pyi"))
+		return 1;
+	if (ends_with(name, ".ipynb"))
+		return 2;
+	for (size_t i = 0; i < MPSFIX_ARRAY_SIZE(config); i++)
+		if (ends_with(name, config[i]))
+			return 3;
+	return 0;
+}
+
+/* The largest file of kind `kind` read: a larger notebook or configuration file is data. */
+static size_t kind_max(uint8_t kind)
+{
+	return kind == 1 ? MPSFIX_PROJECT_MAX_BYTES : kind == 2 ? MPSFIX_PROJECT_MAX_NOTEBOOK : MPSFIX_PROJECT_MAX_CONFIG;
+}
+
+void mpsfix_project_files_walk(mpsfix_project_files *p, const char *root)
+{
+	char **stack = NULL;
+	size_t n = 0, cap = 0;
+
+	memset(p, 0, sizeof(*p));
+	p->root = mpsfix_xstrdup(root);
+
+	p->ok = true;
+	mpsfix_grow((void **)&stack, &cap, 1, sizeof(*stack));
+	stack[n++] = mpsfix_xstrdup(p->root);
+	while (n) {
+		char *dir = stack[--n];
+		DIR *d = opendir(dir);
+		struct dirent *e;
+
+		if (!d) {
+			p->ok = false;
+			free(dir);
+			continue;
+		}
+		while (p->ok && (e = readdir(d))) {
+			struct stat st;
+			char *path;
+			int kind;
+
+			if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+				continue;
+			path = mpsfix_xasprintf("%s/%s", dir, e->d_name);
+			if (lstat(path, &st) < 0) {
+				free(path);
+				continue;
+			}
+			if (S_ISDIR(st.st_mode) && !mpsfix_discover_skips_folder(e->d_name)) {
+				mpsfix_grow((void **)&stack, &cap, n + 1, sizeof(*stack));
+				stack[n++] = path;
+				continue;
+			}
+			if ((S_ISREG(st.st_mode) || S_ISLNK(st.st_mode)) && (kind = file_kind(e->d_name))) {
+				if (p->len >= MPSFIX_PROJECT_MAX_FILES) {
+					p->ok = false;
+				} else {
+					mpsfix_grow((void **)&p->files, &p->cap, p->len + 1, sizeof(*p->files));
+					p->files[p->len++] = (mpsfix_project_file){path, (uint8_t)kind, 0, 0, NULL};
+					path = NULL;
+				}
+			}
+			free(path);
+		}
+		closedir(d);
+		free(dir);
+	}
+	while (n)
+		free(stack[--n]);
+	free(stack);
+}
+
+
+int mpsfix_read_whole(const char *path, size_t max, char **data, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	struct stat st;
+	size_t got;
+
+	*data = NULL;
+	*len = 0;
+	if (!f)
+		return -1;
+	if (fstat(fileno(f), &st) < 0 || !S_ISREG(st.st_mode)) {
+		fclose(f);
+		return -1;
+	}
+	if ((size_t)st.st_size > max) {
+		fclose(f);
+		return 1;
+	}
+	*data = mpsfix_xmalloc((size_t)st.st_size + 1);
+	got = fread(*data, 1, (size_t)st.st_size, f);
+	fclose(f);
+	(*data)[got] = '\0';
+	*len = got;
+	return 0;
+}
+
+bool mpsfix_word_char(char ch)
+{
+	return ch == '_' || (ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+	       (unsigned char)ch >= 0x80;
+}
+
+bool mpsfix_has_word(const char *data, size_t len, const char *w, size_t n)
+{
+	const char *p = data, *end = data + len;
+
+	/* memmem() is not in C11 nor POSIX: the first byte by memchr(), then the rest */
+	while (n && (size_t)(end - p) >= n && (p = memchr(p, w[0], (size_t)(end - p) - n + 1))) {
+		if (!memcmp(p, w, n) && (p == data || !mpsfix_word_char(p[-1])) && (p + n == end || !mpsfix_word_char(p[n])))
+			return true;
+		p++;
+	}
+	return false;
+}
+
+/* The three bits of word `w` (`n` bytes) in a filter of 2^log2 bits. */
+static void word_bits(const char *w, size_t n, unsigned log2, uint64_t bit[3])
+{
+	uint64_t h = 14695981039346656037ull; /* FNV-1a, then mixed */
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (unsigned char)w[i]) * 1099511628211ull;
+	for (int k = 0; k < 3; k++) {
+		h ^= h >> 29;
+		h *= 0xbf58476d1ce4e5b9ull;
+		h ^= h >> 32;
+		bit[k] = h & ((1ull << log2) - 1);
+	}
+}
+
+/* Read file `f` once: the words of its text, into its filter. */
+static void file_index(mpsfix_project_file *f)
+{
+	char *data;
+	size_t len;
+	unsigned log2 = 10;
+
+	f->state = 2;
+	if (mpsfix_read_whole(f->path, kind_max(f->kind), &data, &len) != 0) {
+		free(data);
+		return;
+	}
+	while ((1ull << log2) < len * 2 && log2 < 31)
+		log2++; /* two bits a byte: ten a word of five letters */
+	f->log2 = (uint8_t)log2;
+	f->words = mpsfix_xcalloc((1u << log2) / 64, sizeof(uint64_t));
+	for (size_t i = 0; i < len;) {
+		size_t j = i;
+		uint64_t bit[3];
+
+		while (j < len && mpsfix_word_char(data[j]))
+			j++;
+		if (j == i) {
+			i++;
+			continue;
+		}
+		word_bits(data + i, j - i, log2, bit);
+		for (int k = 0; k < 3; k++)
+			f->words[bit[k] / 64] |= 1ull << (bit[k] % 64);
+		i = j;
+	}
+	free(data);
+	f->state = 1;
+}
+
+bool mpsfix_project_file_may_hold(mpsfix_project_file *f, const char *w, size_t n)
+{
+	uint64_t bit[3];
+
+	if (!f->state)
+		file_index(f);
+	if (f->state != 1)
+		return true;
+	word_bits(w, n, f->log2, bit);
+	for (int k = 0; k < 3; k++)
+		if (!(f->words[bit[k] / 64] & (1ull << (bit[k] % 64))))
+			return false;
+	return true;
+}
+
+
+int mpsfix_project_file_read(const mpsfix_project_file *f, char **data, size_t *len)
+{
+	*data = NULL;
+	*len = 0;
+	return f->state == 2 ? -1 : mpsfix_read_whole(f->path, kind_max(f->kind), data, len);
+}
+
+void mpsfix_project_files_release(mpsfix_project_files *p)
+{
+	for (size_t k = 0; k < p->len; k++) {
+		free(p->files[k].path);
+		free(p->files[k].words);
+	}
+	free(p->files);
+	free(p->root);
+	memset(p, 0, sizeof(*p));
+}

@@ -1,0 +1,259 @@
+/*
+ * check_project.c: what the project's other modules pass to a function or
+ * class (project.h), and the project's files (projfiles.h).  Each case is
+ * a project written to a temporary folder, outside any git work tree.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "project.h"
+#include "projfiles.h"
+#include "testutil.h"
+#include "tests.h"
+
+/* the module the questions ask about: pkg/loader.py */
+static const char loader_py[] = "import torch\n"
+				 "\n"
+				 "\n"
+				 "class Prefetch:\n"
+				 "    def __init__(self, loader, device=\"cuda\"):\n"
+				 "        self.device = device\n"
+				 "\n"
+				 "\n"
+				 "def helper(x, device=\"cuda\", /):\n"
+				 "    return x.to(device)\n"
+				 "\n"
+				 "\n"
+				 "def lonely(x, *, device=\"cuda\"):\n"
+				 "    return x.to(device)\n";
+
+typedef struct {
+	const char *what;
+	const char *name;   /* asked about */
+	bool is_class;
+	long at;            /* the parameter `device`: position, -1 keyword-only */
+	bool posonly;
+	const char *files;  /* "PATH\n<text>\f" ... written into the project */
+	mpsfix_project_verdict want;
+	size_t calls;       /* for PASSED and DEFAULT_USED */
+} project_case;
+
+/* Write each "PATH\nTEXT" of `files` (separated by form feeds) under `dir`. */
+static void put_files(const char *dir, const char *files)
+{
+	char *copy = mpsfix_xstrdup(files), *save = NULL;
+
+	for (char *f = strtok_r(copy, "\f", &save); f; f = strtok_r(NULL, "\f", &save)) {
+		char *nl = strchr(f, '\n');
+
+		ck_assert_ptr_nonnull(nl);
+		*nl = '\0';
+		tu_put(dir, f, nl + 1);
+	}
+	free(copy);
+}
+
+START_TEST(test_project_calls)
+{
+	static const project_case cases[] = {
+		{"no other module names it", "lonely", false, -1, false, "", MPSFIX_PROJECT_PASSED, 0},
+		{"imported from its module, passed by keyword", "lonely", false, -1, false,
+		 "train.py\nfrom pkg.loader import lonely\nlonely(1, device=d)\n", MPSFIX_PROJECT_PASSED, 1},
+		{"left out", "lonely", false, -1, false, "train.py\nfrom pkg.loader import lonely\nlonely(1)\n",
+		 MPSFIX_PROJECT_DEFAULT_USED, 1},
+		{"positional-only, passed by position", "helper", false, 1, true,
+		 "train.py\nfrom pkg.loader import helper\nhelper(1, d)\n", MPSFIX_PROJECT_PASSED, 1},
+		{"positional-only: a keyword does not pass it", "helper", false, 1, true,
+		 "train.py\nfrom pkg.loader import helper\nhelper(1, device=d)\n", MPSFIX_PROJECT_DEFAULT_USED, 1},
+		{"a class through its package's __init__", "Prefetch", true, 1, false,
+		 "pkg/__init__.py\nfrom .loader import Prefetch\n\f"
+		 "train.py\nfrom pkg import Prefetch\np = Prefetch(xs, device=d)\nq = Prefetch(xs, d)\n",
+		 MPSFIX_PROJECT_PASSED, 2},
+		{"a package's star import hands it on", "lonely", false, -1, false,
+		 "pkg/__init__.py\nfrom .loader import *\n\f"
+		 "train.py\nfrom pkg import lonely\nlonely(1)\n", MPSFIX_PROJECT_DEFAULT_USED, 1},
+		{"a package that imports the name from another of its modules", "lonely", false, -1, false,
+		 "pkg/__init__.py\nfrom .other import lonely\n\f"
+		 "pkg/other.py\ndef lonely(x):\n    pass\n\f"
+		 "train.py\nfrom pkg import lonely\nlonely(1)\n", MPSFIX_PROJECT_UNKNOWN, 0},
+		{"a relative import, left out", "Prefetch", true, 1, false,
+		 "pkg/run.py\nfrom .loader import Prefetch\np = Prefetch(xs)\n", MPSFIX_PROJECT_DEFAULT_USED, 1},
+		{"the module imported under a name", "lonely", false, -1, false,
+		 "train.py\nimport pkg.loader as L\nL.lonely(1, device=d)\n", MPSFIX_PROJECT_PASSED, 1},
+		{"the module imported whole", "lonely", false, -1, false,
+		 "train.py\nimport pkg.loader\npkg.loader.lonely(1)\n", MPSFIX_PROJECT_DEFAULT_USED, 1},
+		{"the module from its package", "lonely", false, -1, false,
+		 "train.py\nfrom pkg import loader\nloader.lonely(1)\n", MPSFIX_PROJECT_DEFAULT_USED, 1},
+		{"another module's function of the same name", "lonely", false, -1, false,
+		 "other.py\ndef lonely(x):\n    pass\n\f"
+		 "train.py\nfrom other import lonely\nlonely(1)\n", MPSFIX_PROJECT_PASSED, 0},
+		{"a package's own function of the same name", "lonely", false, -1, false,
+		 "train.py\nfrom torchvision.ops import lonely\nlonely(1)\n", MPSFIX_PROJECT_PASSED, 0},
+		{"another object's method", "lonely", false, -1, false, "train.py\nmodel.lonely(1)\n",
+		 MPSFIX_PROJECT_PASSED, 0},
+		{"annotations and isinstance() name a type", "Prefetch", true, 1, false,
+		 "train.py\nfrom pkg.loader import Prefetch\n"
+		 "def f(p: Prefetch, q: \"Prefetch\") -> list[\"Prefetch\"]:\n    return isinstance(p, (Prefetch, int))\n",
+		 MPSFIX_PROJECT_PASSED, 0},
+		{"a class's static method: no instance", "Prefetch", true, 1, false,
+		 "train.py\nfrom pkg.loader import Prefetch\nPrefetch.headroom()\n", MPSFIX_PROJECT_PASSED, 0},
+		{"a subclass", "Prefetch", true, 1, false,
+		 "train.py\nfrom pkg.loader import Prefetch\nclass Mine(Prefetch):\n    pass\n", MPSFIX_PROJECT_UNKNOWN, 0},
+		{"__init__ called by name", "Prefetch", true, 1, false,
+		 "train.py\nfrom pkg.loader import Prefetch\nPrefetch.__init__(self, xs)\n", MPSFIX_PROJECT_UNKNOWN, 0},
+		{"imported under another name", "lonely", false, -1, false,
+		 "train.py\nfrom pkg.loader import lonely as l\nl(1)\n", MPSFIX_PROJECT_UNKNOWN, 0},
+		{"handed on as a value", "lonely", false, -1, false,
+		 "train.py\nfrom pkg.loader import lonely\nfns = [lonely]\n", MPSFIX_PROJECT_UNKNOWN, 0},
+		{"the module's function handed on", "lonely", false, -1, false,
+		 "train.py\nimport pkg.loader as L\nf = L.lonely\n", MPSFIX_PROJECT_UNKNOWN, 0},
+		{"**kwargs may hold it", "lonely", false, -1, false,
+		 "train.py\nfrom pkg.loader import lonely\nlonely(1, **kw)\n", MPSFIX_PROJECT_UNKNOWN, 1},
+		{"*args may reach it", "helper", false, 1, true,
+		 "train.py\nfrom pkg.loader import helper\nhelper(*args)\n", MPSFIX_PROJECT_UNKNOWN, 1},
+		{"but a call that leaves it out settles it", "lonely", false, -1, false,
+		 "a.py\nfrom pkg.loader import lonely\nlonely(1, **kw)\n\f"
+		 "b.py\nfrom pkg.loader import lonely\nlonely(2)\n", MPSFIX_PROJECT_DEFAULT_USED, 2},
+		{"a star import of the project", "lonely", false, -1, false,
+		 "train.py\nfrom pkg.loader import *\nlonely(1, device=d)\n", MPSFIX_PROJECT_UNKNOWN, 0},
+		{"a string that names it", "lonely", false, -1, false,
+		 "train.py\nimport importlib\nf = getattr(importlib.import_module(\"pkg.loader\"), \"lonely\")\n",
+		 MPSFIX_PROJECT_UNKNOWN, 0},
+		{"a dotted string that names it", "Prefetch", true, 1, false,
+		 "train.py\nREGISTRY = {\"p\": \"pkg.loader.Prefetch\"}\n", MPSFIX_PROJECT_UNKNOWN, 0},
+		{"__all__ is not a use", "lonely", false, -1, false,
+		 "pkg/__init__.py\nfrom .loader import lonely\n__all__ = [\"lonely\"]\n", MPSFIX_PROJECT_PASSED, 0},
+		{"a Hydra configuration", "Prefetch", true, 1, false,
+		 "conf/data.yaml\nloader:\n  _target_: pkg.loader.Prefetch\n", MPSFIX_PROJECT_UNKNOWN, 0},
+		{"a notebook", "lonely", false, -1, false,
+		 "demo.ipynb\n{\"cells\": [{\"cell_type\": \"code\", \"source\": [\"lonely(x)\"]}]}\n",
+		 MPSFIX_PROJECT_UNKNOWN, 0},
+		{"a word in a comment or a docstring is not a use", "lonely", false, -1, false,
+		 "train.py\n# lonely(x) is never called\n\"\"\"see lonely()\"\"\"\n", MPSFIX_PROJECT_PASSED, 0},
+		{"a module that does not parse", "lonely", false, -1, false,
+		 "train.py\nfrom pkg.loader import lonely\nlonely(1, device=d\n", MPSFIX_PROJECT_UNKNOWN, 0},
+		{"a hidden folder and a virtual environment are not the project's", "lonely", false, -1, false,
+		 ".venv/lib/x.py\nfrom pkg.loader import lonely\nlonely(1)\n\f"
+		 "venv/y.py\nfrom pkg.loader import lonely\nlonely(1)\n", MPSFIX_PROJECT_PASSED, 0},
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const project_case *c = &cases[i];
+		char tmpl[] = "/tmp/mpsfix-project-XXXXXX";
+		char *dir = mkdtemp(tmpl), *path;
+		mpsfix_project_cache *cache = mpsfix_project_cache_new();
+		mpsfix_project_question q = {c->name, strlen(c->name), c->is_class, "device", 6, c->at, c->posonly};
+		mpsfix_project_verdict v;
+		size_t n = 99;
+
+		ck_assert_ptr_nonnull(dir);
+		tu_put(dir, "pyproject.toml", "[project]\nname = \"p\"\n");
+		tu_put(dir, "pkg/__init__.py", "");
+		tu_put(dir, "pkg/loader.py", loader_py);
+		put_files(dir, c->files);
+		path = mpsfix_xasprintf("%s/pkg/loader.py", dir);
+		v = mpsfix_project_calls(cache, path, &q, &n);
+		ck_assert_msg(v == c->want, "%s: verdict %d, not %d", c->what, v, c->want);
+		if (v != MPSFIX_PROJECT_UNKNOWN)
+			ck_assert_msg(n == c->calls, "%s: %zu calls, not %zu", c->what, n, c->calls);
+		/* asked again: the same answer, from the cache */
+		ck_assert_int_eq(mpsfix_project_calls(cache, path, &q, &n), v);
+		mpsfix_project_cache_free(cache);
+		free(path);
+		tu_rm_rf(dir);
+	}
+}
+END_TEST
+
+/* The project's top: the folder with .git, else the outermost with a pyproject.toml (or the like). */
+START_TEST(test_project_root)
+{
+	char tmpl[] = "/tmp/mpsfix-project-XXXXXX";
+	char *dir = mkdtemp(tmpl), *real, *file, *top, *want;
+	mpsfix_project_cache *cache = mpsfix_project_cache_new();
+	mpsfix_project_question q = {"lonely", 6, false, "device", 6, -1, false};
+	size_t n;
+
+	ck_assert_ptr_nonnull(dir);
+	real = realpath(dir, NULL);
+	tu_put(real, "repo/setup.py", "");
+	tu_put(real, "repo/examples/demo/pyproject.toml", "");
+	tu_put(real, "repo/examples/demo/m.py", "def lonely(x, device='cuda'):\n    pass\n");
+	file = mpsfix_xasprintf("%s/repo/examples/demo/m.py", real);
+	top = mpsfix_project_root(file);
+	want = mpsfix_xasprintf("%s/repo", real);
+	ck_assert_str_eq(top, want); /* the outermost */
+	free(top);
+	tu_put(real, "repo/examples/.git/HEAD", "ref: refs/heads/main\n");
+	top = mpsfix_project_root(file);
+	free(want);
+	want = mpsfix_xasprintf("%s/repo/examples", real);
+	ck_assert_str_eq(top, want); /* the work tree's top */
+	free(top);
+	free(want);
+	free(file);
+	/* in no project: nothing is known */
+	tu_put(real, "loose/m.py", "def lonely(x, device='cuda'):\n    pass\n");
+	file = mpsfix_xasprintf("%s/loose/m.py", real);
+	ck_assert_ptr_null(mpsfix_project_root(file));
+	ck_assert_int_eq(mpsfix_project_calls(cache, file, &q, &n), MPSFIX_PROJECT_UNKNOWN);
+	/* a file that is not there */
+	ck_assert_int_eq(mpsfix_project_calls(cache, "/nonexistent/m.py", &q, &n), MPSFIX_PROJECT_UNKNOWN);
+	free(file);
+	mpsfix_project_cache_free(cache);
+	tu_rm_rf(real);
+	free(real);
+}
+END_TEST
+
+/* Words and the per-file filter: a file that may hold a word is read; one that cannot is not. */
+START_TEST(test_project_words)
+{
+	char tmpl[] = "/tmp/mpsfix-project-XXXXXX";
+	char *dir = mkdtemp(tmpl);
+	mpsfix_project_files p;
+	size_t held = 0, py = 0;
+
+	ck_assert(mpsfix_has_word("x = lonely(1)", 13, "lonely", 6));
+	ck_assert(!mpsfix_has_word("x = lonely_2(1)", 15, "lonely", 6));
+	ck_assert(!mpsfix_has_word("x = my_lonely", 13, "lonely", 6));
+	ck_assert(mpsfix_has_word("pkg.lonely", 10, "lonely", 6));
+	ck_assert(!mpsfix_has_word("lonel", 5, "lonely", 6));
+	ck_assert_ptr_nonnull(dir);
+	for (int i = 0; i < 50; i++) {
+		char rel[32], text[64];
+
+		snprintf(rel, sizeof(rel), "m%d.py", i);
+		snprintf(text, sizeof(text), "def f%d(x):\n    return g%d(x)\n", i, i);
+		tu_put(dir, rel, text);
+	}
+	tu_put(dir, "conf.yaml", "a: f7\n");
+	tu_put(dir, "README.md", "f7 is not read\n");
+	mpsfix_project_files_walk(&p, dir);
+	ck_assert(p.ok);
+	ck_assert_uint_eq(p.len, 51);
+	for (size_t i = 0; i < p.len; i++) {
+		py += p.files[i].kind == 1;
+		held += mpsfix_project_file_may_hold(&p.files[i], "f7", 2);
+	}
+	ck_assert_uint_eq(py, 50);
+	/* m7.py and conf.yaml; a false positive of the filter now and then, not many */
+	ck_assert_uint_ge(held, 2);
+	ck_assert_uint_le(held, 6);
+	mpsfix_project_files_release(&p);
+	tu_rm_rf(dir);
+}
+END_TEST
+
+Suite *mpsfix_suite_project(void)
+{
+	Suite *s = suite_create("project");
+	TCase *tc = tcase_create("project");
+
+	tcase_add_test(tc, test_project_calls);
+	tcase_add_test(tc, test_project_root);
+	tcase_add_test(tc, test_project_words);
+	suite_add_tcase(s, tc);
+	return s;
+}
