@@ -143,7 +143,7 @@ START_TEST(test_project_calls)
 		char tmpl[] = "/tmp/mpsfix-project-XXXXXX";
 		char *dir = mkdtemp(tmpl), *path;
 		mpsfix_project_cache *cache = mpsfix_project_cache_new();
-		mpsfix_project_question q = {c->name, strlen(c->name), c->is_class, "device", 6, c->at, c->posonly};
+		mpsfix_project_question q = {c->name, strlen(c->name), c->is_class, "device", 6, c->at, c->posonly, false};
 		mpsfix_project_verdict v;
 		size_t n = 99;
 
@@ -166,13 +166,58 @@ START_TEST(test_project_calls)
 }
 END_TEST
 
+/* A fallback taken when the parameter is None (mpsfix_defaults_given()): a None, False, 0 or "" passed leaves it out. */
+START_TEST(test_project_given)
+{
+	static const struct {
+		const char *call;
+		mpsfix_project_verdict want;
+	} cases[] = {
+		{"lonely(1, device=d)", MPSFIX_PROJECT_PASSED},
+		{"lonely(1, device=\"cpu\")", MPSFIX_PROJECT_PASSED},
+		{"lonely(1, device=None)", MPSFIX_PROJECT_DEFAULT_USED},
+		{"lonely(1, device=(None))", MPSFIX_PROJECT_DEFAULT_USED},
+		{"lonely(1, device=\"\")", MPSFIX_PROJECT_DEFAULT_USED},
+		{"lonely(1, device=0)", MPSFIX_PROJECT_DEFAULT_USED},
+		{"lonely(1, device=False)", MPSFIX_PROJECT_DEFAULT_USED},
+		{"lonely(1)", MPSFIX_PROJECT_DEFAULT_USED},
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char tmpl[] = "/tmp/mpsfix-project-XXXXXX";
+		char *dir = mkdtemp(tmpl), *path, *text;
+		mpsfix_project_cache *cache = mpsfix_project_cache_new();
+		mpsfix_project_question q = {"lonely", 6, false, "device", 6, -1, false, true};
+		size_t n;
+
+		ck_assert_ptr_nonnull(dir);
+		tu_put(dir, "pyproject.toml", "");
+		tu_put(dir, "pkg/__init__.py", "");
+		tu_put(dir, "pkg/loader.py", loader_py);
+		text = mpsfix_xasprintf("from pkg.loader import lonely\n%s\n", cases[i].call);
+		tu_put(dir, "train.py", text);
+		path = mpsfix_xasprintf("%s/pkg/loader.py", dir);
+		ck_assert_msg(mpsfix_project_calls(cache, path, &q, &n) == cases[i].want, "%s", cases[i].call);
+		/* without `given`, any value passes it */
+		q.given = false;
+		ck_assert_msg(mpsfix_project_calls(cache, path, &q, &n) ==
+				      (strchr(cases[i].call, '=') ? MPSFIX_PROJECT_PASSED : MPSFIX_PROJECT_DEFAULT_USED),
+			      "%s (not given)", cases[i].call);
+		mpsfix_project_cache_free(cache);
+		free(text);
+		free(path);
+		tu_rm_rf(dir);
+	}
+}
+END_TEST
+
 /* The project's top: the folder with .git, else the outermost with a pyproject.toml (or the like). */
 START_TEST(test_project_root)
 {
 	char tmpl[] = "/tmp/mpsfix-project-XXXXXX";
 	char *dir = mkdtemp(tmpl), *real, *file, *top, *want;
 	mpsfix_project_cache *cache = mpsfix_project_cache_new();
-	mpsfix_project_question q = {"lonely", 6, false, "device", 6, -1, false};
+	mpsfix_project_question q = {"lonely", 6, false, "device", 6, -1, false, false};
 	size_t n;
 
 	ck_assert_ptr_nonnull(dir);
@@ -252,6 +297,7 @@ Suite *mpsfix_suite_project(void)
 	TCase *tc = tcase_create("project");
 
 	tcase_add_test(tc, test_project_calls);
+	tcase_add_test(tc, test_project_given);
 	tcase_add_test(tc, test_project_root);
 	tcase_add_test(tc, test_project_words);
 	suite_add_tcase(s, tc);

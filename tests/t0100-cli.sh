@@ -271,6 +271,24 @@ run "$bin" check --isolated --select MPS205 "$proj"
 expect_out "a call leaving it out: reported" "loader.py:14:22: MPS205"
 expect_out "a configuration naming the class: reported" "loader.py:10:31: MPS205"
 expect_no_out "the class every call passes it to: not reported" "loader.py:5:"
+# MPS104: a fallback taken only when no device is given, where every call gives one
+cat >"$proj/pkg/faces.py" <<'PY'
+import torch
+
+
+class FaceHelper:
+    def __init__(self, upscale, device=None):
+        if device is None:
+            self.device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+        else:
+            self.device = device
+PY
+printf 'from pkg.faces import FaceHelper\nh = FaceHelper(2, device="cpu")\n' >"$proj/crop.py"
+run "$bin" check --isolated --select MPS104 "$proj"
+expect_rc "a fallback every call in the project makes dead: not reported" 0
+printf 'from pkg.faces import FaceHelper\nh = FaceHelper(2)\n' >"$proj/crop2.py"
+run "$bin" check --isolated --select MPS104 "$proj"
+expect_out "a call that gives no device: reported" "faces.py:7:40: MPS104"
 
 # --- broken rule files: exit 2, a file:line:col message, no partial run ----------
 for f in fixtures/bad-rules/*.yml; do

@@ -158,7 +158,7 @@ static long position(TSNode params, TSNode param, const char *src, bool *posonly
 /* What call argument list `args` passes, into the memo's calls. */
 static void read_call(mpsfix_defaults_memo *m, TSNode args, const char *src)
 {
-	struct mpsfix_defaults_call c = {0, UINT32_MAX, m->nkws, 0, false};
+	struct mpsfix_defaults_call c = {.splat_at = UINT32_MAX, .kw = m->nkws, .args = args};
 	mpsfix_kids k;
 	TSNode a;
 
@@ -177,7 +177,7 @@ static void read_call(mpsfix_defaults_memo *m, TSNode args, const char *src)
 					c.splat_at = c.positional;
 			} else if (is(a, "dictionary_splat")) {
 				c.kwsplat = true;
-			} else {
+			} else if (!is(a, "comment")) {
 				c.positional++;
 			}
 		}
@@ -197,7 +197,7 @@ static void read_call(mpsfix_defaults_memo *m, TSNode args, const char *src)
  */
 static bool read_handed(mpsfix_defaults_memo *m, TSNode call, const char *src)
 {
-	struct mpsfix_defaults_call c = {0, UINT32_MAX, m->nkws, 0, false};
+	struct mpsfix_defaults_call c = {.splat_at = UINT32_MAX, .kw = m->nkws};
 	TSNode args = ts_node_child_by_field_name(call, "arguments", 9), a, inputs = {0}, more = {0};
 	mpsfix_kids k;
 	uint32_t positional = 0;
@@ -296,6 +296,15 @@ static bool built_by_name(TSNode cls, const char *src)
 	       mpsfix_walk(body, self_builder, (void *)src);
 }
 
+
+/* Is name `id` an argument of `super(...)` (`super(C, self).__init__()`)? */
+static bool in_super(TSNode id, const char *src)
+{
+	TSNode args = ts_node_parent(id), call = ts_node_parent(args);
+
+	return is(args, "argument_list") && is(call, "call") &&
+	       mpsfix_node_text_is(ts_node_child_by_field_name(call, "function", 8), src, "super");
+}
 
 /* Where function definition `def` stands: its class (null: none), whether
    it is a static method or the `__init__` of a class built by its name
@@ -397,6 +406,8 @@ static struct mpsfix_defaults_fn *read_fn(mpsfix_defaults_memo *m, TSNode root, 
 			ok = f.handed = m->gradio && ts_node_is_null(cls) && read_handed(m, id->call, src);
 		else if (init && !is(id->call, "call") && mpsfix_class_attribute(id->id, src))
 			continue; /* C.from_file(...), C.VERSION: no instance built unnamed (built_by_name()) */
+		else if (init && in_super(id->id, src))
+			continue; /* super(C, self).__init__(): the instance's own base */
 		else if (ts_node_is_null(cls) || init)
 			ok = is(id->call, "call") && mpsfix_field_is(id->call, "function", id->id);
 		else
@@ -473,17 +484,13 @@ static const struct mpsfix_defaults_fn *calls_of(mpsfix_defaults_memo *m, const 
 }
 
 /*
- * Does every known call of the function of `param` pass it (`kept` false),
- * or does none, in a function no other module calls (`kept`)?
- */
-/*
  * What the project's other modules pass (project.h) for parameter `param`
  * (named `pname`) of `owner`, a function of the module or a class: every
  * call passes it (`*more`: how many there are), or one leaves it out, or
  * unknown.
  */
 static mpsfix_project_verdict elsewhere(const mpsfix_defaults_memo *m, const char *src, TSNode owner,
-					TSNode pname, long at, bool posonly, size_t *more)
+					TSNode pname, long at, bool posonly, bool given, size_t *more)
 {
 	TSNode name = ts_node_child_by_field_name(owner, "name", 4);
 	mpsfix_project_question q = {
@@ -494,6 +501,7 @@ static mpsfix_project_verdict elsewhere(const mpsfix_defaults_memo *m, const cha
 		.param_len = ts_node_end_byte(pname) - ts_node_start_byte(pname),
 		.at = at,
 		.posonly = posonly,
+		.given = given,
 	};
 
 	*more = 0;
@@ -502,8 +510,42 @@ static mpsfix_project_verdict elsewhere(const mpsfix_defaults_memo *m, const cha
 	return mpsfix_project_calls(m->project, m->path, &q, more);
 }
 
-static bool ask(mpsfix_defaults_memo *memo, const char *src, TSNode param, bool kept)
+/*
+ * The value call `c` passes for parameter `pname` (hash `hash`) at
+ * positional index `at`, when passes() says it passes it; null where it
+ * is not written out (a gradio event's input).
+ */
+static TSNode passed_value(const mpsfix_defaults_memo *m, const struct mpsfix_defaults_call *c, TSNode pname,
+			   uint64_t hash, long at, bool posonly, const char *src)
 {
+	mpsfix_kids k;
+	TSNode a, v = {0};
+	long i = 0;
+
+	if (!posonly && c->nkw > 0)
+		for (size_t j = c->kw + first_of_hash(m->kws + c->kw, c->nkw, hash);
+		     j < c->kw + c->nkw && m->kws[j].hash == hash; j++)
+			if (mpsfix_node_same_text(m->kws[j].id, pname, src))
+				return ts_node_child_by_field_name(ts_node_parent(m->kws[j].id), "value", 5);
+	if (ts_node_is_null(c->args) || is(c->args, "generator_expression"))
+		return is(c->args, "generator_expression") && at == 0 ? c->args : v;
+	mpsfix_kids_start(&k, c->args);
+	while (ts_node_is_null(v) && mpsfix_kids_next(&k, &a))
+		if (!is(a, "keyword_argument") && !is(a, "list_splat") && !is(a, "dictionary_splat") &&
+		    !is(a, "comment") && i++ == at)
+			v = a;
+	mpsfix_kids_end(&k);
+	return v;
+}
+
+/*
+ * Does every known call of the function of `param` pass it (`mode` 0), pass
+ * it a value other than None, False, 0 or "" (1), or does none, in a
+ * function no other module calls (2)?
+ */
+static bool ask(mpsfix_defaults_memo *memo, const char *src, TSNode param, int mode)
+{
+	bool kept = mode == 2;
 	mpsfix_defaults_memo once = {0}, *m = memo ? memo : &once;
 	const struct mpsfix_defaults_fn *f;
 	TSNode pname = ts_node_child_by_field_name(param, "name", 4), owner = {0};
@@ -517,7 +559,7 @@ static bool ask(mpsfix_defaults_memo *memo, const char *src, TSNode param, bool 
 		/* the calls of the project's other modules, where they are known */
 		size_t more;
 
-		switch (elsewhere(m, src, owner, pname, at, posonly, &more)) {
+		switch (elsewhere(m, src, owner, pname, at, posonly, mode == 1, &more)) {
 		case MPSFIX_PROJECT_DEFAULT_USED:
 			ok = false;
 			break;
@@ -536,7 +578,8 @@ static bool ask(mpsfix_defaults_memo *memo, const char *src, TSNode param, bool 
 		const struct mpsfix_defaults_call *c = &m->calls[i];
 
 		if (!kept)
-			ok = passes(m, c, pname, hash, at, posonly, src);
+			ok = passes(m, c, pname, hash, at, posonly, src) &&
+			     (mode == 0 || !mpsfix_falsy_literal(passed_value(m, c, pname, hash, at, posonly, src), src));
 		else /* and no **kwargs that may hold it, no *args that may reach it */
 			ok = !c->kwsplat && !(at >= 0 && c->splat_at <= (uint32_t)at) &&
 			     !passes(m, c, pname, hash, at, posonly, src);
@@ -548,10 +591,15 @@ static bool ask(mpsfix_defaults_memo *memo, const char *src, TSNode param, bool 
 
 bool mpsfix_defaults_overridden(mpsfix_defaults_memo *memo, const char *src, TSNode param)
 {
-	return ask(memo, src, param, false);
+	return ask(memo, src, param, 0);
+}
+
+bool mpsfix_defaults_given(mpsfix_defaults_memo *memo, const char *src, TSNode param)
+{
+	return ask(memo, src, param, 1);
 }
 
 bool mpsfix_defaults_kept(mpsfix_defaults_memo *memo, const char *src, TSNode param)
 {
-	return ask(memo, src, param, true);
+	return ask(memo, src, param, 2);
 }

@@ -58,6 +58,7 @@ typedef struct {
 		uint32_t splat_at;   /* how many stand before its first *args (UINT32_MAX: none) */
 		size_t kw, nkw;      /* its keywords, in kws[] */
 		bool kwsplat;        /* it passes a **kwargs */
+		TSNode args;         /* its argument list (null: a gradio event's inputs) */
 	} *calls;
 	size_t ncalls, capcalls;
 	/* not the text's, kept by mpsfix_defaults_memo_release(): where the
@@ -108,6 +109,16 @@ void mpsfix_defaults_memo_release(mpsfix_defaults_memo *m);
  * `memo` (may be NULL) keeps the text's names for its next questions.
  */
 bool mpsfix_defaults_overridden(mpsfix_defaults_memo *memo, const char *src, TSNode param);
+
+/**
+ * mpsfix_defaults_overridden(), and each call (in the text and in the
+ * project's other modules) passes a value that is not the literal None,
+ * False, 0 or "": a fallback taken when the parameter is None or false
+ * (`device = device or torch.device(...)`, `if device is None: device =
+ * ...`) is then never taken.  (A call that passes a name may still pass
+ * None at run time; that is the guess made here.)
+ */
+bool mpsfix_defaults_given(mpsfix_defaults_memo *memo, const char *src, TSNode param);
 
 /**
  * Is the default of `param` always its value: do the calls above, known

@@ -660,3 +660,16 @@ bool mpsfix_class_attribute(TSNode id, const char *src)
 	attr = ts_node_child_by_field_name(p, "attribute", 9);
 	return !mpsfix_node_text_is(attr, src, "__init__") && !mpsfix_node_text_is(attr, src, "__new__");
 }
+
+bool mpsfix_falsy_literal(TSNode n, const char *src)
+{
+	n = mpsfix_unparenthesized(n);
+	if (ts_node_is_null(n))
+		return false;
+	if (is_type(n, "none") || is_type(n, "false"))
+		return true;
+	if (is_type(n, "integer"))
+		return mpsfix_node_text_is(n, src, "0");
+	/* "" or '': a string of no content (no string_content, no interpolation) */
+	return is_type(n, "string") && mpsfix_named_count(n) == 2;
+}

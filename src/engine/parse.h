@@ -37,6 +37,9 @@ bool mpsfix_in_annotation(TSNode n);
  */
 bool mpsfix_class_attribute(TSNode id, const char *src);
 
+/** Is `n` (parentheses aside) the literal None, False, 0 or an empty string? */
+bool mpsfix_falsy_literal(TSNode n, const char *src);
+
 #endif
 #define MPSFIX_PARSE_TIMEOUT_US(len) \
 	(MPSFIX_PARSE_TIMEOUT_SCALE * (10000000ull + 2ull * (uint64_t)(len)))
@@ -232,5 +235,8 @@ bool mpsfix_in_annotation(TSNode n);
  * `self.__class__(...)`, `type(self)(...)`).
  */
 bool mpsfix_class_attribute(TSNode id, const char *src);
+
+/** Is `n` (parentheses aside) the literal None, False, 0 or an empty string? */
+bool mpsfix_falsy_literal(TSNode n, const char *src);
 
 #endif

@@ -20,7 +20,7 @@ static bool is(TSNode n, const char *type)
 }
 
 typedef struct {
-	char *key; /* "FILE\nNAME\nPARAM" */
+	char *key; /* "NAME\nPARAM\n", the question's other fields, "\nFILE" */
 	mpsfix_project_verdict verdict;
 	size_t ncalls;
 } answer;
@@ -44,6 +44,7 @@ struct mpsfix_project_cache {
 	TSParser *parser;
 	parsed_text texts[MPSFIX_PROJECT_TEXTS];
 	uint64_t clock;
+	char *file_path, *file_real, *file_root; /* the last file asked about */
 };
 
 static void text_release(parsed_text *t)
@@ -75,6 +76,9 @@ void mpsfix_project_cache_free(mpsfix_project_cache *c)
 		ts_parser_delete(c->parser);
 	for (size_t i = 0; i < MPSFIX_PROJECT_TEXTS; i++)
 		text_release(&c->texts[i]);
+	free(c->file_path);
+	free(c->file_real);
+	free(c->file_root);
 	free(c);
 }
 
@@ -432,30 +436,35 @@ static whose reexports(asking *a, const char *file)
 /* What call `call` does with the parameter: passes it, leaves it out, or may (splats). */
 static mpsfix_project_verdict call_passes(const asking *a, const module *m, TSNode call)
 {
-	TSNode args = ts_node_child_by_field_name(call, "arguments", 9), arg;
+	TSNode args = ts_node_child_by_field_name(call, "arguments", 9), arg, value = {0};
 	uint32_t positional = 0, splat_at = UINT32_MAX;
 	bool kwsplat = false;
 	long at = a->q->at;
 
-	if (is(args, "generator_expression"))
+	if (is(args, "generator_expression")) {
 		positional = 1;
-	else
-		for (uint32_t i = 0; i < ts_node_named_child_count(args); i++) {
+		value = args;
+	} else {
+		for (uint32_t i = 0; i < ts_node_named_child_count(args) && ts_node_is_null(value); i++) {
 			arg = ts_node_named_child(args, i);
 			if (is(arg, "keyword_argument")) {
 				if (!a->q->posonly && text_is(ts_node_child_by_field_name(arg, "name", 4), m->data,
 							     a->q->param, a->q->param_len))
-					return MPSFIX_PROJECT_PASSED;
+					value = ts_node_child_by_field_name(arg, "value", 5);
 			} else if (is(arg, "list_splat")) {
 				splat_at = splat_at == UINT32_MAX ? positional : splat_at;
 			} else if (is(arg, "dictionary_splat")) {
 				kwsplat = true;
 			} else if (!is(arg, "comment")) {
+				if (at >= 0 && positional == (uint32_t)at && splat_at == UINT32_MAX)
+					value = arg;
 				positional++;
 			}
 		}
-	if (at >= 0 && positional > (uint32_t)at && (splat_at == UINT32_MAX || splat_at > (uint32_t)at))
-		return MPSFIX_PROJECT_PASSED;
+	}
+	if (!ts_node_is_null(value))
+		return a->q->given && mpsfix_falsy_literal(value, m->data) ? MPSFIX_PROJECT_DEFAULT_USED
+									   : MPSFIX_PROJECT_PASSED;
 	if (kwsplat || (at >= 0 && splat_at != UINT32_MAX))
 		return MPSFIX_PROJECT_UNKNOWN;
 	return MPSFIX_PROJECT_DEFAULT_USED;
@@ -698,35 +707,51 @@ static mpsfix_project_verdict ask(asking *a, mpsfix_project_files *p, size_t *nc
 	return v;
 }
 
+/*
+ * The real path of the file at `path` and its project's top (NULL: none),
+ * found once for the questions about one file.
+ */
+static bool file_and_root(mpsfix_project_cache *c, const char *path, const char **real, const char **root)
+{
+	if (!c->file_path || strcmp(c->file_path, path)) {
+		free(c->file_path);
+		free(c->file_real);
+		free(c->file_root);
+		c->file_path = mpsfix_xstrdup(path);
+		c->file_real = realpath(path, NULL);
+		c->file_root = c->file_real ? mpsfix_project_root(c->file_real) : NULL;
+	}
+	*real = c->file_real;
+	*root = c->file_root;
+	return c->file_real && c->file_root;
+}
+
 mpsfix_project_verdict mpsfix_project_calls(mpsfix_project_cache *c, const char *path,
 					    const mpsfix_project_question *q, size_t *ncalls)
 {
-	char *ours = NULL, *root = NULL, *key = NULL;
+	const char *ours, *root;
+	char *key;
 	mpsfix_project_verdict v = MPSFIX_PROJECT_UNKNOWN;
 	mpsfix_project_files *p;
 
 	*ncalls = 0;
-	if (!c || !path || !(ours = realpath(path, NULL)))
-		goto done;
-	key = mpsfix_xasprintf("%s\n%.*s\n%.*s\n%ld%d%d", ours, (int)q->name_len, q->name, (int)q->param_len,
-			       q->param, q->at, q->posonly, q->is_class);
+	if (!c || !path || !file_and_root(c, path, &ours, &root))
+		return v;
+	/* the name first: keys of one file differ there */
+	key = mpsfix_xasprintf("%.*s\n%.*s\n%ld%d%d%d\n%s", (int)q->name_len, q->name, (int)q->param_len, q->param,
+			       q->at, q->posonly, q->is_class, q->given, ours);
 	for (size_t i = 0; i < c->nanswers; i++)
 		if (!strcmp(c->answers[i].key, key)) {
 			*ncalls = c->answers[i].ncalls;
-			v = c->answers[i].verdict;
-			goto done;
+			free(key);
+			return c->answers[i].verdict;
 		}
-	if ((root = mpsfix_project_root(ours)) && (p = project_of(c, root))->ok) {
+	if ((p = project_of(c, root))->ok) {
 		asking a = {c, q, ours, root};
 
 		v = ask(&a, p, ncalls);
 	}
 	mpsfix_grow((void **)&c->answers, &c->capanswers, c->nanswers + 1, sizeof(*c->answers));
 	c->answers[c->nanswers++] = (answer){key, v, *ncalls};
-	key = NULL;
-done:
-	free(ours);
-	free(root);
-	free(key);
 	return v;
 }

@@ -13,7 +13,7 @@
  * The project is the git work tree that holds the file (the folder with
  * `.git`), else the outermost of the file's folder and the
  * MPSFIX_PROJECT_LEVELS folders above it that holds a pyproject.toml,
- * setup.py, setup.cfg or requirements.txt.  Its files are walked as the
+ * setup.py, setup.cfg or requirements*.txt.  Its files are walked as the
  * command line's folders are (hidden folders, __pycache__, node_modules,
  * venv and site-packages skipped).
  */
@@ -43,6 +43,8 @@ typedef struct {
 	long at;             /* where a call passes it by position (self not counted);
 				-1: by keyword alone */
 	bool posonly;        /* it is positional-only (before `/`) */
+	bool given;          /* a call that passes None, False, 0 or "" leaves it
+				out (mpsfix_defaults_given()) */
 } mpsfix_project_question;
 
 typedef enum {

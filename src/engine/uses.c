@@ -535,10 +535,98 @@ static bool rebound_in_main(const struct mpsfix_uses_module *m, const char *src,
 	return bind != UINT32_MAX && bind < m->main_calls;
 }
 
+/*
+ * Is test `t` (parentheses aside) true exactly when name `*p` is None or
+ * false (`falsy`: `P is None`, `not P`) or exactly when it is not (`P is
+ * not None`, `P`)?  `*p` gets the name.
+ */
+static bool none_test(TSNode t, const char *src, bool falsy, TSNode *p)
+{
+	TSNode a, op;
+
+	t = mpsfix_unparenthesized(t);
+	if (is(t, "not_operator")) {
+		a = mpsfix_unparenthesized(ts_node_child_by_field_name(t, "argument", 8));
+		return falsy && is(*p = a, "identifier");
+	}
+	if (is(t, "identifier"))
+		return !falsy && (*p = t, true);
+	if (!is(t, "comparison_operator") || ts_node_child_count(t) != 3)
+		return false;
+	a = ts_node_child(t, 0);
+	op = ts_node_child(t, 1);
+	*p = a;
+	return is(a, "identifier") && is(ts_node_child(t, 2), "none") &&
+	       mpsfix_node_text_is(op, src, falsy ? "is" : "is not");
+}
+
+/*
+ * Is `v` a fallback taken only where name P is None (or false), P being a
+ * parameter of the function around it whose default is None and which
+ * nothing else in the function binds:
+ *
+ *   P or v                        v if P is None else P
+ *   P if P is not None else v     P if P else v
+ *   if P is None:                 if not P:
+ *       NAME = v                      self.NAME = v
+ *
+ * (`P = P or v` and the like, and `if P is None: P = v`, bind P again
+ * where the fallback is taken: that binding is allowed.)  The parameter,
+ * or a null node.
+ */
+static TSNode fallback_param(const char *src, TSNode v)
+{
+	TSNode p = ts_node_parent(v), name = {0}, fn, params, param, block, stmt, assign = {0};
+	mpsfix_binding b;
+	mpsfix_kids k;
+
+	if (is(p, "boolean_operator") && mpsfix_field_is(p, "right", v) &&
+	    mpsfix_node_text_is(ts_node_child_by_field_name(p, "operator", 8), src, "or")) {
+		name = mpsfix_unparenthesized(ts_node_child_by_field_name(p, "left", 4));
+	} else if (is(p, "conditional_expression") && mpsfix_named_count(p) == 3) {
+		bool first = ts_node_eq(ts_node_named_child(p, 0), v);
+
+		if (!first && !ts_node_eq(ts_node_named_child(p, 2), v))
+			return (TSNode){0};
+		if (!none_test(ts_node_named_child(p, 1), src, first, &name))
+			return (TSNode){0};
+	} else if ((is(p, "assignment") && mpsfix_field_is(p, "right", v)) &&
+		   is(stmt = ts_node_parent(p), "expression_statement") && is(block = ts_node_parent(stmt), "block") &&
+		   is(ts_node_parent(block), "if_statement") &&
+		   mpsfix_field_is(ts_node_parent(block), "consequence", block)) {
+		if (!none_test(ts_node_child_by_field_name(ts_node_parent(block), "condition", 9), src, true, &name))
+			return (TSNode){0};
+		assign = p;
+	}
+	if (ts_node_is_null(assign) && is(ts_node_parent(p), "assignment") &&
+	    mpsfix_field_is(ts_node_parent(p), "right", p))
+		assign = ts_node_parent(p); /* device = device or ... */
+	if (!is(name, "identifier") || ts_node_is_null(fn = function_of(v)))
+		return (TSNode){0};
+	/* the parameter of that name, with a None default, bound nowhere else */
+	params = ts_node_child_by_field_name(fn, "parameters", 10);
+	param = (TSNode){0};
+	mpsfix_kids_start(&k, params);
+	for (TSNode c; ts_node_is_null(param) && mpsfix_kids_next(&k, &c);)
+		if ((is(c, "default_parameter") || is(c, "typed_default_parameter")) &&
+		    mpsfix_node_same_text(ts_node_child_by_field_name(c, "name", 4), name, src) &&
+		    is(ts_node_child_by_field_name(c, "value", 5), "none"))
+			param = c;
+	mpsfix_kids_end(&k);
+	if (ts_node_is_null(param))
+		return param;
+	/* bound by the parameter, and by the fallback's own `P = ...` if it is one */
+	mpsfix_bindings_count(fn, src, &name, 1, &b);
+	if (!ts_node_is_null(assign) &&
+	    mpsfix_node_same_text(ts_node_child_by_field_name(assign, "left", 4), name, src))
+		b.count--;
+	return b.count == 1 && !b.dynamic ? param : (TSNode){0};
+}
+
 bool mpsfix_uses_used(mpsfix_uses_memo *memo, mpsfix_names *names, const char *src, TSNode node)
 {
 	struct mpsfix_uses_scope once, *s = NULL;
-	TSNode v = outer(node), p = ts_node_parent(v), left, fn;
+	TSNode v = outer(node), p = ts_node_parent(v), left, fn, fallback;
 	bool dead;
 
 	if (is(p, "argument_list") && !ts_node_is_null(call_of(p)) && argument_count(p) == 1 &&
@@ -549,6 +637,9 @@ bool mpsfix_uses_used(mpsfix_uses_memo *memo, mpsfix_names *names, const char *s
 	if ((is(p, "default_parameter") || is(p, "typed_default_parameter")) &&
 	    ts_node_eq(ts_node_child_by_field_name(p, "value", 5), v))
 		return !mpsfix_defaults_overridden(memo ? &memo->defaults : NULL, src, p);
+	if (!ts_node_is_null(fallback = fallback_param(src, v)) &&
+	    mpsfix_defaults_given(memo ? &memo->defaults : NULL, src, fallback))
+		return false; /* device or torch.device(...), where every call passes a device */
 	if (is(p, "keyword_argument")) /* parser.add_argument("--device", default="cuda") */
 		return !mpsfix_argparse_falls_back(names, src, v);
 	if (!is(p, "assignment") || !ts_node_eq(ts_node_child_by_field_name(p, "right", 5), v) ||

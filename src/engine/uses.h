@@ -102,8 +102,14 @@ void mpsfix_uses_memo_release(mpsfix_uses_memo *m);
  * device again from --backend there.  (A module that imports the script
  * would read the first value: scripts are seldom imported.)
  * Nor is the default value of a parameter (`def f(x, device=node)`,
- * `torch.device(node)` as one) used when every call of the function in the
- * text passes the parameter (defaults.h).
+ * `torch.device(node)` as one) used when every call of the function passes
+ * the parameter (defaults.h: in the text and the project's other modules);
+ * nor a fallback taken only when parameter P (default None, bound nowhere
+ * else in its function but by the fallback's own `P = ...`) is None or
+ * false: `P or node`, `node if P is None else P`, `P if P is not None else
+ * node`, `P if P else node`, or the value of an assignment directly in the
+ * body of `if P is None:` or `if not P:`, when every call passes P a value
+ * other than the literal None, False, 0 or "" (mpsfix_defaults_given()).
  * `memo` (may be NULL) keeps what is read of each function.
  */
 bool mpsfix_uses_used(mpsfix_uses_memo *memo, mpsfix_names *names, const char *src, TSNode node);

@@ -22,34 +22,51 @@ static bool exists_in(const char *dir, const char *name)
 	return yes;
 }
 
-char *mpsfix_project_root(const char *file)
-{
-	static const char *const markers[] = {"pyproject.toml", "setup.py", "setup.cfg", "requirements.txt"};
-	char *dir = mpsfix_xstrdup(file), *slash, *marked = NULL;
-
-	for (int level = 0; (slash = strrchr(dir, '/')) && slash != dir; level++) {
-		*slash = '\0';
-		if (exists_in(dir, ".git")) {
-			free(marked);
-			return dir;
-		}
-		for (size_t i = 0; level <= MPSFIX_PROJECT_LEVELS && i < MPSFIX_ARRAY_SIZE(markers); i++)
-			if (exists_in(dir, markers[i])) {
-				free(marked);
-				marked = mpsfix_xstrdup(dir);
-				break;
-			}
-	}
-	free(dir);
-	return marked;
-}
-
 static bool ends_with(const char *s, const char *tail)
 {
 	size_t n = strlen(s), k = strlen(tail);
 
 	return n >= k && !strcmp(s + n - k, tail);
 }
+
+/* Does folder `dir` hold a file that makes it a project's: pyproject.toml and the like, requirements*.txt? */
+static bool marked(const char *dir)
+{
+	static const char *const markers[] = {"pyproject.toml", "setup.py", "setup.cfg"};
+	DIR *d;
+	struct dirent *e;
+	bool yes = false;
+
+	for (size_t i = 0; i < MPSFIX_ARRAY_SIZE(markers); i++)
+		if (exists_in(dir, markers[i]))
+			return true;
+	if (!(d = opendir(dir)))
+		return false;
+	while (!yes && (e = readdir(d)))
+		yes = !strncmp(e->d_name, "requirements", 12) && ends_with(e->d_name, ".txt");
+	closedir(d);
+	return yes;
+}
+
+char *mpsfix_project_root(const char *file)
+{
+	char *dir = mpsfix_xstrdup(file), *slash, *top = NULL;
+
+	for (int level = 0; (slash = strrchr(dir, '/')) && slash != dir; level++) {
+		*slash = '\0';
+		if (exists_in(dir, ".git")) {
+			free(top);
+			return dir;
+		}
+		if (level <= MPSFIX_PROJECT_LEVELS && marked(dir)) {
+			free(top);
+			top = mpsfix_xstrdup(dir);
+		}
+	}
+	free(dir);
+	return top;
+}
+
 
 /* Is `name` a file a question reads: 1 Python, 2 a notebook, 3 a configuration file, 0 neither. */
 static int file_kind(const char *name)

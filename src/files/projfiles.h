@@ -47,7 +47,7 @@ typedef struct {
  * The top of the project that file `file` (a real path) lies in, a new
  * string: the nearest folder above it that holds `.git`, else the
  * outermost of its folder and the MPSFIX_PROJECT_LEVELS folders above that
- * holds a pyproject.toml, setup.py, setup.cfg or requirements.txt; NULL
+ * holds a pyproject.toml, setup.py, setup.cfg or requirements*.txt; NULL
  * when there is none.
  */
 char *mpsfix_project_root(const char *file);
