@@ -429,7 +429,7 @@ START_TEST(test_engine_callers)
 		TSParser *parser = NULL;
 		TSTree *tree = NULL;
 		callers_probe p = {.src = text};
-		mpsfix_callers_hooks hooks = {probe_unreachable, probe_found, &p};
+		mpsfix_callers_hooks hooks = {probe_unreachable, probe_found, NULL, &p};
 
 		ck_assert_int_eq(mpsfix_parser_new(&parser), 0);
 		ck_assert_int_eq(mpsfix_parse(&tree, parser, text, (uint32_t)strlen(text)), 0);

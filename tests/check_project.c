@@ -211,6 +211,40 @@ START_TEST(test_project_given)
 }
 END_TEST
 
+/* Does no other file of the project name a function (callers.h)? */
+START_TEST(test_project_unnamed)
+{
+	char tmpl[] = "/tmp/mpsfix-project-XXXXXX";
+	char *dir = mkdtemp(tmpl), *path;
+	mpsfix_project_cache *cache = mpsfix_project_cache_new();
+
+	ck_assert_ptr_nonnull(dir);
+	tu_put(dir, "requirements.txt", "torch\n");
+	tu_put(dir, "bench.py", "def cuda_ts():\n    pass\n\nx = cuda_ts\n");
+	tu_put(dir, "other.py", "def cuda_ts2():\n    pass\n");
+	path = mpsfix_xasprintf("%s/bench.py", dir);
+	ck_assert(mpsfix_project_unnamed(cache, path, "cuda_ts", 7));
+	mpsfix_project_cache_free(cache);
+	/* a comment of another module names it */
+	cache = mpsfix_project_cache_new();
+	tu_put(dir, "other.py", "# see bench.cuda_ts\n");
+	ck_assert(!mpsfix_project_unnamed(cache, path, "cuda_ts", 7));
+	mpsfix_project_cache_free(cache);
+	/* a configuration file names it */
+	cache = mpsfix_project_cache_new();
+	tu_put(dir, "other.py", "");
+	tu_put(dir, "conf/run.yaml", "timer: bench.cuda_ts\n");
+	ck_assert(!mpsfix_project_unnamed(cache, path, "cuda_ts", 7));
+	mpsfix_project_cache_free(cache);
+	/* no project: not known */
+	cache = mpsfix_project_cache_new();
+	ck_assert(!mpsfix_project_unnamed(cache, "/nonexistent/bench.py", "cuda_ts", 7));
+	mpsfix_project_cache_free(cache);
+	free(path);
+	tu_rm_rf(dir);
+}
+END_TEST
+
 /* The project's top: the folder with .git, else the outermost with a pyproject.toml (or the like). */
 START_TEST(test_project_root)
 {
@@ -298,6 +332,7 @@ Suite *mpsfix_suite_project(void)
 
 	tcase_add_test(tc, test_project_calls);
 	tcase_add_test(tc, test_project_given);
+	tcase_add_test(tc, test_project_unnamed);
 	tcase_add_test(tc, test_project_root);
 	tcase_add_test(tc, test_project_words);
 	suite_add_tcase(s, tc);

@@ -289,6 +289,35 @@ expect_rc "a fallback every call in the project makes dead: not reported" 0
 printf 'from pkg.faces import FaceHelper\nh = FaceHelper(2)\n' >"$proj/crop2.py"
 run "$bin" check --isolated --select MPS104 "$proj"
 expect_out "a call that gives no device: reported" "faces.py:7:40: MPS104"
+# a script's public function that only CUDA-only code calls (callers.h),
+# when no other file of the project names it (timm's benchmark.py)
+cat >"$proj/bench.py" <<'PY'
+import time
+
+import torch
+
+
+def cuda_timestamp(device=None):
+    torch.cuda.synchronize(device)
+    return time.perf_counter()
+
+
+def main(device):
+    if device.type == "cuda":
+        fn = cuda_timestamp
+    else:
+        fn = time.perf_counter
+    return fn()
+
+
+if __name__ == "__main__":
+    main(torch.device("cpu"))
+PY
+run "$bin" check --isolated --select MPS008 "$proj"
+expect_rc "a script function only a CUDA branch names: not reported" 0
+printf 'from bench import cuda_timestamp\n' >"$proj/timing.py"
+run "$bin" check --isolated --select MPS008 "$proj"
+expect_out "named by another module: reported" "bench.py:7:5: MPS008"
 
 # --- broken rule files: exit 2, a file:line:col message, no partial run ----------
 for f in fixtures/bad-rules/*.yml; do

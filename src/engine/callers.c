@@ -18,6 +18,8 @@ typedef struct {
 	const char *name;     /* its name, in the text (not NUL-terminated) */
 	uint32_t len;
 	bool candidate;       /* of a kind judged here (callers.h) */
+	bool public_;         /* a public function of a script: judged when no other
+				 file of the project names it */
 } def_entry;
 
 typedef struct {
@@ -25,6 +27,7 @@ typedef struct {
 	uint32_t len;
 	uint32_t ndefs;       /* definitions of the name in the text */
 	bool candidate;       /* the one definition is of a kind judged here */
+	bool public_;         /* it is a public function of a script (def_entry) */
 	bool escapes;         /* a string names it */
 	bool done;            /* found unreachable */
 	TSNode def, owner;
@@ -40,6 +43,7 @@ typedef struct {
 typedef struct {
 	const char *src;
 	bool script;          /* the module has an `if __name__ == "__main__":` block */
+	bool ask_project;     /* the hooks can tell whether other files name a function */
 	def_entry *defs;
 	size_t ndefs, capdefs;
 	TSNode *bases;        /* the names the file's classes derive from */
@@ -110,9 +114,10 @@ bool mpsfix_callers_plain_decorators(TSNode dd, const char *src)
 
 /*
  * Is function definition `d`, named [s, s+n), of a kind callers.h judges?
- * Sets `*owner` to the class of a method.
+ * Sets `*owner` to the class of a method, `*public_` for a public function
+ * of a script (judged if no other file of the project names it).
  */
-static bool judged(const callers *c, TSNode d, const char *s, uint32_t n, TSNode *owner)
+static bool judged(const callers *c, TSNode d, const char *s, uint32_t n, TSNode *owner, bool *public_)
 {
 	const char *src = c->src;
 	TSNode p = ts_node_parent(d), o;
@@ -122,8 +127,10 @@ static bool judged(const callers *c, TSNode d, const char *s, uint32_t n, TSNode
 			return false;
 		p = ts_node_parent(p);
 	}
-	if (is(p, "module"))
-		return c->script && private_name(s, n);
+	if (is(p, "module")) {
+		*public_ = c->script && !private_name(s, n) && !dunder(s, n);
+		return c->script && (private_name(s, n) || (*public_ && c->ask_project));
+	}
 	if (!is(p, "block"))
 		return false;
 	o = ts_node_parent(p);
@@ -161,7 +168,7 @@ static mpsfix_walk_action find_defs(TSNode n, void *payload)
 		.len = ts_node_end_byte(name) - ts_node_start_byte(name),
 	};
 	c->defs[c->ndefs].candidate = judged(c, n, c->defs[c->ndefs].name, c->defs[c->ndefs].len,
-					     &c->defs[c->ndefs].owner);
+					     &c->defs[c->ndefs].owner, &c->defs[c->ndefs].public_);
 	c->ndefs++;
 	return MPSFIX_WALK_DESCEND;
 }
@@ -281,7 +288,7 @@ static void index_names(callers *c)
 		}
 		c->names[c->nnames++] = (name_entry){
 			.name = d->name, .len = d->len, .ndefs = 1, .candidate = d->candidate,
-			.def = d->def, .owner = d->owner, .name_at = d->name_at,
+			.def = d->def, .owner = d->owner, .name_at = d->name_at, .public_ = d->public_,
 		};
 		if (!ts_node_is_null(d->owner) && derived_from(c, &c->names[c->nnames - 1]))
 			c->names[c->nnames - 1].candidate = false;
@@ -299,7 +306,8 @@ static bool unreached(const callers *c, const name_entry *e, const mpsfix_caller
 
 void mpsfix_callers_unreached(TSNode root, const char *src, const mpsfix_callers_hooks *hooks)
 {
-	callers c = {.src = src, .script = !ts_node_is_null(mpsfix_main_block(root, src))};
+	callers c = {.src = src, .script = !ts_node_is_null(mpsfix_main_block(root, src)),
+		     .ask_project = hooks->unnamed_elsewhere != NULL};
 	bool any = false;
 
 	mpsfix_walk(root, find_defs, &c);
@@ -327,6 +335,10 @@ void mpsfix_callers_unreached(TSNode root, const char *src, const mpsfix_callers
 
 			if (!e->candidate || e->escapes || e->done || !e->nrefs || !unreached(&c, e, hooks))
 				continue;
+			if (e->public_ && !hooks->unnamed_elsewhere(hooks->payload, e->name, e->len)) {
+				e->candidate = false; /* another module may call it */
+				continue;
+			}
 			e->done = changed = true;
 			hooks->found(hooks->payload, e->def);
 		}

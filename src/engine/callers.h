@@ -7,6 +7,9 @@
  *   a function a script (a module with an `if __name__ == "__main__":`
  *   block, which other modules do not import) defines at its top level,
  *   whose name is private: `_load`, `__pin`, not a dunder such as `__init__`;
+ *   or public, where no other file of the project names it (not a Python
+ *   module, a notebook nor a configuration file: project.h), as
+ *   `unnamed_elsewhere` tells;
  *   a private method of a class with no base (nothing else calls its
  *   methods by their names) that no class of the file derives from (a
  *   mixin's `_apply` is nn.Module's to call), called only as `self._pin()`,
@@ -46,6 +49,9 @@ typedef struct {
 	bool (*unreachable)(void *payload, TSNode at);
 	/* function definition `def` cannot run on MPS: keep its span */
 	void (*found)(void *payload, TSNode def);
+	/* may be NULL: does no other file of the project name `name` (`n`
+	   bytes)?  Then a public function of a script is judged too. */
+	bool (*unnamed_elsewhere)(void *payload, const char *name, size_t n);
 	void *payload;
 } mpsfix_callers_hooks;
 

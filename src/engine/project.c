@@ -755,3 +755,45 @@ mpsfix_project_verdict mpsfix_project_calls(mpsfix_project_cache *c, const char 
 	c->answers[c->nanswers++] = (answer){key, v, *ncalls};
 	return v;
 }
+
+bool mpsfix_project_unnamed(mpsfix_project_cache *c, const char *path, const char *name, size_t n)
+{
+	const char *ours, *root;
+	mpsfix_project_files *p;
+	char *key;
+	bool unnamed = true;
+
+	if (!c || !path || !n || !file_and_root(c, path, &ours, &root))
+		return false;
+	key = mpsfix_xasprintf("%.*s\n\nunnamed\n%s", (int)n, name, ours);
+	for (size_t i = 0; i < c->nanswers; i++)
+		if (!strcmp(c->answers[i].key, key)) {
+			free(key);
+			return c->answers[i].verdict == MPSFIX_PROJECT_PASSED;
+		}
+	p = project_of(c, root);
+	unnamed = p->ok;
+	for (size_t i = 0; unnamed && i < p->len; i++) {
+		mpsfix_project_file *f = &p->files[i];
+		char *data, *real;
+		size_t len;
+
+		if (!mpsfix_project_file_may_hold(f, name, n))
+			continue;
+		if (mpsfix_project_file_read(f, &data, &len) != 0) {
+			/* an unreadable module may name it; a huge data file is data */
+			unnamed = f->kind != 1;
+			free(data);
+			continue;
+		}
+		if (mpsfix_has_word(data, len, name, n)) {
+			real = realpath(f->path, NULL);
+			unnamed = real && !strcmp(real, ours); /* the file itself */
+			free(real);
+		}
+		free(data);
+	}
+	mpsfix_grow((void **)&c->answers, &c->capanswers, c->nanswers + 1, sizeof(*c->answers));
+	c->answers[c->nanswers++] = (answer){key, unnamed ? MPSFIX_PROJECT_PASSED : MPSFIX_PROJECT_UNKNOWN, 0};
+	return unnamed;
+}

@@ -79,4 +79,13 @@ typedef enum {
 mpsfix_project_verdict mpsfix_project_calls(mpsfix_project_cache *c, const char *path,
 					    const mpsfix_project_question *q, size_t *ncalls);
 
+/**
+ * Does no other file of the project of the file at `path` (Python
+ * modules, notebooks and configuration files, as above) hold `name` (`n`
+ * bytes) as a word, a comment's or a string's included?  False when the
+ * file lies in no project, or one that cannot be walked, or a module of it
+ * cannot be read.
+ */
+bool mpsfix_project_unnamed(mpsfix_project_cache *c, const char *path, const char *name, size_t n);
+
 #endif

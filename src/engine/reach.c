@@ -15,6 +15,7 @@
 #include "cuda_code.h"
 #include "literal.h"
 #include "parse.h"
+#include "project.h"
 #include "truth.h"
 
 #define MAX_DEPTH 12
@@ -447,6 +448,14 @@ static void function_unreachable(void *payload, TSNode def)
 	add_span(cx->spans, def);
 }
 
+/* Does no other file of the project name `name` (callers.h)? */
+static bool unnamed_elsewhere(void *payload, const char *name, size_t n)
+{
+	const mpsfix_reach_ctx *cx = payload;
+
+	return mpsfix_project_unnamed(cx->defaults->project, cx->defaults->path, name, n);
+}
+
 bool mpsfix_reach_mps(mpsfix_reach_ctx *cx, TSNode node, TSNode root)
 {
 	mpsfix_reach_spans *sp = cx->spans;
@@ -485,7 +494,8 @@ bool mpsfix_reach_mps(mpsfix_reach_ctx *cx, TSNode node, TSNode root)
 		/* then the functions only that code calls (callers.h), if any code is unreachable */
 		if (sp->len || sp->nfns)
 			mpsfix_callers_unreached(root, cx->src, &(mpsfix_callers_hooks){
-				reference_unreachable, function_unreachable, cx});
+				reference_unreachable, function_unreachable,
+				cx->defaults && cx->defaults->project ? unnamed_elsewhere : NULL, cx});
 		sp->built = true;
 	}
 	return !unreachable(cx, node);
