@@ -227,6 +227,9 @@ class Prefetch:
     def __init__(self, loader, device="cuda"):
         self.device = device
 
+    def again(self) -> "Prefetch":
+        return self
+
 
 class Built:
     def __init__(self, device="cuda"):
@@ -245,6 +248,10 @@ class FromConfig:
     @classmethod
     def build(cls, cfg):
         return cls(**cfg)
+
+
+def unwrap(p: Prefetch) -> Prefetch:
+    return p
 PY
 cat >"$proj/train.py" <<'PY'
 from pkg import Prefetch, helper
@@ -259,17 +266,17 @@ def main(args, xs):
     return Prefetch(xs, device=args.device)
 PY
 run "$bin" check --isolated --select MPS205 "$proj"
-expect_out "a class that builds itself unnamed (cls(**cfg)): reported" "loader.py:19:31: MPS205"
-for line in 5 10 14; do
+expect_out "a class that builds itself unnamed (cls(**cfg)): reported" "loader.py:22:31: MPS205"
+for line in 5 13 17; do
 	expect_no_out "every call in the project passes the device (line $line): not reported" "loader.py:$line:"
 done
 run "$bin" check --isolated --select MPS205 "$proj/pkg/loader.py"
-expect_no_out "the same when the module alone is named" "loader.py:14:"
+expect_no_out "the same when the module alone is named" "loader.py:17:"
 printf 'from pkg.loader import helper\nhelper(1)\n' >"$proj/demo.py"
 printf 'model:\n  _target_: pkg.loader.Built\n' >"$proj/conf/model.yaml"
 run "$bin" check --isolated --select MPS205 "$proj"
-expect_out "a call leaving it out: reported" "loader.py:14:22: MPS205"
-expect_out "a configuration naming the class: reported" "loader.py:10:31: MPS205"
+expect_out "a call leaving it out: reported" "loader.py:17:22: MPS205"
+expect_out "a configuration naming the class: reported" "loader.py:13:31: MPS205"
 expect_no_out "the class every call passes it to: not reported" "loader.py:5:"
 # MPS104: a fallback taken only when no device is given, where every call gives one
 cat >"$proj/pkg/faces.py" <<'PY'

@@ -398,8 +398,9 @@ static struct mpsfix_defaults_fn *read_fn(mpsfix_defaults_memo *m, TSNode root, 
 			continue; /* another text of the same hash; the definition's own name */
 		if ((ts_node_is_null(cls) || init) && torch_attribute(m, id->id, src))
 			continue; /* torch.get_autocast_dtype(d) beside the file's own get_autocast_dtype() */
-		if (is(id->id, "string_content") && mpsfix_in_annotation(ts_node_parent(id->id)))
-			continue; /* -> "Loader": names a type, calls nothing */
+		if (is(id->id, "string_content") ? mpsfix_in_annotation(ts_node_parent(id->id))
+						 : mpsfix_in_annotation(id->id))
+			continue; /* x: Loader, -> "Loader": names a type, calls nothing */
 		if (is(id->id, "string_content") || id->in_def)
 			ok = false; /* getattr(self, "f"), a second definition */
 		else if (id->handed)
