@@ -133,6 +133,32 @@ START_TEST(test_project_calls)
 		 "train.py\n# lonely(x) is never called\n\"\"\"see lonely()\"\"\"\n", MPSFIX_PROJECT_PASSED, 0},
 		{"a module that does not parse", "lonely", false, -1, false,
 		 "train.py\nfrom pkg.loader import lonely\nlonely(1, device=d\n", MPSFIX_PROJECT_UNKNOWN, 0},
+		/* found wrong by a review: each may reach the function unseen */
+		{"a package under lib/, found through sys.path", "lonely", false, -1, false,
+		 "tools/run.py\nimport sys\nsys.path.insert(0, 'lib')\nfrom loader import lonely\nlonely(1)\n",
+		 MPSFIX_PROJECT_UNKNOWN, 0},
+		{"the module bound again: M = loader", "lonely", false, -1, false,
+		 "train.py\nfrom pkg import loader\nM = loader\nM.lonely(1)\n", MPSFIX_PROJECT_UNKNOWN, 0},
+		{"the module on an object", "lonely", false, -1, false,
+		 "train.py\nfrom pkg import loader\nclass R:\n    mod = loader\n    def go(self):\n        self.mod.lonely(1)\n",
+		 MPSFIX_PROJECT_UNKNOWN, 0},
+		{"two imports bind the alias (try / except)", "lonely", false, -1, false,
+		 "train.py\ntry:\n    import otherlib as B\nexcept ImportError:\n    from pkg import loader as B\nB.lonely(1, device=d)\n",
+		 MPSFIX_PROJECT_UNKNOWN, 0},
+		{"an explicit import and a star import of ours", "lonely", false, -1, false,
+		 "train.py\nfrom other import lonely\nfrom pkg.loader import *\nlonely(1)\n", MPSFIX_PROJECT_UNKNOWN, 0},
+		{"exec() of a string", "lonely", false, -1, false,
+		 "train.py\nfrom pkg.loader import lonely\nexec(\"lonely(1)\")\n", MPSFIX_PROJECT_UNKNOWN, 0},
+		{"a doctest", "lonely", false, -1, false,
+		 "train.py\nfrom pkg.loader import lonely\ndef f():\n    \"\"\"\n    >>> lonely(1)\n    \"\"\"\n",
+		 MPSFIX_PROJECT_UNKNOWN, 0},
+		{"a package's __getattr__ (PEP 562)", "lonely", false, -1, false,
+		 "pkg/__init__.py\ndef __getattr__(name):\n    from . import loader\n    return getattr(loader, name)\n\f"
+		 "train.py\nfrom pkg import lonely\nlonely(1)\n", MPSFIX_PROJECT_UNKNOWN, 0},
+		{"a notebook cell in one string, after an escape", "lonely", false, -1, false,
+		 "demo.ipynb\n{\"cells\": [{\"source\": \"from pkg.loader import *\\nlonely(1)\"}]}\n",
+		 MPSFIX_PROJECT_UNKNOWN, 0},
+		{"a symbolic link to a FIFO is no file", "lonely", false, -1, false, "", MPSFIX_PROJECT_PASSED, 0},
 		{"a hidden folder and a virtual environment are not the project's", "lonely", false, -1, false,
 		 ".venv/lib/x.py\nfrom pkg.loader import lonely\nlonely(1)\n\f"
 		 "venv/y.py\nfrom pkg.loader import lonely\nlonely(1)\n", MPSFIX_PROJECT_PASSED, 0},
@@ -152,6 +178,8 @@ START_TEST(test_project_calls)
 		tu_put(dir, "pkg/__init__.py", "");
 		tu_put(dir, "pkg/loader.py", loader_py);
 		put_files(dir, c->files);
+		if (strstr(c->what, "FIFO"))
+			ck_assert_int_eq(tu_sh(dir, "mkfifo fifo && ln -s fifo pkg/pipe.py"), 0);
 		path = mpsfix_xasprintf("%s/pkg/loader.py", dir);
 		v = mpsfix_project_calls(cache, path, &q, &n);
 		ck_assert_msg(v == c->want, "%s: verdict %d, not %d", c->what, v, c->want);

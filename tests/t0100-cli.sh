@@ -252,12 +252,18 @@ class FromConfig:
 
 def unwrap(p: Prefetch) -> Prefetch:
     return p
+
+
+class Pretrained(PreTrainedModel):
+    def __init__(self, config, device="cuda"):
+        self.device = device
 PY
 cat >"$proj/train.py" <<'PY'
 from pkg import Prefetch, helper
-from pkg.loader import Built, FromConfig
+from pkg.loader import Built, FromConfig, Pretrained
 
 FromConfig(device="cpu")
+Pretrained(cfg, device="cpu")
 
 
 def main(args, xs):
@@ -267,6 +273,7 @@ def main(args, xs):
 PY
 run "$bin" check --isolated --select MPS205 "$proj"
 expect_out "a class that builds itself unnamed (cls(**cfg)): reported" "loader.py:22:31: MPS205"
+expect_out "a class with a base that may build it (from_pretrained): reported" "loader.py:36:39: MPS205"
 for line in 5 13 17; do
 	expect_no_out "every call in the project passes the device (line $line): not reported" "loader.py:$line:"
 done

@@ -257,42 +257,96 @@ static bool static_method(TSNode dd, const char *src)
 }
 
 /*
- * Does class definition `cls` make its instances only where its name is
- * called: a class of the module's top level with no decorator (a registry
- * may build it from a configuration), whose own code names neither `cls`
- * nor `__class__` nor `type` (`cls(**cfg)`, `type(self)(...)`)?
- */
-/*
- * Does name `n` build the class unnamed: `cls(...)` or `cls` handed on (not
- * `cls.x`, not the parameter itself), `self.__class__`, `type(self)(...)`?
+ * Does name `n` build the class unnamed, or may it: `cls` handed on or
+ * called (not `cls.x`, not the parameter itself), a class method's first
+ * parameter of another name, `__class__` other than for its name
+ * (`self.__class__.__name__`), `type` (`type(self)(...)`)?
  */
 static mpsfix_walk_action self_builder(TSNode n, void *payload)
 {
 	const char *src = payload;
 	TSNode p, g;
 
+	if (is(n, "decorator") && mpsfix_node_text_is(mpsfix_first_named(n), src, "classmethod")) {
+		/* @classmethod def f(klass, ...): its first parameter must be cls */
+		TSNode def = ts_node_child_by_field_name(ts_node_parent(n), "definition", 10);
+		TSNode first = mpsfix_first_named(ts_node_child_by_field_name(def, "parameters", 10));
+
+		return is(first, "identifier") && mpsfix_node_text_is(first, src, "cls") ? MPSFIX_WALK_DESCEND
+											  : MPSFIX_WALK_STOP;
+	}
 	if (!is(n, "identifier"))
 		return MPSFIX_WALK_DESCEND;
 	p = ts_node_parent(n);
-	if (mpsfix_node_text_is(n, src, "__class__"))
-		return is(p, "attribute") && is(g = ts_node_parent(p), "call") && mpsfix_field_is(g, "function", p)
-			       ? MPSFIX_WALK_STOP
-			       : MPSFIX_WALK_DESCEND; /* self.__class__.__name__ builds nothing */
+	if (mpsfix_node_text_is(n, src, "__class__")) {
+		g = ts_node_parent(p);
+		return is(p, "attribute") && is(g, "attribute") && mpsfix_field_is(g, "object", p) &&
+			       (mpsfix_node_text_is(ts_node_child_by_field_name(g, "attribute", 9), src, "__name__") ||
+				mpsfix_node_text_is(ts_node_child_by_field_name(g, "attribute", 9), src, "__qualname__"))
+			       ? MPSFIX_WALK_DESCEND
+			       : MPSFIX_WALK_STOP;
+	}
+	if ((is(p, "attribute") && mpsfix_field_is(p, "attribute", n)) ||
+	    (is(p, "keyword_argument") && mpsfix_field_is(p, "name", n)))
+		return MPSFIX_WALK_DESCEND; /* device.type, f(cls=...): not the name */
 	if (mpsfix_node_text_is(n, src, "cls"))
 		return is(p, "parameters") || (is(p, "attribute") && mpsfix_field_is(p, "object", n))
 			       ? MPSFIX_WALK_DESCEND
 			       : MPSFIX_WALK_STOP;
-	if (mpsfix_node_text_is(n, src, "type") && is(p, "call") && mpsfix_field_is(p, "function", n) &&
-	    is(g = ts_node_parent(p), "call") && mpsfix_field_is(g, "function", p))
-		return MPSFIX_WALK_STOP;
-	return MPSFIX_WALK_DESCEND;
+	if (!mpsfix_node_text_is(n, src, "type"))
+		return MPSFIX_WALK_DESCEND;
+	/* type(x) compared (`type(x) is int`), shown (f"{type(x)}") or named (`type(x).__name__`) builds nothing */
+	g = ts_node_parent(p);
+	return is(p, "call") && mpsfix_field_is(p, "function", n) &&
+		       (is(g, "comparison_operator") || is(g, "interpolation") ||
+			(is(g, "attribute") && mpsfix_field_is(g, "object", p) &&
+			 (mpsfix_node_text_is(ts_node_child_by_field_name(g, "attribute", 9), src, "__name__") ||
+			  mpsfix_node_text_is(ts_node_child_by_field_name(g, "attribute", 9), src, "__qualname__"))))
+		       ? MPSFIX_WALK_DESCEND
+		       : MPSFIX_WALK_STOP;
 }
 
+/*
+ * Are the bases of class definition `cls` ones that build no instance of
+ * it unnamed: none, `object`, `ABC`, torch's `nn.Module` and `Dataset`?
+ * Any other base may have a class method that does (transformers'
+ * `from_pretrained`), or a registry of its subclasses.
+ */
+static bool plain_bases(TSNode cls, const char *src)
+{
+	static const char *const bases[] = {
+		"object", "ABC", "abc.ABC", "nn.Module", "torch.nn.Module", "Module", "Dataset", "IterableDataset",
+		"data.Dataset", "torch.utils.data.Dataset", "torch.utils.data.IterableDataset",
+	};
+	TSNode args = ts_node_child_by_field_name(cls, "superclasses", 12), b;
+	mpsfix_kids k;
+	bool ok = true;
+
+	if (ts_node_is_null(args))
+		return true;
+	mpsfix_kids_start(&k, args);
+	while (ok && mpsfix_kids_next(&k, &b)) {
+		size_t i = 0;
+
+		while (i < MPSFIX_ARRAY_SIZE(bases) && !mpsfix_node_text_is(b, src, bases[i]))
+			i++;
+		ok = i < MPSFIX_ARRAY_SIZE(bases) || is(b, "comment"); /* metaclass=...: not plain */
+	}
+	mpsfix_kids_end(&k);
+	return ok;
+}
+
+/*
+ * Does class definition `cls` make its instances only where its name is
+ * called: a class of the module's top level with no decorator (a registry
+ * may build it from a configuration), plain bases (plain_bases()), and
+ * code that builds none unnamed (self_builder())?
+ */
 static bool built_by_name(TSNode cls, const char *src)
 {
 	TSNode body = ts_node_child_by_field_name(cls, "body", 4);
 
-	return is(ts_node_parent(cls), "module") && !ts_node_is_null(body) &&
+	return is(ts_node_parent(cls), "module") && !ts_node_is_null(body) && plain_bases(cls, src) &&
 	       mpsfix_walk(body, self_builder, (void *)src);
 }
 
@@ -555,9 +609,20 @@ static bool ask(mpsfix_defaults_memo *memo, const char *src, TSNode param, int m
 	long at;
 
 	f = calls_of(m, src, param, &at, &posonly, kept ? &local : NULL, &owner);
-	ok = f && f->known && local;
-	if (!kept && f && f->ok && !ts_node_is_null(owner)) {
-		/* the calls of the project's other modules, where they are known */
+	/* the text's own calls first: one that leaves it out settles it */
+	ok = f && f->ok && local;
+	for (size_t i = ok ? f->first : 0; ok && i < f->first + f->n; i++) {
+		const struct mpsfix_defaults_call *c = &m->calls[i];
+
+		if (!kept)
+			ok = passes(m, c, pname, hash, at, posonly, src) &&
+			     (mode == 0 || !mpsfix_falsy_literal(passed_value(m, c, pname, hash, at, posonly, src), src));
+		else /* and no **kwargs that may hold it, no *args that may reach it */
+			ok = !c->kwsplat && !(at >= 0 && c->splat_at <= (uint32_t)at) &&
+			     !passes(m, c, pname, hash, at, posonly, src);
+	}
+	if (ok && !kept && !ts_node_is_null(owner)) {
+		/* then the calls of the project's other modules, where they are known */
 		size_t more;
 
 		switch (elsewhere(m, src, owner, pname, at, posonly, mode == 1, &more)) {
@@ -571,19 +636,11 @@ static bool ask(mpsfix_defaults_memo *memo, const char *src, TSNode param, int m
 			/* as the text alone tells, for a function; a class may be
 			   built from a configuration file, so its own calls say
 			   too little */
-			ok = ok && !is(owner, "class_definition");
+			ok = f->known && !is(owner, "class_definition");
 			break;
 		}
-	}
-	for (size_t i = ok ? f->first : 0; ok && i < f->first + f->n; i++) {
-		const struct mpsfix_defaults_call *c = &m->calls[i];
-
-		if (!kept)
-			ok = passes(m, c, pname, hash, at, posonly, src) &&
-			     (mode == 0 || !mpsfix_falsy_literal(passed_value(m, c, pname, hash, at, posonly, src), src));
-		else /* and no **kwargs that may hold it, no *args that may reach it */
-			ok = !c->kwsplat && !(at >= 0 && c->splat_at <= (uint32_t)at) &&
-			     !passes(m, c, pname, hash, at, posonly, src);
+	} else {
+		ok = ok && f->known;
 	}
 	if (!memo)
 		mpsfix_defaults_memo_release(&once);

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "parse.h"
+#include "modpath.h"
 #include "projfiles.h"
 #include "source.h"
 
@@ -37,7 +38,7 @@ typedef struct {
 } parsed_text;
 
 struct mpsfix_project_cache {
-	mpsfix_project_files *projects;
+	mpsfix_project_files **projects; /* each where it was made: its files point at it */
 	size_t nprojects, capprojects;
 	answer *answers;
 	size_t nanswers, capanswers;
@@ -66,7 +67,8 @@ void mpsfix_project_cache_free(mpsfix_project_cache *c)
 	if (!c)
 		return;
 	for (size_t i = 0; i < c->nprojects; i++) {
-		mpsfix_project_files_release(&c->projects[i]);
+		mpsfix_project_files_release(c->projects[i]);
+		free(c->projects[i]);
 	}
 	free(c->projects);
 	for (size_t i = 0; i < c->nanswers; i++)
@@ -87,90 +89,16 @@ static mpsfix_project_files *project_of(mpsfix_project_cache *c, const char *roo
 	mpsfix_project_files *p;
 
 	for (size_t i = 0; i < c->nprojects; i++)
-		if (!strcmp(c->projects[i].root, root))
-			return &c->projects[i];
+		if (!strcmp(c->projects[i]->root, root))
+			return c->projects[i];
 	mpsfix_grow((void **)&c->projects, &c->capprojects, c->nprojects + 1, sizeof(*c->projects));
-	p = &c->projects[c->nprojects++];
-	memset(p, 0, sizeof(*p));
+	p = c->projects[c->nprojects++] = mpsfix_xcalloc(1, sizeof(*p));
 	mpsfix_project_files_walk(p, root);
 	return p;
 }
 
 /* ---- modules ---------------------------------------------------------- */
 
-/* The folder of file `path` (a new string). */
-static char *dir_of(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-
-	return slash ? mpsfix_xstrndup(path, (size_t)(slash - path)) : mpsfix_xstrdup(".");
-}
-
-/* The real path of dir/a/b.py or dir/a/b/__init__.py for module `mod` ("a.b"; "": the package dir). */
-static char *module_file(const char *dir, const char *mod, size_t len)
-{
-	mpsfix_buf b = MPSFIX_BUF_INIT;
-	char *real = NULL;
-	struct stat st;
-	size_t base;
-
-	mpsfix_buf_adds(&b, dir);
-	if (len) {
-		mpsfix_buf_addc(&b, '/');
-		for (size_t i = 0; i < len; i++)
-			mpsfix_buf_addc(&b, mod[i] == '.' ? '/' : mod[i]);
-	}
-	base = b.len;
-	/* a package comes before a module of the same name, as Python finds them */
-	mpsfix_buf_adds(&b, "/__init__.py");
-	if (stat(b.data, &st) == 0 && S_ISREG(st.st_mode))
-		real = realpath(b.data, NULL);
-	if (!real && len) {
-		b.len = base;
-		mpsfix_buf_adds(&b, ".py");
-		if (stat(b.data, &st) == 0 && S_ISREG(st.st_mode))
-			real = realpath(b.data, NULL);
-	}
-	mpsfix_buf_release(&b);
-	return real;
-}
-
-/*
- * The file of module `mod` imported with `dots` leading dots from a file of
- * folder `dir` (a real path) in the project at `root`: relative to the
- * folder, or (no dots) beside the file, in a folder above it up to the
- * project's top, or under the top's src/.  NULL: not a module of the
- * project.
- */
-static char *resolve(const char *dir, size_t dots, const char *mod, size_t len, const char *root)
-{
-	char *d = mpsfix_xstrdup(dir), *file = NULL, *slash;
-	size_t rootlen = strlen(root);
-
-	if (dots) {
-		for (size_t i = 1; i < dots && (slash = strrchr(d, '/')) && slash != d; i++)
-			*slash = '\0';
-		file = module_file(d, mod, len);
-	} else if (len) {
-		for (;;) {
-			if ((file = module_file(d, mod, len)) || strlen(d) <= rootlen || !(slash = strrchr(d, '/')))
-				break;
-			*slash = '\0';
-		}
-		if (!file) {
-			char *src = mpsfix_xasprintf("%s/src", root);
-
-			file = module_file(src, mod, len);
-			free(src);
-		}
-	}
-	free(d);
-	if (file && (strncmp(file, root, rootlen) || file[rootlen] != '/')) {
-		free(file);
-		file = NULL;
-	}
-	return file;
-}
 
 /* ---- one module's references ------------------------------------------ */
 
@@ -179,6 +107,8 @@ typedef struct {
 	const mpsfix_project_question *q;
 	const char *ours;    /* the defining module's file (real path) */
 	const char *root;
+	char *words[16]; /* its module's name and its packages' (related()) */
+	size_t nwords;
 } asking;
 
 /* A parsed module. */
@@ -237,6 +167,25 @@ static bool in_import(TSNode n)
 }
 
 /*
+ * May string content `node` run as code: a doctest (`>>> `), or the
+ * string of exec(), eval() or compile()?  (`f(...)` in a docstring's prose
+ * does not.)
+ */
+static bool runs(TSNode node, const char *data)
+{
+	TSNode str = ts_node_parent(node), args = ts_node_parent(str), call = ts_node_parent(args);
+	uint32_t s = ts_node_start_byte(node), e = ts_node_end_byte(node);
+
+	for (uint32_t i = s; i + 3 <= e; i++)
+		if (!memcmp(data + i, ">>>", 3))
+			return true;
+	return is(args, "argument_list") && is(call, "call") &&
+	       (mpsfix_node_text_is(ts_node_child_by_field_name(call, "function", 8), data, "exec") ||
+		mpsfix_node_text_is(ts_node_child_by_field_name(call, "function", 8), data, "eval") ||
+		mpsfix_node_text_is(ts_node_child_by_field_name(call, "function", 8), data, "compile"));
+}
+
+/*
  * Find in `m` its import statements and the identifiers and strings that
  * name `q->name`: each occurrence of the word (and of `import`) is looked
  * up in the tree, so a question costs what the module says of the name,
@@ -277,8 +226,10 @@ static void scan_module(module *m, const mpsfix_project_question *q)
 			} else if (is(node, "string_content") && !m->string) {
 				uint32_t s = ts_node_start_byte(node), e = ts_node_end_byte(node);
 
-				/* "f", "pkg.mod.f", "pkg.mod:f"; not an annotation's "C" */
-				if (e == at + n && (s == at || data[at - 1] == '.' || data[at - 1] == ':') &&
+				/* "f", "pkg.mod.f", "pkg.mod:f [x]", "f(1)" (exec(), a doctest); not an
+				   annotation's "C" nor __all__ */
+				if (((s == at && e == at + n) || (at > s && (data[at - 1] == '.' || data[at - 1] == ':')) ||
+				     (at + n < e && data[at + n] == '(' && runs(node, data))) &&
 				    !in_all(node, data) && !mpsfix_in_annotation(ts_node_parent(node)))
 					m->string = true;
 			}
@@ -346,7 +297,7 @@ static bool module_read(asking *a, module *m, const char *path)
 	memset(m, 0, sizeof(*m));
 	if (!(m->text = text_of(a->c, path, &m->owned)))
 		return false;
-	m->dir = dir_of(path);
+	m->dir = mpsfix_modpath_dir(path);
 	m->data = m->text->data;
 	m->len = m->text->len;
 	m->tree = m->text->tree;
@@ -369,6 +320,22 @@ static size_t relative(TSNode r, const char *src, TSNode *mod)
 typedef enum { NOT_OURS, OURS, UNSURE, UNBOUND } whose;
 
 static whose reexports(asking *a, const char *file);
+
+/*
+ * Does dotted module name `mod` end with the name of the module asked
+ * about (`loader`, `pkg.loader` for .../pkg/loader.py; a package's own
+ * name for its __init__.py)?
+ */
+static bool names_ours(const asking *a, const char *mod, size_t len)
+{
+	const char *last = mod;
+
+	for (size_t i = 0; i < len; i++)
+		if (mod[i] == '.')
+			last = mod + i + 1;
+	return a->nwords && strlen(a->words[0]) == (size_t)(mod + len - last) &&
+	       !memcmp(last, a->words[0], (size_t)(mod + len - last));
+}
 static whose imports_whose(asking *a, const module *m, int depth, bool *renamed, whose *star);
 
 /*
@@ -396,9 +363,11 @@ static whose module_whose(asking *a, const module *m, TSNode from_module, const 
 			mpsfix_buf_addc(&mod, '.');
 		mpsfix_buf_add(&mod, extra, nextra);
 	}
-	file = resolve(m->dir, dots, mod.data ? mod.data : "", mod.len, a->root);
+	file = mpsfix_modpath_resolve(m->dir, dots, mod.data ? mod.data : "", mod.len, a->root);
 	if (file)
 		w = !strcmp(file, a->ours) ? OURS : depth ? UNSURE : reexports(a, file);
+	else if (mod.len && names_ours(a, mod.data, mod.len))
+		w = UNSURE; /* loader or pkg.loader, found through sys.path as this does not look */
 	free(file);
 	mpsfix_buf_release(&mod);
 	return w;
@@ -428,6 +397,8 @@ static whose reexports(asking *a, const char *file)
 	if (module_read(a, &m, file)) {
 		w = imports_whose(a, &m, 1, &renamed, &star);
 		w = renamed ? UNSURE : w == UNBOUND ? star : w; /* from .loader import *: ours */
+		if (w == NOT_OURS && mpsfix_has_word(m.data, m.len, "__getattr__", 11))
+			w = UNSURE; /* a module's __getattr__ (PEP 562) may hand on any name */
 	}
 	module_release(&m);
 	return w;
@@ -478,6 +449,9 @@ static mpsfix_project_verdict call_passes(const asking *a, const module *m, TSNo
  */
 static bool module_of_name(asking *a, const module *m, TSNode root, const char *tail, size_t ntail, whose *w)
 {
+	bool bound_any = false;
+	whose all = NOT_OURS;
+
 	for (size_t i = m->nimports; i-- > 0;) {
 		TSNode s = m->imports[i], from = ts_node_child_by_field_name(s, "module_name", 11);
 
@@ -515,10 +489,14 @@ static bool module_of_name(asking *a, const module *m, TSNode root, const char *
 				*w = module_whose(a, m, from, full.data, full.len, 0);
 			}
 			mpsfix_buf_release(&full);
-			return true;
+			/* every import that binds the name (a try's two, a function's own):
+			   which one a read sees is not followed */
+			all = !bound_any || all == *w ? *w : UNSURE;
+			bound_any = true;
 		}
 	}
-	return false;
+	*w = all;
+	return bound_any;
 }
 
 /*
@@ -561,7 +539,8 @@ static whose imports_whose(asking *a, const module *m, int depth, bool *renamed,
 			w = w == UNBOUND || w == here ? here : UNSURE;
 		}
 	}
-	return w;
+	/* a name bound by name and a star import of the project: which comes last is not followed */
+	return w != UNBOUND && *star != NOT_OURS ? UNSURE : w;
 }
 
 /*
@@ -597,11 +576,45 @@ static bool typing_only(TSNode id, const char *src)
 		mpsfix_node_text_is(ts_node_child_by_field_name(call, "function", 8), src, "issubclass"));
 }
 
+/*
+ * Does one of `m`'s imports bind the module asked about itself (`from pkg
+ * import loader`, `import pkg.loader`), or may it (not found, or a dynamic
+ * import in a module that names it)?
+ */
+static bool binds_ours(asking *a, const module *m)
+{
+	static const char *const dynamic[] = {"__import__", "import_module", "modules", "import_file"};
+
+	/* importlib.import_module("pkg.loader"), __import__, sys.modules["pkg.loader"] */
+	for (size_t i = 0; a->nwords && i < MPSFIX_ARRAY_SIZE(dynamic); i++)
+		if (mpsfix_has_word(m->data, m->len, dynamic[i], strlen(dynamic[i])) &&
+		    mpsfix_has_word(m->data, m->len, a->words[0], strlen(a->words[0])))
+			return true;
+	for (size_t i = 0; i < m->nimports; i++) {
+		TSNode s = m->imports[i], from = ts_node_child_by_field_name(s, "module_name", 11);
+
+		for (uint32_t k = 0; k < ts_node_named_child_count(s); k++) {
+			TSNode it = ts_node_named_child(s, k), name, empty = {0};
+			whose w;
+
+			if (ts_node_eq(it, from) || is(it, "wildcard_import"))
+				continue;
+			name = is(it, "aliased_import") ? ts_node_child_by_field_name(it, "name", 4) : it;
+			w = module_whose(a, m, is(s, "import_statement") ? empty : from, m->data + ts_node_start_byte(name),
+					 ts_node_end_byte(name) - ts_node_start_byte(name), 1);
+			if (w != NOT_OURS)
+				return true;
+		}
+	}
+	return false;
+}
+
 /* What module `m` (not ours) does with the name: the verdict of its calls, `*n` of them. */
 static mpsfix_project_verdict module_calls(asking *a, const module *m, size_t *n)
 {
 	mpsfix_project_verdict v = MPSFIX_PROJECT_PASSED;
 	bool renamed = false;
+	int binds = -1;
 	whose star, bare = imports_whose(a, m, 0, &renamed, &star);
 
 	if (renamed)
@@ -619,8 +632,15 @@ static mpsfix_project_verdict module_calls(asking *a, const module *m, size_t *n
 			uint32_t tail = ts_node_end_byte(obj);
 
 			if (!chain_of(obj, &root) || !module_of_name(a, m, root, m->data + ts_node_end_byte(root),
-									tail - ts_node_end_byte(root), &w))
-				continue; /* model.f, self.f: another object's */
+									tail - ts_node_end_byte(root), &w)) {
+				/* model.f, self.f: another object's, unless the module imports
+				   ours and may keep it (self.mod.f, M = loader; M.f) */
+				if (binds < 0)
+					binds = binds_ours(a, m);
+				if (binds)
+					return MPSFIX_PROJECT_UNKNOWN;
+				continue;
+			}
 			if (w == NOT_OURS)
 				continue;
 			if (w == UNSURE)
@@ -655,6 +675,50 @@ static mpsfix_project_verdict module_calls(asking *a, const module *m, size_t *n
 
 /* ---- the question ----------------------------------------------------- */
 
+/*
+ * The words a module must hold to reach the one asked about: its name, the
+ * names of the packages above it up to the project's top (`from pkg
+ * import f` through pkg/__init__.py), and the top folder's own.
+ */
+static void module_words(asking *a)
+{
+	size_t rootlen = strlen(a->root), n = 0;
+	char *copy = mpsfix_xstrdup(a->ours + rootlen), *save = NULL, *parts[16], *dot;
+	const char *top = strrchr(a->root, '/');
+
+	for (char *t = strtok_r(copy, "/", &save); t && n < 15; t = strtok_r(NULL, "/", &save))
+		parts[n++] = t;
+	if (n && (dot = strchr(parts[n - 1], '.')))
+		*dot = '\0'; /* loader.py: loader */
+	if (n && !strcmp(parts[n - 1], "__init__"))
+		n--; /* a package's __init__.py: the package */
+	while (n)
+		a->words[a->nwords++] = mpsfix_xstrdup(parts[--n]);
+	if (top && top[1])
+		a->words[a->nwords++] = mpsfix_xstrdup(top + 1); /* the top folder, a package itself */
+	free(copy);
+}
+
+/*
+ * May module file `f` reach the module asked about: does it hold one of
+ * module_words(), a relative import, a star import, or a dynamic import
+ * (importlib, __import__, sys.modules)?  One that does not cannot name it.
+ */
+static bool related(const asking *a, mpsfix_project_file *f)
+{
+	static const char *const dynamic[] = {
+		MPSFIX_PROJECT_WORD_RELATIVE, MPSFIX_PROJECT_WORD_STAR, "importlib", "__import__", "modules",
+	};
+
+	for (size_t i = 0; i < a->nwords; i++)
+		if (mpsfix_project_file_may_hold(f, a->words[i], strlen(a->words[i])))
+			return true;
+	for (size_t i = 0; i < MPSFIX_ARRAY_SIZE(dynamic); i++)
+		if (mpsfix_project_file_may_hold(f, dynamic[i], strlen(dynamic[i])))
+			return true;
+	return false;
+}
+
 static mpsfix_project_verdict ask(asking *a, mpsfix_project_files *p, size_t *ncalls)
 {
 	mpsfix_project_verdict v = MPSFIX_PROJECT_PASSED;
@@ -667,12 +731,13 @@ static mpsfix_project_verdict ask(asking *a, mpsfix_project_files *p, size_t *nc
 		module m;
 		mpsfix_project_verdict here;
 
-		if (!mpsfix_project_file_may_hold(f, a->q->name, a->q->name_len))
+		if (!mpsfix_project_file_may_hold(f, a->q->name, a->q->name_len) || (f->kind == 1 && !related(a, f)))
 			continue;
 		rc = mpsfix_project_file_read(f, &data, &len);
 		if (rc != 0) {
-			/* an unreadable or huge module may call it; a huge data file is data */
-			if (f->kind == 1)
+			/* an unreadable or huge module or notebook may call it; a huge
+			   configuration file is data */
+			if (f->kind != 3)
 				v = MPSFIX_PROJECT_UNKNOWN;
 			free(data);
 			continue;
@@ -682,24 +747,26 @@ static mpsfix_project_verdict ask(asking *a, mpsfix_project_files *p, size_t *nc
 			continue;
 		}
 		free(data);
-		if (f->kind != 1) {
-			v = MPSFIX_PROJECT_UNKNOWN; /* a notebook's cell, a config's _target_ */
+		if (!(real = realpath(f->path, NULL))) {
+			v = MPSFIX_PROJECT_UNKNOWN; /* gone since the walk */
 			continue;
 		}
-		real = realpath(f->path, NULL);
-		if (!real || !strcmp(real, a->ours)) {
+		if (!strcmp(real, a->ours)) {
 			free(real);
 			continue; /* the module itself: defaults.c reads its calls */
 		}
-		if (!module_read(a, &m, real)) {
+		if (f->kind != 1) {
+			here = MPSFIX_PROJECT_UNKNOWN; /* a notebook's cell, a config's _target_ */
+		} else if (!module_read(a, &m, real)) {
 			here = MPSFIX_PROJECT_UNKNOWN;
+			module_release(&m);
 		} else {
 			size_t n = 0;
 
 			here = m.string ? MPSFIX_PROJECT_UNKNOWN : module_calls(a, &m, &n);
 			*ncalls += n;
+			module_release(&m);
 		}
-		module_release(&m);
 		free(real);
 		if (here != MPSFIX_PROJECT_PASSED)
 			v = here == MPSFIX_PROJECT_DEFAULT_USED ? here : MPSFIX_PROJECT_UNKNOWN;
@@ -747,9 +814,12 @@ mpsfix_project_verdict mpsfix_project_calls(mpsfix_project_cache *c, const char 
 			return c->answers[i].verdict;
 		}
 	if ((p = project_of(c, root))->ok) {
-		asking a = {c, q, ours, root};
+		asking a = {.c = c, .q = q, .ours = ours, .root = root};
 
+		module_words(&a);
 		v = ask(&a, p, ncalls);
+		for (size_t i = 0; i < a.nwords; i++)
+			free(a.words[i]);
 	}
 	mpsfix_grow((void **)&c->answers, &c->capanswers, c->nanswers + 1, sizeof(*c->answers));
 	c->answers[c->nanswers++] = (answer){key, v, *ncalls};

@@ -25,8 +25,8 @@
 #include "common.h"
 
 /* How many parsed modules a thread keeps for the next questions, and the largest kept. */
-#define MPSFIX_PROJECT_TEXTS 16
-#define MPSFIX_PROJECT_TEXT_MAX (512u * 1024u)
+#define MPSFIX_PROJECT_TEXTS 8
+#define MPSFIX_PROJECT_TEXT_MAX (64u * 1024u)
 
 /* What one thread found out: each project's files, each question's answer. */
 typedef struct mpsfix_project_cache mpsfix_project_cache;
@@ -65,16 +65,35 @@ typedef enum {
  * up to the project's top, or under its `src/`.  A module that imports
  * some other `PrefetchLoader`, or defines its own, does not call this one.
  *
+ * A module that names neither the module nor a package above it (nor the
+ * project's top folder), and has no relative, star or dynamic import
+ * (importlib, __import__, sys.modules), cannot reach it and is not parsed.
+ *
  * Unknown when the name may reach the function unseen: an import under
  * another name (`as`), a star import of a project module in a module that
- * reads the name, the name used other than as a call (`class D(C)`,
- * `partial(f, ...)`, `C.from_config(...)`, handed on as a value), a call
- * through `*args` or `**kwargs` that may or may not pass the parameter, a
- * string of the project that holds the name (`getattr(m, "f")`,
- * `"pkg.loader.PrefetchLoader"`, except in `__all__`), a notebook or a
- * configuration file (.ipynb, .yaml, .yml, .json, .toml, .cfg, .ini) that
- * names it (Hydra's `_target_`), a module that does not parse; and when
- * the file lies in no project, or in one that cannot be walked.
+ * reads the name, or besides an import of the name; two imports that bind
+ * one name to different modules (a try's and its except's); an import of
+ * a module named as the one asked about that is not found (a package under
+ * lib/ put on sys.path); `X.f` where X is no import (`self.mod.f`, `M =
+ * loader; M.f`); the name used other than as a call (`class D(C)`,
+ * `partial(f, ...)`, handed on as a value; for a class, `C.method()` is
+ * fine: defaults.c asks that the class build itself by name only); a call
+ * through `*args` or `**kwargs` that may or may not pass the parameter; a
+ * string that is the name, holds it after `.` or `:` or before `(`
+ * (`getattr(m, "f")`, `"pkg.loader:f"`, `exec("f(1)")`, a doctest), but
+ * not in `__all__` nor an annotation; a package `__init__.py` with a
+ * `__getattr__` (PEP 562); a notebook (of any size) or a configuration
+ * file (.yaml, .yml, .json, .toml, .cfg, .ini; one over 1 MiB is data, not
+ * read) that names it (Hydra's `_target_`); a module that cannot be read
+ * or does not parse; and when the file lies in no project, or in one that
+ * cannot be walked.
+ *
+ * Not seen (known holes): the module handed on by a module that does not
+ * name the function (`fire.Fire(loader)`), an instance's class called
+ * (`type(obj)(...)`, `obj.__class__(...)`) in another module, Python in
+ * files not named *.py, *.pyi or *.pyw (an extensionless script, Cython),
+ * hidden folders and symbolic links to folders, and callers outside the
+ * project (a library's users).
  */
 mpsfix_project_verdict mpsfix_project_calls(mpsfix_project_cache *c, const char *path,
 					    const mpsfix_project_question *q, size_t *ncalls);

@@ -5,10 +5,12 @@
 #include "projfiles.h"
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "discover.h"
 
@@ -73,7 +75,7 @@ static int file_kind(const char *name)
 {
 	static const char *const config[] = {".yaml", ".yml", ".json", ".toml", ".cfg", ".ini"};
 
-	if (ends_with(name, ".py") || ends_with(name, ".pyi"))
+	if (ends_with(name, ".py") || ends_with(name, ".pyi") || ends_with(name, ".pyw"))
 		return 1;
 	if (ends_with(name, ".ipynb"))
 		return 2;
@@ -127,12 +129,15 @@ void mpsfix_project_files_walk(mpsfix_project_files *p, const char *root)
 				stack[n++] = path;
 				continue;
 			}
-			if ((S_ISREG(st.st_mode) || S_ISLNK(st.st_mode)) && (kind = file_kind(e->d_name))) {
+			/* a symbolic link counts where it leads to a regular file (never a FIFO) */
+			if (S_ISLNK(st.st_mode) && stat(path, &st) < 0)
+				st.st_mode = 0;
+			if (S_ISREG(st.st_mode) && (kind = file_kind(e->d_name))) {
 				if (p->len >= MPSFIX_PROJECT_MAX_FILES) {
 					p->ok = false;
 				} else {
 					mpsfix_grow((void **)&p->files, &p->cap, p->len + 1, sizeof(*p->files));
-					p->files[p->len++] = (mpsfix_project_file){path, (uint8_t)kind, 0, 0, NULL};
+					p->files[p->len++] = (mpsfix_project_file){path, (uint8_t)kind, 0, 0, NULL, p};
 					path = NULL;
 				}
 			}
@@ -149,16 +154,18 @@ void mpsfix_project_files_walk(mpsfix_project_files *p, const char *root)
 
 int mpsfix_read_whole(const char *path, size_t max, char **data, size_t *len)
 {
-	FILE *f = fopen(path, "rb");
+	/* O_NONBLOCK: a FIFO put in place of the file after the walk does not block */
+	int fd = open(path, O_RDONLY | O_NONBLOCK);
+	FILE *f;
 	struct stat st;
 	size_t got;
 
 	*data = NULL;
 	*len = 0;
-	if (!f)
+	if (fd < 0)
 		return -1;
-	if (fstat(fileno(f), &st) < 0 || !S_ISREG(st.st_mode)) {
-		fclose(f);
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || !(f = fdopen(fd, "rb"))) {
+		close(fd);
 		return -1;
 	}
 	if ((size_t)st.st_size > max) {
@@ -185,7 +192,10 @@ bool mpsfix_has_word(const char *data, size_t len, const char *w, size_t n)
 
 	/* memmem() is not in C11 nor POSIX: the first byte by memchr(), then the rest */
 	while (n && (size_t)(end - p) >= n && (p = memchr(p, w[0], (size_t)(end - p) - n + 1))) {
-		if (!memcmp(p, w, n) && (p == data || !mpsfix_word_char(p[-1])) && (p + n == end || !mpsfix_word_char(p[n])))
+		/* a JSON escape's letter before it is no part of the word: "\nf(x)" */
+		bool start = p == data || !mpsfix_word_char(p[-1]) || (p - data >= 2 && p[-2] == '\\');
+
+		if (!memcmp(p, w, n) && start && (p + n == end || !mpsfix_word_char(p[n])))
 			return true;
 		p++;
 	}
@@ -208,10 +218,39 @@ static void word_bits(const char *w, size_t n, unsigned log2, uint64_t bit[3])
 }
 
 /* Read file `f` once: the words of its text, into its filter. */
+/* Set the three bits of word `w` (`n` bytes) in `f`'s filter. */
+static void add_word(mpsfix_project_file *f, const char *w, size_t n)
+{
+	uint64_t bit[3];
+
+	word_bits(w, n, f->log2, bit);
+	for (int k = 0; k < 3; k++)
+		f->words[bit[k] / 64] |= 1ull << (bit[k] % 64);
+}
+
+/* Does `data` hold `s` anywhere? */
+static bool holds(const char *data, size_t len, const char *s)
+{
+	size_t n = strlen(s);
+
+	for (const char *p = data; (size_t)(data + len - p) >= n && (p = memchr(p, s[0], (size_t)(data + len - p) - n + 1));
+	     p++)
+		if (!memcmp(p, s, n))
+			return true;
+	return false;
+}
+
+/*
+ * Read file `f` once: the words of its text into its filter, with the
+ * pseudo-words of projfiles.h.  A word right after a JSON escape (`\nf(x)`
+ * in a notebook's one-string cell) goes in also without the escape's
+ * letter.  Past the project's budget for filters a file is not indexed:
+ * it may hold any word.
+ */
 static void file_index(mpsfix_project_file *f)
 {
 	char *data;
-	size_t len;
+	size_t len, bytes;
 	unsigned log2 = 10;
 
 	f->state = 2;
@@ -219,13 +258,19 @@ static void file_index(mpsfix_project_file *f)
 		free(data);
 		return;
 	}
-	while ((1ull << log2) < len * 2 && log2 < 31)
+	while ((1ull << log2) < len * 2 && log2 < MPSFIX_PROJECT_FILTER_LOG2)
 		log2++; /* two bits a byte: ten a word of five letters */
+	bytes = (1u << log2) / 8;
+	if (f->project->filter_bytes + bytes > MPSFIX_PROJECT_FILTER_BUDGET) {
+		free(data);
+		f->state = 3;
+		return;
+	}
+	f->project->filter_bytes += bytes;
 	f->log2 = (uint8_t)log2;
 	f->words = mpsfix_xcalloc((1u << log2) / 64, sizeof(uint64_t));
 	for (size_t i = 0; i < len;) {
 		size_t j = i;
-		uint64_t bit[3];
 
 		while (j < len && mpsfix_word_char(data[j]))
 			j++;
@@ -233,11 +278,15 @@ static void file_index(mpsfix_project_file *f)
 			i++;
 			continue;
 		}
-		word_bits(data + i, j - i, log2, bit);
-		for (int k = 0; k < 3; k++)
-			f->words[bit[k] / 64] |= 1ull << (bit[k] % 64);
+		add_word(f, data + i, j - i);
+		if (i > 0 && data[i - 1] == '\\' && j - i > 1)
+			add_word(f, data + i + 1, j - i - 1);
 		i = j;
 	}
+	if (holds(data, len, "from ."))
+		add_word(f, MPSFIX_PROJECT_WORD_RELATIVE, strlen(MPSFIX_PROJECT_WORD_RELATIVE));
+	if (holds(data, len, "import *"))
+		add_word(f, MPSFIX_PROJECT_WORD_STAR, strlen(MPSFIX_PROJECT_WORD_STAR));
 	free(data);
 	f->state = 1;
 }
@@ -249,7 +298,7 @@ bool mpsfix_project_file_may_hold(mpsfix_project_file *f, const char *w, size_t 
 	if (!f->state)
 		file_index(f);
 	if (f->state != 1)
-		return true;
+		return true; /* not read, or not indexed */
 	word_bits(w, n, f->log2, bit);
 	for (int k = 0; k < 3; k++)
 		if (!(f->words[bit[k] / 64] & (1ull << (bit[k] % 64))))

@@ -23,23 +23,36 @@
 #define MPSFIX_PROJECT_MAX_BYTES (8u * 1024u * 1024u)
 
 /* A notebook or configuration file larger than these is data: not read. */
-#define MPSFIX_PROJECT_MAX_NOTEBOOK (16u * 1024u * 1024u)
+#define MPSFIX_PROJECT_MAX_NOTEBOOK (256u * 1024u * 1024u)
 #define MPSFIX_PROJECT_MAX_CONFIG (1024u * 1024u)
+
+/* The most bits of one file's filter (2^N), and of all a project's filters, in bytes. */
+#define MPSFIX_PROJECT_FILTER_LOG2 20
+#define MPSFIX_PROJECT_FILTER_BUDGET (16u * 1024u * 1024u)
+
+/* Pseudo-words a file's filter holds when its text has `from .` or `import *` */
+#define MPSFIX_PROJECT_WORD_RELATIVE "\x01from ."
+#define MPSFIX_PROJECT_WORD_STAR "\x01import *"
+
+struct mpsfix_project_files;
 
 typedef struct {
 	char *path;
-	uint8_t kind;    /* 1: Python (.py, .pyi); 2: a notebook (.ipynb); 3: a
+	uint8_t kind;    /* 1: Python (.py, .pyi, .pyw); 2: a notebook (.ipynb); 3: a
 			    configuration file (.yaml, .yml, .json, .toml, .cfg, .ini) */
 	uint8_t state;   /* 0: not read yet; 1: its words are in `words`; 2: too
-			    large, or it cannot be read */
+			    large, or it cannot be read; 3: over the project's
+			    budget for filters (it may hold any word) */
 	uint8_t log2;    /* `words` holds 2^log2 bits */
 	uint64_t *words; /* a Bloom filter of its words, 3 bits each */
+	struct mpsfix_project_files *project;
 } mpsfix_project_file;
 
-typedef struct {
+typedef struct mpsfix_project_files {
 	char *root;
 	mpsfix_project_file *files;
 	size_t len, cap;
+	size_t filter_bytes; /* what its files' filters take */
 	bool ok; /* walked whole: every folder read, at most MPSFIX_PROJECT_MAX_FILES files */
 } mpsfix_project_files;
 
