@@ -159,6 +159,20 @@ START_TEST(test_project_calls)
 		 "demo.ipynb\n{\"cells\": [{\"source\": \"from pkg.loader import *\\nlonely(1)\"}]}\n",
 		 MPSFIX_PROJECT_UNKNOWN, 0},
 		{"a symbolic link to a FIFO is no file", "lonely", false, -1, false, "", MPSFIX_PROJECT_PASSED, 0},
+		/* found wrong by a second review */
+		{"through a module of another package that hands it on", "lonely", false, -1, false,
+		 "other/__init__.py\nfrom pkg.loader import lonely\n\f"
+		 "x.py\nfrom other import lonely\nlonely(1)\n", MPSFIX_PROJECT_DEFAULT_USED, 1},
+		{"a relative import with two blanks", "lonely", false, -1, false,
+		 "pkg/__init__.py\nfrom .loader import lonely\n\f"
+		 "pkg/sub/__init__.py\n\f"
+		 "pkg/sub/a.py\nfrom  .. import lonely\nlonely(1)\n", MPSFIX_PROJECT_DEFAULT_USED, 1},
+		{"the module handed on by a module that names the function", "lonely", false, -1, false,
+		 "train.py\nimport pkg.loader as L\nL.lonely(1, device=d)\nrun(L)\n", MPSFIX_PROJECT_UNKNOWN, 0},
+		{"a string run as code", "lonely", false, -1, false,
+		 "train.py\nimport subprocess, sys\n"
+		 "subprocess.run([sys.executable, \"-c\", \"from pkg.loader import lonely; lonely(1)\"])\n",
+		 MPSFIX_PROJECT_UNKNOWN, 0},
 		{"a hidden folder and a virtual environment are not the project's", "lonely", false, -1, false,
 		 ".venv/lib/x.py\nfrom pkg.loader import lonely\nlonely(1)\n\f"
 		 "venv/y.py\nfrom pkg.loader import lonely\nlonely(1)\n", MPSFIX_PROJECT_PASSED, 0},

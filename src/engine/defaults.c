@@ -262,12 +262,20 @@ static bool static_method(TSNode dd, const char *src)
  * parameter of another name, `__class__` other than for its name
  * (`self.__class__.__name__`), `type` (`type(self)(...)`)?
  */
+typedef struct {
+	const char *src;
+	bool module;   /* the module around the class: only `type(x)(...)` is asked about */
+} builder_walk;
+
 static mpsfix_walk_action self_builder(TSNode n, void *payload)
 {
-	const char *src = payload;
+	const builder_walk *bw = payload;
+	const char *src = bw->src;
 	TSNode p, g;
 
-	if (is(n, "decorator") && mpsfix_node_text_is(mpsfix_first_named(n), src, "classmethod")) {
+	if (bw->module && is(n, "class_definition"))
+		return MPSFIX_WALK_SKIP; /* a class's own code: asked about class by class */
+	if (!bw->module && is(n, "decorator") && mpsfix_node_text_is(mpsfix_first_named(n), src, "classmethod")) {
 		/* @classmethod def f(klass, ...): its first parameter must be cls */
 		TSNode def = ts_node_child_by_field_name(ts_node_parent(n), "definition", 10);
 		TSNode first = mpsfix_first_named(ts_node_child_by_field_name(def, "parameters", 10));
@@ -278,6 +286,8 @@ static mpsfix_walk_action self_builder(TSNode n, void *payload)
 	if (!is(n, "identifier"))
 		return MPSFIX_WALK_DESCEND;
 	p = ts_node_parent(n);
+	if (bw->module && !mpsfix_node_text_is(n, src, "type"))
+		return MPSFIX_WALK_DESCEND;
 	if (mpsfix_node_text_is(n, src, "__class__")) {
 		g = ts_node_parent(p);
 		return is(p, "attribute") && is(g, "attribute") && mpsfix_field_is(g, "object", p) &&
@@ -290,9 +300,10 @@ static mpsfix_walk_action self_builder(TSNode n, void *payload)
 	    (is(p, "keyword_argument") && mpsfix_field_is(p, "name", n)))
 		return MPSFIX_WALK_DESCEND; /* device.type, f(cls=...): not the name */
 	if (mpsfix_node_text_is(n, src, "cls"))
-		return is(p, "parameters") || (is(p, "attribute") && mpsfix_field_is(p, "object", n))
+		return is(p, "parameters") || (is(p, "attribute") && mpsfix_field_is(p, "object", n) &&
+						mpsfix_class_attribute(n, src))
 			       ? MPSFIX_WALK_DESCEND
-			       : MPSFIX_WALK_STOP;
+			       : MPSFIX_WALK_STOP; /* cls.x, not cls(...), cls.__call__(...) */
 	if (!mpsfix_node_text_is(n, src, "type"))
 		return MPSFIX_WALK_DESCEND;
 	/* type(x) compared (`type(x) is int`), shown (f"{type(x)}") or named (`type(x).__name__`) builds nothing */
@@ -304,6 +315,51 @@ static mpsfix_walk_action self_builder(TSNode n, void *payload)
 			  mpsfix_node_text_is(ts_node_child_by_field_name(g, "attribute", 9), src, "__qualname__"))))
 		       ? MPSFIX_WALK_DESCEND
 		       : MPSFIX_WALK_STOP;
+}
+
+/*
+ * Does an import at the top of module `root` bind the first name of base
+ * `b` (`nn` of `nn.Module`) from torch (or ABC from abc): `import torch`,
+ * `import torch.nn as nn`, `from torch import nn`, `from torch.utils.data
+ * import Dataset`, `from abc import ABC`?
+ */
+static bool imported_from(TSNode root, const char *src, TSNode b)
+{
+	TSNode first = b, s;
+	mpsfix_kids k;
+	bool yes = false;
+
+	while (is(first, "attribute"))
+		first = ts_node_child_by_field_name(first, "object", 6);
+	if (!is(first, "identifier"))
+		return false;
+	mpsfix_kids_start(&k, root);
+	while (!yes && mpsfix_kids_next(&k, &s)) {
+		TSNode from = ts_node_child_by_field_name(s, "module_name", 11);
+		const char *m = src + ts_node_start_byte(is(s, "import_from_statement") ? from : s);
+
+		if (!is(s, "import_statement") && !is(s, "import_from_statement"))
+			continue;
+		if (is(s, "import_from_statement") && strncmp(m, "torch", 5) && strncmp(m, "abc", 3))
+			continue;
+		for (uint32_t i = 0; !yes && i < ts_node_named_child_count(s); i++) {
+			TSNode it = ts_node_named_child(s, i), bound;
+
+			if (ts_node_eq(it, from))
+				continue;
+			bound = is(it, "aliased_import") ? ts_node_child_by_field_name(it, "alias", 5)
+			      : is(it, "dotted_name") ? ts_node_named_child(it, 0) : it;
+			if (!mpsfix_node_same_text(bound, first, src))
+				continue;
+			/* import torch...: the dotted name starts with torch */
+			yes = is(s, "import_from_statement") ||
+			      !strncmp(src + ts_node_start_byte(is(it, "aliased_import") ?
+								 ts_node_child_by_field_name(it, "name", 4) : it),
+				       "torch", 5);
+		}
+	}
+	mpsfix_kids_end(&k);
+	return yes;
 }
 
 /*
@@ -330,7 +386,9 @@ static bool plain_bases(TSNode cls, const char *src)
 
 		while (i < MPSFIX_ARRAY_SIZE(bases) && !mpsfix_node_text_is(b, src, bases[i]))
 			i++;
-		ok = i < MPSFIX_ARRAY_SIZE(bases) || is(b, "comment"); /* metaclass=...: not plain */
+		/* metaclass=...: not plain; nn.Module, Dataset: torch's, as the module's imports say */
+		ok = is(b, "comment") ||
+		     (i < MPSFIX_ARRAY_SIZE(bases) && (i == 0 || imported_from(ts_node_parent(cls), src, b)));
 	}
 	mpsfix_kids_end(&k);
 	return ok;
@@ -340,14 +398,18 @@ static bool plain_bases(TSNode cls, const char *src)
  * Does class definition `cls` make its instances only where its name is
  * called: a class of the module's top level with no decorator (a registry
  * may build it from a configuration), plain bases (plain_bases()), and
- * code that builds none unnamed (self_builder())?
+ * a module whose code builds none unnamed (self_builder())?
  */
 static bool built_by_name(TSNode cls, const char *src)
 {
 	TSNode body = ts_node_child_by_field_name(cls, "body", 4);
 
+	builder_walk own = {src, false}, around = {src, true};
+
+	/* the class's code, then the module's outside any class: a function beside
+	   the class may build it unnamed (type(obj)(...)) */
 	return is(ts_node_parent(cls), "module") && !ts_node_is_null(body) && plain_bases(cls, src) &&
-	       mpsfix_walk(body, self_builder, (void *)src);
+	       mpsfix_walk(body, self_builder, &own) && mpsfix_walk(ts_node_parent(cls), self_builder, &around);
 }
 
 

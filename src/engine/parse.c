@@ -658,7 +658,8 @@ bool mpsfix_class_attribute(TSNode id, const char *src)
 	if (!is_type(p, "attribute") || !mpsfix_field_is(p, "object", id))
 		return false;
 	attr = ts_node_child_by_field_name(p, "attribute", 9);
-	return !mpsfix_node_text_is(attr, src, "__init__") && !mpsfix_node_text_is(attr, src, "__new__");
+	return !mpsfix_node_text_is(attr, src, "__init__") && !mpsfix_node_text_is(attr, src, "__new__") &&
+	       !mpsfix_node_text_is(attr, src, "__call__");
 }
 
 bool mpsfix_falsy_literal(TSNode n, const char *src)

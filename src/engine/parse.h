@@ -30,8 +30,8 @@ int mpsfix_parser_new(TSParser **out);
 bool mpsfix_in_annotation(TSNode n);
 
 /**
- * Is class name `id` the object of an attribute other than `__init__` or
- * `__new__` (`C.from_file(...)`, `C.VERSION`)?  Such a use builds no
+ * Is class name `id` the object of an attribute other than `__init__`,
+ * `__new__` or `__call__` (`C.from_file(...)`, `C.VERSION`)?  Such a use builds no
  * instance of a class whose own code builds none unnamed (no `cls(...)`,
  * `self.__class__(...)`, `type(self)(...)`).
  */
@@ -229,8 +229,8 @@ bool mpsfix_indent_step(TSNode node, const char *src, uint32_t len, mpsfix_span 
 bool mpsfix_in_annotation(TSNode n);
 
 /**
- * Is class name `id` the object of an attribute other than `__init__` or
- * `__new__` (`C.from_file(...)`, `C.VERSION`)?  Such a use builds no
+ * Is class name `id` the object of an attribute other than `__init__`,
+ * `__new__` or `__call__` (`C.from_file(...)`, `C.VERSION`)?  Such a use builds no
  * instance of a class whose own code builds none unnamed (no `cls(...)`,
  * `self.__class__(...)`, `type(self)(...)`).
  */

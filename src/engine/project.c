@@ -12,6 +12,7 @@
 
 #include "parse.h"
 #include "modpath.h"
+#include "texts.h"
 #include "projfiles.h"
 #include "source.h"
 
@@ -26,36 +27,16 @@ typedef struct {
 	size_t ncalls;
 } answer;
 
-/* A module parsed for a question, kept for the next ones (they often read the same modules). */
-typedef struct {
-	char *path;
-	char *data;
-	size_t len;
-	TSTree *tree;   /* NULL: it does not parse */
-	mpsfix_file_stamp stamp; /* the file as read */
-	uint64_t used;  /* when it was last asked for */
-	unsigned pins;  /* questions reading it now */
-} parsed_text;
 
 struct mpsfix_project_cache {
 	mpsfix_project_files **projects; /* each where it was made: its files point at it */
 	size_t nprojects, capprojects;
 	answer *answers;
 	size_t nanswers, capanswers;
-	TSParser *parser;
-	parsed_text texts[MPSFIX_PROJECT_TEXTS];
-	uint64_t clock;
+	mpsfix_texts texts;  /* modules parsed for the questions */
 	char *file_path, *file_real, *file_root; /* the last file asked about */
 };
 
-static void text_release(parsed_text *t)
-{
-	free(t->path);
-	free(t->data);
-	if (t->tree)
-		ts_tree_delete(t->tree);
-	memset(t, 0, sizeof(*t));
-}
 
 mpsfix_project_cache *mpsfix_project_cache_new(void)
 {
@@ -74,10 +55,7 @@ void mpsfix_project_cache_free(mpsfix_project_cache *c)
 	for (size_t i = 0; i < c->nanswers; i++)
 		free(c->answers[i].key);
 	free(c->answers);
-	if (c->parser)
-		ts_parser_delete(c->parser);
-	for (size_t i = 0; i < MPSFIX_PROJECT_TEXTS; i++)
-		text_release(&c->texts[i]);
+	mpsfix_texts_release(&c->texts);
 	free(c->file_path);
 	free(c->file_real);
 	free(c->file_root);
@@ -107,13 +85,14 @@ typedef struct {
 	const mpsfix_project_question *q;
 	const char *ours;    /* the defining module's file (real path) */
 	const char *root;
-	char *words[16]; /* its module's name and its packages' (related()) */
-	size_t nwords;
+	char **words;        /* the names of its module and packages, then those of
+				the modules that hand the name on (related()) */
+	size_t nwords, capwords;
 } asking;
 
 /* A parsed module. */
 typedef struct {
-	parsed_text *text; /* its text and tree, in the cache (pinned) or owned */
+	mpsfix_text *text; /* its text and tree, in the cache (pinned) or owned */
 	bool owned;
 	TSTree *tree;
 	const char *data;
@@ -128,12 +107,8 @@ typedef struct {
 
 static void module_release(module *m)
 {
-	if (m->text && m->owned) {
-		text_release(m->text);
-		free(m->text);
-	} else if (m->text) {
-		m->text->pins--;
-	}
+	if (m->text)
+		mpsfix_texts_put(m->text, m->owned);
 	free(m->dir);
 	free(m->imports);
 	free(m->ids);
@@ -167,24 +142,22 @@ static bool in_import(TSNode n)
 }
 
 /*
- * May string content `node` run as code: a doctest (`>>> `), or the
- * string of exec(), eval() or compile()?  (`f(...)` in a docstring's prose
- * does not.)
+ * May string content `node` run as code: a doctest (`>>> `), or any string
+ * but a docstring (exec(code), `python -c`)?  (`f(...)` in a docstring's
+ * prose does not.)
  */
 static bool runs(TSNode node, const char *data)
 {
-	TSNode str = ts_node_parent(node), args = ts_node_parent(str), call = ts_node_parent(args);
+	TSNode str = ts_node_parent(node);
 	uint32_t s = ts_node_start_byte(node), e = ts_node_end_byte(node);
 
 	for (uint32_t i = s; i + 3 <= e; i++)
 		if (!memcmp(data + i, ">>>", 3))
 			return true;
-	return is(args, "argument_list") && is(call, "call") &&
-	       (mpsfix_node_text_is(ts_node_child_by_field_name(call, "function", 8), data, "exec") ||
-		mpsfix_node_text_is(ts_node_child_by_field_name(call, "function", 8), data, "eval") ||
-		mpsfix_node_text_is(ts_node_child_by_field_name(call, "function", 8), data, "compile"));
+	/* a docstring (a string that is a statement of its own) is prose; a string
+	   used as a value may be run: exec(code), python -c, textwrap.dedent(...) */
+	return !is(ts_node_parent(str), "expression_statement");
 }
-
 /*
  * Find in `m` its import statements and the identifiers and strings that
  * name `q->name`: each occurrence of the word (and of `import`) is looked
@@ -205,8 +178,10 @@ static void scan_module(module *m, const mpsfix_project_question *q)
 			uint32_t at = (uint32_t)(p - data);
 			TSNode node, parent;
 
-			if (memcmp(p, w, n) || (p > data && mpsfix_word_char(p[-1])) || (p + n < end && mpsfix_word_char(p[n])))
-				continue;
+			if (memcmp(p, w, n) ||
+			    (p > data && mpsfix_word_char(p[-1]) && !(p - data >= 2 && p[-2] == '\\')) ||
+			    (p + n < end && mpsfix_word_char(p[n])))
+				continue; /* a word, or one after an escape: "\nf(1)" */
 			node = ts_node_descendant_for_byte_range(root, at, at + (uint32_t)n);
 			if (pass) {
 				/* the keyword of `import a` or `from a import b` */
@@ -237,65 +212,11 @@ static void scan_module(module *m, const mpsfix_project_question *q)
 	}
 }
 
-/* Read and parse the module at `path`: false when it does not parse. */
-/*
- * The text of the module at `path`, parsed: from the cache when the file
- * is as it was read, else read now and kept in place of the entry used
- * longest ago that no question reads now (a text larger than
- * MPSFIX_PROJECT_TEXT_MAX is not kept: `*owned`).  NULL when it cannot be
- * read.
- */
-static parsed_text *text_of(mpsfix_project_cache *c, const char *path, bool *owned)
-{
-	mpsfix_file_stamp st;
-	parsed_text *t = NULL, *slot = NULL;
-
-	*owned = false;
-	if (!mpsfix_file_stamp_read(&st, path))
-		return NULL;
-	for (size_t i = 0; i < MPSFIX_PROJECT_TEXTS; i++) {
-		parsed_text *e = &c->texts[i];
-
-		if (e->path && !strcmp(e->path, path) && mpsfix_file_stamp_same(&e->stamp, &st)) {
-			e->used = ++c->clock;
-			e->pins++;
-			return e;
-		}
-		if (!e->pins && (!slot || e->used < slot->used))
-			slot = e;
-	}
-	if (!slot || st.size > (int64_t)MPSFIX_PROJECT_TEXT_MAX) {
-		t = mpsfix_xcalloc(1, sizeof(*t));
-		*owned = true;
-	} else {
-		t = slot;
-		text_release(t);
-	}
-	if (mpsfix_read_whole(path, MPSFIX_PROJECT_MAX_BYTES, &t->data, &t->len) != 0 || t->len > UINT32_MAX) {
-		text_release(t);
-		if (*owned)
-			free(t);
-		return NULL;
-	}
-	t->path = mpsfix_xstrdup(path);
-	t->stamp = st;
-	if (!c->parser && mpsfix_parser_new(&c->parser) < 0)
-		c->parser = NULL;
-	if (!c->parser || mpsfix_parse_named(&t->tree, c->parser, path, t->data, (uint32_t)t->len) < 0)
-		t->tree = NULL;
-	if (t->tree && ts_node_has_error(ts_tree_root_node(t->tree))) {
-		ts_tree_delete(t->tree);
-		t->tree = NULL;
-	}
-	t->used = ++c->clock;
-	t->pins++;
-	return t;
-}
 
 static bool module_read(asking *a, module *m, const char *path)
 {
 	memset(m, 0, sizeof(*m));
-	if (!(m->text = text_of(a->c, path, &m->owned)))
+	if (!(m->text = mpsfix_texts_get(&a->c->texts, path, &m->owned)))
 		return false;
 	m->dir = mpsfix_modpath_dir(path);
 	m->data = m->text->data;
@@ -371,6 +292,35 @@ static whose module_whose(asking *a, const module *m, TSNode from_module, const 
 	free(file);
 	mpsfix_buf_release(&mod);
 	return w;
+}
+
+/*
+ * Is the module that `from_module` with `extra` appended names the one
+ * asked about itself, or one named like it that is not found (put on
+ * sys.path)?  A package above it, or another module, is not.
+ */
+static bool module_is_ours(asking *a, const module *m, TSNode from_module, const char *extra, size_t nextra)
+{
+	mpsfix_buf mod = MPSFIX_BUF_INIT;
+	size_t dots = 0;
+	TSNode named = from_module;
+	char *file;
+	bool yes;
+
+	if (is(from_module, "relative_import"))
+		dots = relative(from_module, m->data, &named);
+	if (!ts_node_is_null(named))
+		mpsfix_buf_add(&mod, m->data + ts_node_start_byte(named), ts_node_end_byte(named) - ts_node_start_byte(named));
+	if (nextra) {
+		if (mod.len)
+			mpsfix_buf_addc(&mod, '.');
+		mpsfix_buf_add(&mod, extra, nextra);
+	}
+	file = mpsfix_modpath_resolve(m->dir, dots, mod.data ? mod.data : "", mod.len, a->root);
+	yes = file ? !strcmp(file, a->ours) : mod.len && names_ours(a, mod.data, mod.len);
+	free(file);
+	mpsfix_buf_release(&mod);
+	return yes;
 }
 
 /* The name an import binds for its imported item `it` (`a` of `import a.b`, the alias of `x as y`). */
@@ -595,30 +545,79 @@ static bool binds_ours(asking *a, const module *m)
 
 		for (uint32_t k = 0; k < ts_node_named_child_count(s); k++) {
 			TSNode it = ts_node_named_child(s, k), name, empty = {0};
-			whose w;
 
 			if (ts_node_eq(it, from) || is(it, "wildcard_import"))
 				continue;
 			name = is(it, "aliased_import") ? ts_node_child_by_field_name(it, "name", 4) : it;
-			w = module_whose(a, m, is(s, "import_statement") ? empty : from, m->data + ts_node_start_byte(name),
-					 ts_node_end_byte(name) - ts_node_start_byte(name), 1);
-			if (w != NOT_OURS)
+			if (module_is_ours(a, m, is(s, "import_statement") ? empty : from, m->data + ts_node_start_byte(name),
+					   ts_node_end_byte(name) - ts_node_start_byte(name)))
 				return true;
 		}
 	}
 	return false;
 }
 
+/*
+ * Does `m` hand on the module asked about: a name that one of its imports
+ * binds to it (`import pkg.loader as L`, `from pkg import loader`) read
+ * other than as `L.x` (`run(L)`, `M = L`, `fire.Fire(loader)`)?
+ */
+static bool hands_module_on(asking *a, const module *m)
+{
+	TSNode root = ts_tree_root_node(m->tree);
+
+	for (size_t i = 0; i < m->nimports; i++) {
+		TSNode s = m->imports[i], from = ts_node_child_by_field_name(s, "module_name", 11);
+
+		for (uint32_t k = 0; k < ts_node_named_child_count(s); k++) {
+			TSNode it = ts_node_named_child(s, k), name, bound, empty = {0};
+			bool aliased;
+			const char *w;
+			size_t n;
+
+			if (ts_node_eq(it, from) || is(it, "wildcard_import"))
+				continue;
+			name = is(it, "aliased_import") ? ts_node_child_by_field_name(it, "name", 4) : it;
+			if (!module_is_ours(a, m, is(s, "import_statement") ? empty : from, m->data + ts_node_start_byte(name),
+					    ts_node_end_byte(name) - ts_node_start_byte(name)))
+				continue;
+			bound = bound_name(it, &aliased);
+			w = m->data + ts_node_start_byte(bound);
+			n = ts_node_end_byte(bound) - ts_node_start_byte(bound);
+			/* each read of the bound name: the object of an attribute, or in an import */
+			for (const char *p = m->data; n && (size_t)(m->data + m->len - p) >= n &&
+						      (p = memchr(p, w[0], (size_t)(m->data + m->len - p) - n + 1));
+			     p++) {
+				uint32_t at = (uint32_t)(p - m->data);
+				TSNode id, par;
+
+				if (memcmp(p, w, n) || (p > m->data && mpsfix_word_char(p[-1])) ||
+				    (p + n < m->data + m->len && mpsfix_word_char(p[n])))
+					continue;
+				id = ts_node_descendant_for_byte_range(root, at, at + (uint32_t)n);
+				if (!is(id, "identifier") || in_import(id))
+					continue;
+				par = ts_node_parent(id);
+				if (!is(par, "attribute") || !mpsfix_field_is(par, "object", id))
+					return true;
+			}
+		}
+	}
+	return false;
+}
+
 /* What module `m` (not ours) does with the name: the verdict of its calls, `*n` of them. */
-static mpsfix_project_verdict module_calls(asking *a, const module *m, size_t *n)
+static mpsfix_project_verdict module_calls(asking *a, const module *m, size_t *n, bool *hands_on)
 {
 	mpsfix_project_verdict v = MPSFIX_PROJECT_PASSED;
 	bool renamed = false;
 	int binds = -1;
 	whose star, bare = imports_whose(a, m, 0, &renamed, &star);
 
-	if (renamed)
-		return MPSFIX_PROJECT_UNKNOWN; /* g(...) is not followed */
+	/* `from pkg.loader import f` (or `*`) binds ours: its importers may read it there */
+	*hands_on = bare == OURS || (bare == UNBOUND && star == OURS);
+	if (renamed || hands_module_on(a, m))
+		return MPSFIX_PROJECT_UNKNOWN; /* g(...), run(loader): not followed */
 	if (bare == UNBOUND) /* read through a star import of the project, or no name of ours */
 		bare = star == NOT_OURS ? NOT_OURS : UNSURE;
 	for (size_t i = 0; i < m->nids; i++) {
@@ -680,10 +679,11 @@ static mpsfix_project_verdict module_calls(asking *a, const module *m, size_t *n
  * names of the packages above it up to the project's top (`from pkg
  * import f` through pkg/__init__.py), and the top folder's own.
  */
-static void module_words(asking *a)
+static void module_words(asking *a, const char *file)
 {
 	size_t rootlen = strlen(a->root), n = 0;
-	char *copy = mpsfix_xstrdup(a->ours + rootlen), *save = NULL, *parts[16], *dot;
+	char *copy = mpsfix_xstrdup(file + (strncmp(file, a->root, rootlen) ? 0 : rootlen)), *save = NULL;
+	char *parts[16], *dot;
 	const char *top = strrchr(a->root, '/');
 
 	for (char *t = strtok_r(copy, "/", &save); t && n < 15; t = strtok_r(NULL, "/", &save))
@@ -692,13 +692,13 @@ static void module_words(asking *a)
 		*dot = '\0'; /* loader.py: loader */
 	if (n && !strcmp(parts[n - 1], "__init__"))
 		n--; /* a package's __init__.py: the package */
+	mpsfix_grow((void **)&a->words, &a->capwords, a->nwords + n + 1, sizeof(*a->words));
 	while (n)
 		a->words[a->nwords++] = mpsfix_xstrdup(parts[--n]);
 	if (top && top[1])
 		a->words[a->nwords++] = mpsfix_xstrdup(top + 1); /* the top folder, a package itself */
 	free(copy);
 }
-
 /*
  * May module file `f` reach the module asked about: does it hold one of
  * module_words(), a relative import, a star import, or a dynamic import
@@ -722,55 +722,70 @@ static bool related(const asking *a, mpsfix_project_file *f)
 static mpsfix_project_verdict ask(asking *a, mpsfix_project_files *p, size_t *ncalls)
 {
 	mpsfix_project_verdict v = MPSFIX_PROJECT_PASSED;
+	bool *done = mpsfix_xcalloc(p->len ? p->len : 1, sizeof(*done)), more = true;
 
-	for (size_t i = 0; i < p->len && v != MPSFIX_PROJECT_DEFAULT_USED; i++) {
-		mpsfix_project_file *f = &p->files[i];
-		char *data = NULL, *real;
-		size_t len;
-		int rc;
-		module m;
-		mpsfix_project_verdict here;
+	/* rounds: a module that hands the name on makes its importers related too */
+	for (int round = 0; more && round < 16 && v != MPSFIX_PROJECT_DEFAULT_USED; round++) {
+		more = false;
+		for (size_t i = 0; i < p->len && v != MPSFIX_PROJECT_DEFAULT_USED; i++) {
+			mpsfix_project_file *f = &p->files[i];
+			char *data = NULL, *real;
+			size_t len;
+			int rc;
+			module m;
+			mpsfix_project_verdict here;
+			bool hands_on = false;
 
-		if (!mpsfix_project_file_may_hold(f, a->q->name, a->q->name_len) || (f->kind == 1 && !related(a, f)))
-			continue;
-		rc = mpsfix_project_file_read(f, &data, &len);
-		if (rc != 0) {
-			/* an unreadable or huge module or notebook may call it; a huge
-			   configuration file is data */
-			if (f->kind != 3)
-				v = MPSFIX_PROJECT_UNKNOWN;
+			if (done[i] || !mpsfix_project_file_may_hold(f, a->q->name, a->q->name_len) ||
+			    (f->kind == 1 && !related(a, f)))
+				continue;
+			done[i] = true;
+			rc = mpsfix_project_file_read(f, &data, &len);
+			if (rc != 0) {
+				/* an unreadable or huge module or notebook may call it; a huge
+				   configuration file is data */
+				if (f->kind != 3)
+					v = MPSFIX_PROJECT_UNKNOWN;
+				free(data);
+				continue;
+			}
+			if (!mpsfix_has_word(data, len, a->q->name, a->q->name_len)) {
+				free(data);
+				continue;
+			}
 			free(data);
-			continue;
-		}
-		if (!mpsfix_has_word(data, len, a->q->name, a->q->name_len)) {
-			free(data);
-			continue;
-		}
-		free(data);
-		if (!(real = realpath(f->path, NULL))) {
-			v = MPSFIX_PROJECT_UNKNOWN; /* gone since the walk */
-			continue;
-		}
-		if (!strcmp(real, a->ours)) {
+			if (!(real = realpath(f->path, NULL))) {
+				v = MPSFIX_PROJECT_UNKNOWN; /* gone since the walk */
+				continue;
+			}
+			if (!strcmp(real, a->ours)) {
+				free(real);
+				continue; /* the module itself: defaults.c reads its calls */
+			}
+			if (f->kind != 1) {
+				here = MPSFIX_PROJECT_UNKNOWN; /* a notebook's cell, a config's _target_ */
+			} else if (!module_read(a, &m, real)) {
+				here = MPSFIX_PROJECT_UNKNOWN;
+				module_release(&m);
+			} else {
+				size_t n = 0;
+
+				here = m.string ? MPSFIX_PROJECT_UNKNOWN : module_calls(a, &m, &n, &hands_on);
+				*ncalls += n;
+				module_release(&m);
+			}
+			if (hands_on) {
+				module_words(a, real);
+				more = true;
+			}
 			free(real);
-			continue; /* the module itself: defaults.c reads its calls */
+			if (here != MPSFIX_PROJECT_PASSED)
+				v = here == MPSFIX_PROJECT_DEFAULT_USED ? here : MPSFIX_PROJECT_UNKNOWN;
 		}
-		if (f->kind != 1) {
-			here = MPSFIX_PROJECT_UNKNOWN; /* a notebook's cell, a config's _target_ */
-		} else if (!module_read(a, &m, real)) {
-			here = MPSFIX_PROJECT_UNKNOWN;
-			module_release(&m);
-		} else {
-			size_t n = 0;
-
-			here = m.string ? MPSFIX_PROJECT_UNKNOWN : module_calls(a, &m, &n);
-			*ncalls += n;
-			module_release(&m);
-		}
-		free(real);
-		if (here != MPSFIX_PROJECT_PASSED)
-			v = here == MPSFIX_PROJECT_DEFAULT_USED ? here : MPSFIX_PROJECT_UNKNOWN;
 	}
+	if (more && v == MPSFIX_PROJECT_PASSED)
+		v = MPSFIX_PROJECT_UNKNOWN; /* handed on further than followed */
+	free(done);
 	return v;
 }
 
@@ -816,10 +831,11 @@ mpsfix_project_verdict mpsfix_project_calls(mpsfix_project_cache *c, const char 
 	if ((p = project_of(c, root))->ok) {
 		asking a = {.c = c, .q = q, .ours = ours, .root = root};
 
-		module_words(&a);
+		module_words(&a, ours);
 		v = ask(&a, p, ncalls);
 		for (size_t i = 0; i < a.nwords; i++)
 			free(a.words[i]);
+		free(a.words);
 	}
 	mpsfix_grow((void **)&c->answers, &c->capanswers, c->nanswers + 1, sizeof(*c->answers));
 	c->answers[c->nanswers++] = (answer){key, v, *ncalls};

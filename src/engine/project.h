@@ -24,10 +24,6 @@
 
 #include "common.h"
 
-/* How many parsed modules a thread keeps for the next questions, and the largest kept. */
-#define MPSFIX_PROJECT_TEXTS 8
-#define MPSFIX_PROJECT_TEXT_MAX (64u * 1024u)
-
 /* What one thread found out: each project's files, each question's answer. */
 typedef struct mpsfix_project_cache mpsfix_project_cache;
 
@@ -66,8 +62,10 @@ typedef enum {
  * some other `PrefetchLoader`, or defines its own, does not call this one.
  *
  * A module that names neither the module nor a package above it (nor the
- * project's top folder), and has no relative, star or dynamic import
- * (importlib, __import__, sys.modules), cannot reach it and is not parsed.
+ * project's top folder, nor a module found to import the name from it,
+ * which hands it on: the modules are read in rounds), and has no
+ * relative, star or dynamic import (importlib, __import__, sys.modules),
+ * cannot reach it and is not parsed.
  *
  * Unknown when the name may reach the function unseen: an import under
  * another name (`as`), a star import of a project module in a module that
@@ -75,13 +73,15 @@ typedef enum {
  * one name to different modules (a try's and its except's); an import of
  * a module named as the one asked about that is not found (a package under
  * lib/ put on sys.path); `X.f` where X is no import (`self.mod.f`, `M =
- * loader; M.f`); the name used other than as a call (`class D(C)`,
+ * loader; M.f`) in a module that imports the module; the module read other
+ * than as `L.x` (`run(L)`); the name used other than as a call (`class D(C)`,
  * `partial(f, ...)`, handed on as a value; for a class, `C.method()` is
  * fine: defaults.c asks that the class build itself by name only); a call
  * through `*args` or `**kwargs` that may or may not pass the parameter; a
- * string that is the name, holds it after `.` or `:` or before `(`
- * (`getattr(m, "f")`, `"pkg.loader:f"`, `exec("f(1)")`, a doctest), but
- * not in `__all__` nor an annotation; a package `__init__.py` with a
+ * string that is the name, holds it after `.` or `:`, or before `(` in a
+ * string that is no docstring or is a doctest (`getattr(m, "f")`,
+ * `"pkg.loader:f"`, `exec(code)`, `python -c`), but not in `__all__` nor
+ * an annotation; a package `__init__.py` with a
  * `__getattr__` (PEP 562); a notebook (of any size) or a configuration
  * file (.yaml, .yml, .json, .toml, .cfg, .ini; one over 1 MiB is data, not
  * read) that names it (Hydra's `_target_`); a module that cannot be read

@@ -240,6 +240,23 @@ static bool holds(const char *data, size_t len, const char *s)
 	return false;
 }
 
+/* Does `data` hold a relative import: the word `from`, blanks (or none), a dot? */
+static bool relative_import(const char *data, size_t len)
+{
+	for (const char *p = data; (size_t)(data + len - p) >= 5 && (p = memchr(p, 'f', (size_t)(data + len - p) - 4));
+	     p++) {
+		const char *q = p + 4;
+
+		if (memcmp(p, "from", 4) || (p > data && mpsfix_word_char(p[-1])))
+			continue;
+		while (q < data + len && (*q == ' ' || *q == '\t' || *q == '\\' || *q == '\n' || *q == '\r'))
+			q++;
+		if (q < data + len && *q == '.')
+			return true;
+	}
+	return false;
+}
+
 /*
  * Read file `f` once: the words of its text into its filter, with the
  * pseudo-words of projfiles.h.  A word right after a JSON escape (`\nf(x)`
@@ -283,7 +300,7 @@ static void file_index(mpsfix_project_file *f)
 			add_word(f, data + i + 1, j - i - 1);
 		i = j;
 	}
-	if (holds(data, len, "from ."))
+	if (relative_import(data, len))
 		add_word(f, MPSFIX_PROJECT_WORD_RELATIVE, strlen(MPSFIX_PROJECT_WORD_RELATIVE));
 	if (holds(data, len, "import *"))
 		add_word(f, MPSFIX_PROJECT_WORD_STAR, strlen(MPSFIX_PROJECT_WORD_STAR));

@@ -1,0 +1,86 @@
+/*
+ * texts.c: modules read and parsed for the project's questions, kept for
+ * the next ones (see texts.h).
+ */
+#include "texts.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "parse.h"
+#include "projfiles.h"
+
+static void text_release(mpsfix_text *t)
+{
+	free(t->path);
+	free(t->data);
+	if (t->tree)
+		ts_tree_delete(t->tree);
+	memset(t, 0, sizeof(*t));
+}
+
+void mpsfix_texts_release(mpsfix_texts *c)
+{
+	if (c->parser)
+		ts_parser_delete(c->parser);
+	for (size_t i = 0; i < MPSFIX_TEXTS_KEPT; i++)
+		text_release(&c->items[i]);
+	memset(c, 0, sizeof(*c));
+}
+
+mpsfix_text *mpsfix_texts_get(mpsfix_texts *c, const char *path, bool *owned)
+{
+	mpsfix_file_stamp st;
+	mpsfix_text *t = NULL, *slot = NULL;
+
+	*owned = false;
+	if (!mpsfix_file_stamp_read(&st, path))
+		return NULL;
+	for (size_t i = 0; i < MPSFIX_TEXTS_KEPT; i++) {
+		mpsfix_text *e = &c->items[i];
+
+		if (e->path && !strcmp(e->path, path) && mpsfix_file_stamp_same(&e->stamp, &st)) {
+			e->used = ++c->clock;
+			e->pins++;
+			return e;
+		}
+		if (!e->pins && (!slot || e->used < slot->used))
+			slot = e;
+	}
+	if (!slot || st.size > (int64_t)MPSFIX_TEXTS_KEPT_MAX) {
+		t = mpsfix_xcalloc(1, sizeof(*t));
+		*owned = true;
+	} else {
+		t = slot;
+		text_release(t);
+	}
+	if (mpsfix_read_whole(path, MPSFIX_PROJECT_MAX_BYTES, &t->data, &t->len) != 0 || t->len > UINT32_MAX) {
+		text_release(t);
+		if (*owned)
+			free(t);
+		return NULL;
+	}
+	t->path = mpsfix_xstrdup(path);
+	t->stamp = st;
+	if (!c->parser && mpsfix_parser_new(&c->parser) < 0)
+		c->parser = NULL;
+	if (!c->parser || mpsfix_parse_named(&t->tree, c->parser, path, t->data, (uint32_t)t->len) < 0)
+		t->tree = NULL;
+	if (t->tree && ts_node_has_error(ts_tree_root_node(t->tree))) {
+		ts_tree_delete(t->tree);
+		t->tree = NULL;
+	}
+	t->used = ++c->clock;
+	t->pins++;
+	return t;
+}
+
+void mpsfix_texts_put(mpsfix_text *t, bool owned)
+{
+	if (owned) {
+		text_release(t);
+		free(t);
+	} else {
+		t->pins--;
+	}
+}
