@@ -167,21 +167,16 @@ static bool runs(TSNode node, const char *data)
 static void scan_module(module *m, const mpsfix_project_question *q)
 {
 	TSNode root = ts_tree_root_node(m->tree);
-	const char *data = m->data, *end = data + m->len;
+	const char *data = m->data;
 
 	for (int pass = 0; pass < 2; pass++) {
 		const char *w = pass ? "import" : q->name;
 		size_t n = pass ? 6 : q->name_len;
 
-		for (const char *p = data; (size_t)(end - p) >= n && (p = memchr(p, w[0], (size_t)(end - p) - n + 1));
-		     p++) {
+		for (const char *p = data; (p = mpsfix_next_word(data, m->len, p, w, n)); p++) {
 			uint32_t at = (uint32_t)(p - data);
 			TSNode node, parent;
 
-			if (memcmp(p, w, n) ||
-			    (p > data && mpsfix_word_char(p[-1]) && !(p - data >= 2 && p[-2] == '\\')) ||
-			    (p + n < end && mpsfix_word_char(p[n])))
-				continue; /* a word, or one after an escape: "\nf(1)" */
 			node = ts_node_descendant_for_byte_range(root, at, at + (uint32_t)n);
 			if (pass) {
 				/* the keyword of `import a` or `from a import b` */
@@ -260,20 +255,19 @@ static bool names_ours(const asking *a, const char *mod, size_t len)
 static whose imports_whose(asking *a, const module *m, int depth, bool *renamed, whose *star);
 
 /*
- * Whose is the module that `from_module` (an import's module_name) names
- * with `extra` appended (".f" for `from pkg import f` as a module), in
- * module `m`?  The file itself is ours; another file of the project is ours
- * when it imports the name from ours (one level), unsure when it imports it
- * from elsewhere in the project or by a star.
+ * The file of the project that the module `from_module` (an import's
+ * module_name, or null) with `extra` appended (".f" for `from pkg import
+ * f` as a module) names in module `m`, or NULL; `*named_ours`: none is
+ * found, but the name ends with the module asked about's (`loader`,
+ * `pkg.loader`, put on sys.path as this does not look).
  */
-static whose module_whose(asking *a, const module *m, TSNode from_module, const char *extra, size_t nextra,
-			  int depth)
+static char *locate(const asking *a, const module *m, TSNode from_module, const char *extra, size_t nextra,
+		    bool *named_ours)
 {
 	mpsfix_buf mod = MPSFIX_BUF_INIT;
 	size_t dots = 0;
 	TSNode named = from_module;
 	char *file;
-	whose w = NOT_OURS;
 
 	if (is(from_module, "relative_import"))
 		dots = relative(from_module, m->data, &named);
@@ -285,12 +279,27 @@ static whose module_whose(asking *a, const module *m, TSNode from_module, const 
 		mpsfix_buf_add(&mod, extra, nextra);
 	}
 	file = mpsfix_modpath_resolve(m->dir, dots, mod.data ? mod.data : "", mod.len, a->root);
+	*named_ours = !file && mod.len && names_ours(a, mod.data, mod.len);
+	mpsfix_buf_release(&mod);
+	return file;
+}
+
+/*
+ * Whose is the module locate() finds: ours; another file of the project,
+ * ours when it imports the name from ours (one level, reexports()), unsure
+ * when it imports it from elsewhere in the project or by a star (or at
+ * `depth` 1); unsure when not found but named like ours; else not ours.
+ */
+static whose module_whose(asking *a, const module *m, TSNode from_module, const char *extra, size_t nextra,
+			  int depth)
+{
+	bool named_ours;
+	char *file = locate(a, m, from_module, extra, nextra, &named_ours);
+	whose w = named_ours ? UNSURE : NOT_OURS;
+
 	if (file)
 		w = !strcmp(file, a->ours) ? OURS : depth ? UNSURE : reexports(a, file);
-	else if (mod.len && names_ours(a, mod.data, mod.len))
-		w = UNSURE; /* loader or pkg.loader, found through sys.path as this does not look */
 	free(file);
-	mpsfix_buf_release(&mod);
 	return w;
 }
 
@@ -301,25 +310,11 @@ static whose module_whose(asking *a, const module *m, TSNode from_module, const 
  */
 static bool module_is_ours(asking *a, const module *m, TSNode from_module, const char *extra, size_t nextra)
 {
-	mpsfix_buf mod = MPSFIX_BUF_INIT;
-	size_t dots = 0;
-	TSNode named = from_module;
-	char *file;
-	bool yes;
+	bool named_ours;
+	char *file = locate(a, m, from_module, extra, nextra, &named_ours);
+	bool yes = file ? !strcmp(file, a->ours) : named_ours;
 
-	if (is(from_module, "relative_import"))
-		dots = relative(from_module, m->data, &named);
-	if (!ts_node_is_null(named))
-		mpsfix_buf_add(&mod, m->data + ts_node_start_byte(named), ts_node_end_byte(named) - ts_node_start_byte(named));
-	if (nextra) {
-		if (mod.len)
-			mpsfix_buf_addc(&mod, '.');
-		mpsfix_buf_add(&mod, extra, nextra);
-	}
-	file = mpsfix_modpath_resolve(m->dir, dots, mod.data ? mod.data : "", mod.len, a->root);
-	yes = file ? !strcmp(file, a->ours) : mod.len && names_ours(a, mod.data, mod.len);
 	free(file);
-	mpsfix_buf_release(&mod);
 	return yes;
 }
 
@@ -585,15 +580,10 @@ static bool hands_module_on(asking *a, const module *m)
 			w = m->data + ts_node_start_byte(bound);
 			n = ts_node_end_byte(bound) - ts_node_start_byte(bound);
 			/* each read of the bound name: the object of an attribute, or in an import */
-			for (const char *p = m->data; n && (size_t)(m->data + m->len - p) >= n &&
-						      (p = memchr(p, w[0], (size_t)(m->data + m->len - p) - n + 1));
-			     p++) {
+			for (const char *p = m->data; (p = mpsfix_next_word(m->data, m->len, p, w, n)); p++) {
 				uint32_t at = (uint32_t)(p - m->data);
 				TSNode id, par;
 
-				if (memcmp(p, w, n) || (p > m->data && mpsfix_word_char(p[-1])) ||
-				    (p + n < m->data + m->len && mpsfix_word_char(p[n])))
-					continue;
 				id = ts_node_descendant_for_byte_range(root, at, at + (uint32_t)n);
 				if (!is(id, "identifier") || in_import(id))
 					continue;

@@ -186,9 +186,9 @@ bool mpsfix_word_char(char ch)
 	       (unsigned char)ch >= 0x80;
 }
 
-bool mpsfix_has_word(const char *data, size_t len, const char *w, size_t n)
+const char *mpsfix_next_word(const char *data, size_t len, const char *from, const char *w, size_t n)
 {
-	const char *p = data, *end = data + len;
+	const char *p = from, *end = data + len;
 
 	/* memmem() is not in C11 nor POSIX: the first byte by memchr(), then the rest */
 	while (n && (size_t)(end - p) >= n && (p = memchr(p, w[0], (size_t)(end - p) - n + 1))) {
@@ -196,10 +196,15 @@ bool mpsfix_has_word(const char *data, size_t len, const char *w, size_t n)
 		bool start = p == data || !mpsfix_word_char(p[-1]) || (p - data >= 2 && p[-2] == '\\');
 
 		if (!memcmp(p, w, n) && start && (p + n == end || !mpsfix_word_char(p[n])))
-			return true;
+			return p;
 		p++;
 	}
-	return false;
+	return NULL;
+}
+
+bool mpsfix_has_word(const char *data, size_t len, const char *w, size_t n)
+{
+	return mpsfix_next_word(data, len, data, w, n) != NULL;
 }
 
 /* The three bits of word `w` (`n` bytes) in a filter of 2^log2 bits. */

@@ -94,6 +94,13 @@ int mpsfix_read_whole(const char *path, size_t max, char **data, size_t *len);
 /** Is `ch` a byte of a Python identifier (ASCII letters, digits, `_`, and any non-ASCII byte)? */
 bool mpsfix_word_char(char ch);
 
+/**
+ * The first place at or after `from` in `data` (`len` bytes) where `w` (`n`
+ * bytes, n > 0) stands as a whole word (one right after a JSON escape's
+ * letter, `\nf`, counts); NULL if none.
+ */
+const char *mpsfix_next_word(const char *data, size_t len, const char *from, const char *w, size_t n);
+
 /** Does `data` (`len` bytes) hold `w` (`n` bytes, n > 0) as a whole word? */
 bool mpsfix_has_word(const char *data, size_t len, const char *w, size_t n);
 
