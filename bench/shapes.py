@@ -49,6 +49,8 @@ def shapes(scale):
         ("ifexp-2000", method('"cuda" if torch.cuda.is_available() else ' * n(2000) + '"cpu"')),
         ("lambda-chain-5000", method("x" + ".map(lambda a: a.to(device))" * n(5000))),
         ("and-chain-30000", method("x" + " and x" * n(30000))),
+        ("flag-and-chain-30000", method("x" + " and x" * n(30000)).replace(
+            "        y = ", "        x = torch.cuda.is_available()\n        y = ", 1)),
         ("plus-chain-100000", method("x" + " + x" * n(100000))),
         ("subscripts-30000", method("x[" * n(30000) + "0" + "]" * n(30000))),
         ("ifs-400", HEAD + "def f(x, device=\"cuda\"):\n" + "".join(

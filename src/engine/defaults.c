@@ -72,6 +72,9 @@ static mpsfix_walk_action read_name(TSNode n, const mpsfix_ancestors *up, void *
 		return MPSFIX_WALK_DESCEND;
 	name.hash = mpsfix_node_hash(n, rd->src);
 	name.id = n;
+	name.parent = p;
+	/* x: Loader, -> "Loader" (from the string, not its content) */
+	name.annotation = mpsfix_in_annotation_up(up, is(n, "string_content") ? 2 : 1);
 	if (is(n, "identifier")) {
 		name.in_def = (is(p, "function_definition") || is(p, "class_definition")) && mpsfix_field_is(p, "name", n);
 		if (is(p, "call") && mpsfix_field_is(p, "function", n))
@@ -301,7 +304,7 @@ static mpsfix_walk_action self_builder(TSNode n, void *payload)
 		return MPSFIX_WALK_DESCEND; /* device.type, f(cls=...): not the name */
 	if (mpsfix_node_text_is(n, src, "cls"))
 		return is(p, "parameters") || (is(p, "attribute") && mpsfix_field_is(p, "object", n) &&
-						mpsfix_class_attribute(n, src))
+						mpsfix_class_attribute(n, p, src))
 			       ? MPSFIX_WALK_DESCEND
 			       : MPSFIX_WALK_STOP; /* cls.x, not cls(...), cls.__call__(...) */
 	if (!mpsfix_node_text_is(n, src, "type"))
@@ -474,11 +477,11 @@ static bool method_call(const struct mpsfix_defaults_name *id, TSNode cls, bool 
 }
 
 /* Is name `id` the attribute of `torch.f` or `torch.x.f`, in a text that imports torch: torch's own? */
-static bool torch_attribute(const mpsfix_defaults_memo *m, TSNode id, const char *src)
+static bool torch_attribute(const mpsfix_defaults_memo *m, const struct mpsfix_defaults_name *id, const char *src)
 {
-	TSNode p = ts_node_parent(id), o;
+	TSNode p = id->parent, o;
 
-	if (!m->torch || !is(p, "attribute") || !mpsfix_field_is(p, "attribute", id))
+	if (!m->torch || !is(p, "attribute") || !mpsfix_field_is(p, "attribute", id->id))
 		return false;
 	for (o = ts_node_child_by_field_name(p, "object", 6); is(o, "attribute");
 	     o = ts_node_child_by_field_name(o, "object", 6))
@@ -512,16 +515,15 @@ static struct mpsfix_defaults_fn *read_fn(mpsfix_defaults_memo *m, TSNode root, 
 
 		if (!mpsfix_node_same_text(id->id, fname, src) || ts_node_eq(id->id, fname))
 			continue; /* another text of the same hash; the definition's own name */
-		if ((ts_node_is_null(cls) || init) && torch_attribute(m, id->id, src))
+		if ((ts_node_is_null(cls) || init) && torch_attribute(m, id, src))
 			continue; /* torch.get_autocast_dtype(d) beside the file's own get_autocast_dtype() */
-		if (is(id->id, "string_content") ? mpsfix_in_annotation(ts_node_parent(id->id))
-						 : mpsfix_in_annotation(id->id))
+		if (id->annotation)
 			continue; /* x: Loader, -> "Loader": names a type, calls nothing */
 		if (is(id->id, "string_content") || id->in_def)
 			ok = false; /* getattr(self, "f"), a second definition */
 		else if (id->handed)
 			ok = f.handed = m->gradio && ts_node_is_null(cls) && read_handed(m, id->call, src);
-		else if (init && !is(id->call, "call") && mpsfix_class_attribute(id->id, src))
+		else if (init && !is(id->call, "call") && mpsfix_class_attribute(id->id, id->parent, src))
 			continue; /* C.from_file(...), C.VERSION: no instance built unnamed (built_by_name()) */
 		else if (init && in_super(id->id, src))
 			continue; /* super(C, self).__init__(): the instance's own base */

@@ -30,13 +30,14 @@
 typedef struct {
 	struct mpsfix_defaults_name {
 		uint64_t hash;
-		TSNode id;
+		TSNode id, parent;
 		TSNode call;      /* the call whose function the name is (f(...),
 				     x.f(...)), or that hands it on as a gradio
 				     event's function (`handed`), else null;
 				     names only */
 		bool in_def;      /* a function_definition's child (its name) */
 		bool handed;      /* btn.click(fn=f, ...), gr.Interface(f, ...) */
+		bool annotation;  /* in an annotation: x: f, -> "f" (names only) */
 	} *items, *kws;           /* the text's names; the calls' keywords, each
 				     call's sorted by hash */
 	size_t len, cap, nkws, capkws;

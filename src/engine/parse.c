@@ -638,26 +638,54 @@ static bool is_type(TSNode n, const char *type)
 	return !ts_node_is_null(n) && node_is(n, type);
 }
 
+/*
+ * The most nodes an annotation's name is read under (`Optional[Dict[str,
+ * List[C]]]` is 8): a chain of 100,000 `x + x` is no annotation, and
+ * climbing it for each of its names would take the square of its length.
+ */
+#define ANNOTATION_DEPTH 64
+
+/* Can an annotation hold node `up` on the way to its `type`? */
+static bool annotation_part(TSNode up)
+{
+	return is_type(up, "subscript") || is_type(up, "attribute") || is_type(up, "binary_operator") ||
+	       is_type(up, "generic_type") || is_type(up, "type_parameter") || is_type(up, "string") ||
+	       is_type(up, "concatenated_string");
+}
+
 bool mpsfix_in_annotation(TSNode n)
 {
-	for (TSNode up = ts_node_parent(n); !ts_node_is_null(up); up = ts_node_parent(up)) {
+	TSNode up = ts_node_parent(n);
+
+	for (int i = 0; i < ANNOTATION_DEPTH && !ts_node_is_null(up); i++, up = ts_node_parent(up)) {
 		if (is_type(up, "type"))
 			return true;
-		if (!is_type(up, "subscript") && !is_type(up, "attribute") && !is_type(up, "binary_operator") &&
-		    !is_type(up, "generic_type") && !is_type(up, "type_parameter") && !is_type(up, "string") &&
-		    !is_type(up, "concatenated_string"))
+		if (!annotation_part(up))
 			return false;
 	}
 	return false;
 }
 
-bool mpsfix_class_attribute(TSNode id, const char *src)
+bool mpsfix_in_annotation_up(const mpsfix_ancestors *up, size_t k)
 {
-	TSNode p = ts_node_parent(id), attr;
+	size_t last = k + ANNOTATION_DEPTH;
 
-	if (!is_type(p, "attribute") || !mpsfix_field_is(p, "object", id))
+	for (TSNode a = mpsfix_up(up, k); k < last && !ts_node_is_null(a); a = mpsfix_up(up, ++k)) {
+		if (is_type(a, "type"))
+			return true;
+		if (!annotation_part(a))
+			return false;
+	}
+	return false;
+}
+
+bool mpsfix_class_attribute(TSNode id, TSNode parent, const char *src)
+{
+	TSNode attr;
+
+	if (!is_type(parent, "attribute") || !mpsfix_field_is(parent, "object", id))
 		return false;
-	attr = ts_node_child_by_field_name(p, "attribute", 9);
+	attr = ts_node_child_by_field_name(parent, "attribute", 9);
 	return !mpsfix_node_text_is(attr, src, "__init__") && !mpsfix_node_text_is(attr, src, "__new__") &&
 	       !mpsfix_node_text_is(attr, src, "__call__");
 }

@@ -26,20 +26,6 @@ int mpsfix_parser_new(TSParser **out);
  */
 #ifndef MPSFIX_PARSE_TIMEOUT_SCALE
 #define MPSFIX_PARSE_TIMEOUT_SCALE 1
-/** Is `n` (a name, a string) in an annotation: `x: C`, `-> Optional["C"]`? */
-bool mpsfix_in_annotation(TSNode n);
-
-/**
- * Is class name `id` the object of an attribute other than `__init__`,
- * `__new__` or `__call__` (`C.from_file(...)`, `C.VERSION`)?  Such a use builds no
- * instance of a class whose own code builds none unnamed (no `cls(...)`,
- * `self.__class__(...)`, `type(self)(...)`).
- */
-bool mpsfix_class_attribute(TSNode id, const char *src);
-
-/** Is `n` (parentheses aside) the literal None, False, 0 or an empty string? */
-bool mpsfix_falsy_literal(TSNode n, const char *src);
-
 #endif
 #define MPSFIX_PARSE_TIMEOUT_US(len) \
 	(MPSFIX_PARSE_TIMEOUT_SCALE * (10000000ull + 2ull * (uint64_t)(len)))
@@ -229,12 +215,19 @@ bool mpsfix_indent_step(TSNode node, const char *src, uint32_t len, mpsfix_span 
 bool mpsfix_in_annotation(TSNode n);
 
 /**
- * Is class name `id` the object of an attribute other than `__init__`,
- * `__new__` or `__call__` (`C.from_file(...)`, `C.VERSION`)?  Such a use builds no
- * instance of a class whose own code builds none unnamed (no `cls(...)`,
- * `self.__class__(...)`, `type(self)(...)`).
+ * The same for the node whose ancestors a walk holds in `up` (the node
+ * itself when `k` is 1; its parent when 2): no climb from the root.
  */
-bool mpsfix_class_attribute(TSNode id, const char *src);
+bool mpsfix_in_annotation_up(const mpsfix_ancestors *up, size_t k);
+
+/**
+ * Is class name `id`, whose parent is `parent`, the object of an attribute
+ * other than `__init__`, `__new__` or `__call__` (`C.from_file(...)`,
+ * `C.VERSION`)?  Such a use builds no instance of a class whose own code
+ * builds none unnamed (no `cls(...)`, `self.__class__(...)`,
+ * `type(self)(...)`).
+ */
+bool mpsfix_class_attribute(TSNode id, TSNode parent, const char *src);
 
 /** Is `n` (parentheses aside) the literal None, False, 0 or an empty string? */
 bool mpsfix_falsy_literal(TSNode n, const char *src);

@@ -642,7 +642,7 @@ static mpsfix_project_verdict module_calls(asking *a, const module *m, size_t *n
 				continue;
 			if (bare == UNSURE)
 				return MPSFIX_PROJECT_UNKNOWN;
-			if (typing_only(id, m->data) || (a->q->is_class && mpsfix_class_attribute(id, m->data)))
+			if (typing_only(id, m->data) || (a->q->is_class && mpsfix_class_attribute(id, p, m->data)))
 				continue; /* x: C, isinstance(x, C), C.from_file(...) */
 			if (!is(p, "call") || !mpsfix_field_is(p, "function", id))
 				return MPSFIX_PROJECT_UNKNOWN; /* class D(C), partial(f), C.build(), f = ... */

@@ -13,6 +13,11 @@
 #include "parse.h"
 
 #define MAX_DEPTH 12
+#define TRUTH_SCOPES 8 /* functions whose bindings are kept (mpsfix_truth_flags) */
+#define TRUTH_NESTING 32 /* scopes around a name, at most */
+#define TRUTH_KEPT_NESTING 4 /* scopes kept for a name asked about (deeper ones are found again) */
+#define TRUTH_AROUND 64 /* names whose scopes are kept */
+#define TRUTH_DEPTH 200  /* nodes above a name, at most, for its scopes to be read */
 
 typedef mpsfix_truth truth;
 
@@ -353,13 +358,52 @@ struct mpsfix_truth_flags {
 		int once; /* the module binds it there alone: 1 yes, -1 no, 0 not asked yet */
 	} *items;
 	size_t len, cap;
+	/* every name some `NAME = value` assigns, anywhere in the module, sorted:
+	   a name that is not one is bound to no test */
+	struct truth_flag *assigned;
+	size_t nassigned, capassigned;
+	/* the scopes around names asked about, by where the name starts (a deep
+	   `x and x and ...` asks about each x many times) */
+	struct truth_around {
+		uint32_t at;
+		int n;     /* scopes_around()'s answer */
+		bool kept;
+		TSNode scope[TRUTH_KEPT_NESTING];
+	} around[TRUTH_AROUND];
+	/* the names the functions asked about last bind, each read in one walk */
+	struct truth_scope {
+		uint32_t start, end;
+		mpsfix_bindings_index *ix;
+	} scopes[TRUTH_SCOPES];
+	unsigned next_scope;
 };
 
 void mpsfix_truth_flags_free(mpsfix_truth_flags *f)
 {
-	if (f)
+	if (f) {
 		free(f->items);
+		free(f->assigned);
+		for (size_t i = 0; i < TRUTH_SCOPES; i++)
+			mpsfix_bindings_index_free(f->scopes[i].ix);
+	}
 	free(f);
+}
+
+/* How function `fn` binds the name `id`, from the few functions' indexes kept. */
+static void scope_binding(mpsfix_truth_flags *f, TSNode fn, const char *src, TSNode id, mpsfix_binding *out)
+{
+	uint32_t start = ts_node_start_byte(fn), end = ts_node_end_byte(fn);
+	struct truth_scope *s = NULL;
+
+	for (size_t i = 0; i < TRUTH_SCOPES && !s; i++)
+		if (f->scopes[i].ix && f->scopes[i].start == start && f->scopes[i].end == end)
+			s = &f->scopes[i];
+	if (!s) {
+		s = &f->scopes[f->next_scope++ % TRUTH_SCOPES];
+		mpsfix_bindings_index_free(s->ix);
+		*s = (struct truth_scope){start, end, mpsfix_bindings_index_new(fn, src)};
+	}
+	mpsfix_bindings_index_get(s->ix, id, out);
 }
 
 static int compare_flags(const void *a, const void *b)
@@ -370,9 +414,29 @@ static int compare_flags(const void *a, const void *b)
 	return d ? d : x->len < y->len ? -1 : x->len > y->len;
 }
 
+typedef struct {
+	mpsfix_truth_flags *f;
+	const char *src;
+} assigned_walk;
+
+static mpsfix_walk_action find_assigned(TSNode n, void *payload)
+{
+	assigned_walk *w = payload;
+	TSNode left = is(n, "assignment") ? ts_node_child_by_field_name(n, "left", 4) : (TSNode){0};
+
+	if (is(left, "identifier")) {
+		mpsfix_grow((void **)&w->f->assigned, &w->f->capassigned, w->f->nassigned + 1, sizeof(*w->f->assigned));
+		w->f->assigned[w->f->nassigned++] = (struct truth_flag){
+			.name = w->src + ts_node_start_byte(left),
+			.len = ts_node_end_byte(left) - ts_node_start_byte(left)};
+	}
+	return MPSFIX_WALK_DESCEND;
+}
+
 static mpsfix_truth_flags *read_flags(const char *src, TSNode root)
 {
 	mpsfix_truth_flags *f = mpsfix_xcalloc(1, sizeof(*f));
+	assigned_walk w = {f, src};
 	mpsfix_kids k;
 	TSNode st;
 	size_t n = 0;
@@ -399,18 +463,82 @@ static mpsfix_truth_flags *read_flags(const char *src, TSNode root)
 			f->items[n++] = f->items[i];
 	}
 	f->len = n;
+	mpsfix_walk(root, find_assigned, &w);
+	if (f->nassigned > 1)
+		qsort(f->assigned, f->nassigned, sizeof(*f->assigned), compare_flags);
 	return f;
 }
 
 /*
- * A name the module binds once, at its top level, to a test (HAS_CUDA =
- * torch.cuda.is_available()), read where no function around the use binds
- * it: what that test says.
+ * The scopes around `id` in module `root`, outermost first, found going
+ * down from the root (a parent walk up a deep expression costs its depth
+ * squared): each function or lambda whose body holds it, and each class
+ * whose body does.  -1 where more than TRUTH_NESTING are, or more than
+ * TRUTH_DEPTH nodes lie above it.
+ */
+static int scopes_around(TSNode root, TSNode id, TSNode *scope)
+{
+	uint32_t at = ts_node_start_byte(id);
+	TSTreeCursor cur = ts_tree_cursor_new(root);
+	TSNode up = root;
+	int n = 0;
+
+	for (int steps = 0; n >= 0 && ts_tree_cursor_goto_first_child_for_byte(&cur, at) >= 0; steps++) {
+		TSNode c = ts_tree_cursor_current_node(&cur);
+		const char *field = ts_tree_cursor_current_field_name(&cur);
+
+		if (ts_node_start_byte(c) > at || ts_node_eq(c, id))
+			break;
+		if (steps > TRUTH_DEPTH) {
+			n = -1; /* no code of a person's nests so deep: not worth the walk */
+			break;
+		}
+		if (field && !strcmp(field, "body") &&
+		    (is(up, "function_definition") || is(up, "lambda") || is(up, "class_definition")))
+			n = n < TRUTH_NESTING ? (scope[n] = up, n + 1) : -1;
+		up = c;
+	}
+	ts_tree_cursor_delete(&cur);
+	return n;
+}
+
+/* scopes_around(), kept for the last names asked about. */
+static int kept_scopes_around(mpsfix_truth_flags *f, TSNode root, TSNode id, TSNode *scope)
+{
+	uint32_t at = ts_node_start_byte(id);
+	struct truth_around *a = &f->around[(at * 2654435761u) >> 26];
+	int n;
+
+	if (a->kept && a->at == at) {
+		if (a->n > 0)
+			memcpy(scope, a->scope, (size_t)a->n * sizeof(*scope));
+		return a->n;
+	}
+	n = scopes_around(root, id, scope);
+	if (n <= TRUTH_KEPT_NESTING) { /* none too deep to be read (-1) included */
+		*a = (struct truth_around){.at = at, .n = n, .kept = true};
+		if (n > 0)
+			memcpy(a->scope, scope, (size_t)n * sizeof(*scope));
+	}
+	return n;
+}
+
+/*
+ * A name bound once to a test, what that test says: by the innermost
+ * function around the read that binds it (`use_gpu = torch.cuda.is_available()`
+ * and nothing else binds use_gpu there: no parameter, loop, second
+ * assignment, `global` or `nonlocal` of a function inside), or, where no
+ * function around binds it, by the module at its top level (HAS_CUDA =
+ * torch.cuda.is_available()).  Where the read runs, the assignment has run
+ * (else the name is unbound), and a test of the device says the same each
+ * time it is asked.
  */
 static truth alias_test(const mpsfix_truth_ctx *cx, TSNode id, int depth)
 {
 	struct truth_flag key, *e;
+	TSNode scope[TRUTH_NESTING];
 	mpsfix_binding b;
+	int n;
 	truth t;
 
 	if (!cx->flags || ts_node_is_null(cx->root) || !is(id, "identifier"))
@@ -419,6 +547,27 @@ static truth alias_test(const mpsfix_truth_ctx *cx, TSNode id, int depth)
 		*cx->flags = read_flags(cx->src, cx->root);
 	key.name = cx->src + ts_node_start_byte(id);
 	key.len = ts_node_end_byte(id) - ts_node_start_byte(id);
+	if (!(*cx->flags)->nassigned || !bsearch(&key, (*cx->flags)->assigned, (*cx->flags)->nassigned,
+						  sizeof(key), compare_flags))
+		return MPSFIX_UNKNOWN_ON_MPS; /* no assignment binds it anywhere: most names read */
+	if ((n = kept_scopes_around(*cx->flags, cx->root, id, scope)) < 0)
+		return MPSFIX_UNKNOWN_ON_MPS;
+	while (n-- > 0) { /* the innermost first */
+		if (is(scope[n], "class_definition"))
+			return MPSFIX_UNKNOWN_ON_MPS; /* read in a class body, which may bind it */
+		if (is(scope[n], "lambda"))
+			mpsfix_bindings_count(scope[n], cx->src, &id, 1, &b);
+		else
+			scope_binding(*cx->flags, scope[n], cx->src, id, &b);
+		if (b.dynamic)
+			return MPSFIX_UNKNOWN_ON_MPS;
+		if (!b.count)
+			continue; /* not the function's own: the one around it, or the module's */
+		if (b.count != 1 || ts_node_is_null(b.value) || is(bare(b.value), "assignment") ||
+		    (ts_node_start_byte(id) >= ts_node_start_byte(b.value) && ts_node_end_byte(id) <= ts_node_end_byte(b.value)))
+			return MPSFIX_UNKNOWN_ON_MPS; /* a parameter, bound twice, read in its own value */
+		return test(cx, b.value, depth + 1);
+	}
 	e = (*cx->flags)->len ? bsearch(&key, (*cx->flags)->items, (*cx->flags)->len, sizeof(key), compare_flags)
 			      : NULL;
 	if (!e || e->count != 1 || e->once < 0 ||
@@ -431,18 +580,7 @@ static truth alias_test(const mpsfix_truth_ctx *cx, TSNode id, int depth)
 		mpsfix_bindings_count(cx->root, cx->src, &id, 1, &b);
 		e->once = b.count == 1 && !b.dynamic ? 1 : -1;
 	}
-	if (e->once < 0)
-		return MPSFIX_UNKNOWN_ON_MPS;
-	for (TSNode p = ts_node_parent(id), c = id; !ts_node_is_null(p); c = p, p = ts_node_parent(p)) {
-		if (is(p, "class_definition") && ts_node_eq(c, ts_node_child_by_field_name(p, "body", 4)))
-			return MPSFIX_UNKNOWN_ON_MPS; /* read in a class body, which may bind it */
-		if (!is(p, "function_definition") && !is(p, "lambda"))
-			continue;
-		mpsfix_bindings_count(p, cx->src, &id, 1, &b);
-		if (b.count || b.dynamic)
-			return MPSFIX_UNKNOWN_ON_MPS; /* a name of the function's own */
-	}
-	return t;
+	return e->once < 0 ? MPSFIX_UNKNOWN_ON_MPS : t;
 }
 
 /* A flag that says CUDA is in use: args.cuda, use_cuda, x.is_cuda, torch.version.cuda, use_fsdp;
@@ -612,6 +750,38 @@ static truth compare_test(const mpsfix_truth_ctx *cx, TSNode e, int depth)
 	return t;
 }
 
+/* What a branch of a conditional expression says: `True` holds everywhere, `False` nowhere. */
+static truth branch_test(const mpsfix_truth_ctx *cx, TSNode e, int depth)
+{
+	e = bare(e);
+	return is(e, "true") ? MPSFIX_TRUE_ON_MPS : is(e, "false") ? MPSFIX_FALSE_ON_MPS : test(cx, e, depth);
+}
+
+/*
+ * `A if T else B`: B where T fails on MPS, A where it holds, else what A and
+ * B both say (`True if torch.cuda.is_available() else False`).
+ */
+static truth choice_test(const mpsfix_truth_ctx *cx, TSNode e, int depth)
+{
+	TSNode part[3];
+	size_t n = 0;
+	truth t, a, b;
+	mpsfix_kids k;
+	TSNode c;
+
+	mpsfix_kids_start(&k, e);
+	while (mpsfix_kids_next(&k, &c))
+		if (n++ < 3)
+			part[n - 1] = c;
+	mpsfix_kids_end(&k);
+	if (n != 3)
+		return MPSFIX_UNKNOWN_ON_MPS;
+	t = test(cx, part[1], depth + 1);
+	a = t == MPSFIX_FALSE_ON_MPS ? MPSFIX_UNKNOWN_ON_MPS : branch_test(cx, part[0], depth + 1);
+	b = t == MPSFIX_TRUE_ON_MPS ? MPSFIX_UNKNOWN_ON_MPS : branch_test(cx, part[2], depth + 1);
+	return t == MPSFIX_FALSE_ON_MPS ? b : t == MPSFIX_TRUE_ON_MPS ? a : a == b ? a : MPSFIX_UNKNOWN_ON_MPS;
+}
+
 static truth test(const mpsfix_truth_ctx *cx, TSNode e, int depth)
 {
 	const char *type;
@@ -633,6 +803,8 @@ static truth test(const mpsfix_truth_ctx *cx, TSNode e, int depth)
 		return a == MPSFIX_TRUE_ON_MPS || b == MPSFIX_TRUE_ON_MPS ? MPSFIX_TRUE_ON_MPS
 		       : a == MPSFIX_FALSE_ON_MPS && b == MPSFIX_FALSE_ON_MPS ? MPSFIX_FALSE_ON_MPS : MPSFIX_UNKNOWN_ON_MPS;
 	}
+	if (!strcmp(type, "conditional_expression"))
+		return choice_test(cx, e, depth);
 	if (!strcmp(type, "call"))
 		return call_test(cx, e);
 	if (!strcmp(type, "comparison_operator"))

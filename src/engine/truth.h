@@ -14,9 +14,15 @@
  *   `"cuda" in X` where X is str(...) or named like a device; `x in T`
  *   where T holds "cuda..." and otherwise device types alone ("cpu",
  *   "xpu"; not "gpu" or "auto", which may stand for MPS);
- *   a name the module binds once, at its top level, to such a test
- *   (`HAS_CUDA = torch.cuda.is_available()`), where no function around the
- *   use binds it; flag names are read whatever their case (`USE_CUDA`);
+ *   a name the innermost function around the use that binds it binds
+ *   once, to such a test (`use_gpu = torch.cuda.is_available()`, and no
+ *   parameter, loop, second assignment, `nonlocal` or exec() there), or,
+ *   where no function around binds it, that the module binds once, at its
+ *   top level (`HAS_CUDA = torch.cuda.is_available()`); flag names are
+ *   read whatever their case (`USE_CUDA`);
+ *   `A if T else B` by the branch T leaves on MPS, or by what both
+ *   branches say, `True` and `False` included (`True if
+ *   torch.cuda.is_available() else False`);
  *   `hasattr(torch, "accelerator")` where the versions in question all lie
  *   below 2.6, which brought torch.accelerator;
  *   a device stream (`self.stream`, `copy_stream is not None`) in a text
