@@ -138,6 +138,25 @@ static bool namespace_call(TSNode n, const char *src)
 		 !mpsfix_named_count(ts_node_child_by_field_name(n, "arguments", 9))));
 }
 
+/*
+ * The bindings of the name a walk is at that binds() cannot tell from its
+ * parent alone: a name of a
+ * tuple or list after `with ... as` (`as (a, b)`, `as [a, b]`, `as (a)`);
+ * a type parameter (`def f[T]()`, `class C[T]`) and the name of a `type`
+ * statement (`type T = int`).
+ */
+static bool binds_up(const mpsfix_ancestors *up)
+{
+	size_t k = 1;
+	TSNode a = mpsfix_up(up, 1), g = mpsfix_up(up, 2);
+
+	if (is(a, "type"))
+		return is(g, "type_parameter") || (is(g, "type_alias_statement") && mpsfix_field_is(g, "left", a));
+	while (is(a, "tuple") || is(a, "list") || is(a, "parenthesized_expression") || is(a, "list_splat"))
+		a = mpsfix_up(up, ++k);
+	return k > 1 && is(a, "as_pattern_target");
+}
+
 static mpsfix_walk_action bind_all(TSNode n, const mpsfix_ancestors *up, void *payload)
 {
 	(void)up;
@@ -186,14 +205,20 @@ static mpsfix_walk_action visit(TSNode n, const mpsfix_ancestors *up, void *payl
 	if (strcmp(type, "identifier"))
 		return MPSFIX_WALK_DESCEND;
 	if (w->nested) {
-		/* a function inside binds the scope's name only through global or nonlocal */
-		if (is(p, "global_statement") || is(p, "nonlocal_statement"))
+		/* a function inside binds the scope's name only through global or
+		   nonlocal, and by a walrus in its header, which runs in the scope
+		   (`def g(x=(f := 1))`, `class C((f := B))`) */
+		TSNode body = ts_node_child_by_field_name(w->scope, "body", 4);
+
+		if (is(p, "global_statement") || is(p, "nonlocal_statement") ||
+		    (is(p, "named_expression") && mpsfix_field_is(p, "name", n) &&
+		     !(ts_node_start_byte(n) >= ts_node_start_byte(body) && ts_node_end_byte(n) <= ts_node_end_byte(body))))
 			bind(w, n, (TSNode){0});
 		return MPSFIX_WALK_DESCEND;
 	}
 	if ((is(p, "function_definition") || is(p, "class_definition")) && ts_node_eq(p, w->scope))
 		return MPSFIX_WALK_DESCEND; /* the scope's own name is bound around it */
-	if (binds(n, p))
+	if (binds(n, p) || binds_up(up))
 		bind(w, n, is(p, "assignment") ? ts_node_child_by_field_name(p, "right", 5) : (TSNode){0});
 	return MPSFIX_WALK_DESCEND;
 }

@@ -30,8 +30,11 @@ typedef struct {
  * compared by their text in `src`) in `scope`: a function definition (its
  * parameters and body) or a module.  A function, class or lambda inside the
  * scope binds its own names, not the scope's, except through `global` and
- * `nonlocal`, which count; its own name, a def's or a class's, is bound in
- * the scope.  One walk of the scope, whatever `n`.
+ * `nonlocal`, which count, and a walrus in its header, which runs in the
+ * scope (`def g(x=(n := 1))`, `class C((n := B))`); its own name, a def's
+ * or a class's, is bound in the scope.  The names of a tuple or list after
+ * `with ... as`, a `type` statement's name and the type parameters of the
+ * scope's own def count too.  One walk of the scope, whatever `n`.
  */
 void mpsfix_bindings_count(TSNode scope, const char *src, const TSNode *ids, size_t n, mpsfix_binding *out);
 

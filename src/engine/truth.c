@@ -14,9 +14,10 @@
 
 #define MAX_DEPTH 12
 #define TRUTH_SCOPES 8 /* functions whose bindings are kept (mpsfix_truth_flags) */
-#define TRUTH_NESTING 32 /* scopes around a name, at most */
+#define TRUTH_NESTING TRUTH_SCOPES /* scopes around a name, at most: all kept at once */
 #define TRUTH_KEPT_NESTING 4 /* scopes kept for a name asked about (deeper ones are found again) */
 #define TRUTH_AROUND 64 /* names whose scopes are kept */
+#define TRUTH_SAID 64   /* values whose answers are kept */
 #define TRUTH_DEPTH 200  /* nodes above a name, at most, for its scopes to be read */
 
 typedef mpsfix_truth truth;
@@ -370,6 +371,14 @@ struct mpsfix_truth_flags {
 		bool kept;
 		TSNode scope[TRUTH_KEPT_NESTING];
 	} around[TRUTH_AROUND];
+	/* what the values of names asked about last said, by where the value
+	   starts (`a1 = a0 if a0 else a0; a2 = a1 if ...` asks each many times) */
+	struct truth_said {
+		uint32_t at;
+		mpsfix_torch_range range;
+		bool values_only, streams, kept;
+		truth t;
+	} said[TRUTH_SAID];
 	/* the names the functions asked about last bind, each read in one walk */
 	struct truth_scope {
 		uint32_t start, end;
@@ -502,6 +511,29 @@ static int scopes_around(TSNode root, TSNode id, TSNode *scope)
 	return n;
 }
 
+/*
+ * What `value`, bound to a name, says as a test (test()), kept for the last
+ * values asked about.  An answer found nearer the depth limit may be
+ * unknown where a fresh one is not: it errs toward reporting.
+ */
+static truth value_test(const mpsfix_truth_ctx *cx, TSNode value, int depth)
+{
+	uint32_t at = ts_node_start_byte(value);
+	struct truth_said *k = &(*cx->flags)->said[(at * 2654435761u) >> 26];
+
+	bool streams = cx->streams != NULL;
+	truth t;
+
+	if (k->kept && k->at == at && k->values_only == cx->values_only && k->streams == streams &&
+	    k->range.lo == cx->range.lo && k->range.hi == cx->range.hi)
+		return k->t;
+	t = test(cx, value, depth);
+	k = &(*cx->flags)->said[(at * 2654435761u) >> 26]; /* the test may have asked about others */
+	*k = (struct truth_said){.at = at, .range = cx->range, .values_only = cx->values_only,
+				 .streams = streams, .kept = true, .t = t};
+	return t;
+}
+
 /* scopes_around(), kept for the last names asked about. */
 static int kept_scopes_around(mpsfix_truth_flags *f, TSNode root, TSNode id, TSNode *scope)
 {
@@ -555,10 +587,7 @@ static truth alias_test(const mpsfix_truth_ctx *cx, TSNode id, int depth)
 	while (n-- > 0) { /* the innermost first */
 		if (is(scope[n], "class_definition"))
 			return MPSFIX_UNKNOWN_ON_MPS; /* read in a class body, which may bind it */
-		if (is(scope[n], "lambda"))
-			mpsfix_bindings_count(scope[n], cx->src, &id, 1, &b);
-		else
-			scope_binding(*cx->flags, scope[n], cx->src, id, &b);
+		scope_binding(*cx->flags, scope[n], cx->src, id, &b);
 		if (b.dynamic)
 			return MPSFIX_UNKNOWN_ON_MPS;
 		if (!b.count)
@@ -566,7 +595,7 @@ static truth alias_test(const mpsfix_truth_ctx *cx, TSNode id, int depth)
 		if (b.count != 1 || ts_node_is_null(b.value) || is(bare(b.value), "assignment") ||
 		    (ts_node_start_byte(id) >= ts_node_start_byte(b.value) && ts_node_end_byte(id) <= ts_node_end_byte(b.value)))
 			return MPSFIX_UNKNOWN_ON_MPS; /* a parameter, bound twice, read in its own value */
-		return test(cx, b.value, depth + 1);
+		return value_test(cx, b.value, depth + 1);
 	}
 	e = (*cx->flags)->len ? bsearch(&key, (*cx->flags)->items, (*cx->flags)->len, sizeof(key), compare_flags)
 			      : NULL;
@@ -574,7 +603,7 @@ static truth alias_test(const mpsfix_truth_ctx *cx, TSNode id, int depth)
 	    (ts_node_start_byte(id) >= ts_node_start_byte(e->value) && ts_node_start_byte(id) < ts_node_end_byte(e->value)))
 		return MPSFIX_UNKNOWN_ON_MPS; /* not a flag, or read in its own value */
 	/* the test first: most names bound once are no test, and need no walk */
-	if ((t = test(cx, e->value, depth + 1)) == MPSFIX_UNKNOWN_ON_MPS)
+	if ((t = value_test(cx, e->value, depth + 1)) == MPSFIX_UNKNOWN_ON_MPS)
 		return t;
 	if (!e->once) { /* bound nowhere else in the module: no if, loop, import, global, import *... */
 		mpsfix_bindings_count(cx->root, cx->src, &id, 1, &b);
