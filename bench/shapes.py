@@ -51,6 +51,8 @@ def shapes(scale):
         ("and-chain-30000", method("x" + " and x" * n(30000))),
         ("flag-and-chain-30000", method("x" + " and x" * n(30000)).replace(
             "        y = ", "        x = torch.cuda.is_available()\n        y = ", 1)),
+        ("module-flag-and-chain-30000", method("x" + " and x" * n(30000)).replace(
+            HEAD, HEAD + "x = torch.cuda.is_available()\n", 1)),
         ("plus-chain-100000", method("x" + " + x" * n(100000))),
         ("subscripts-30000", method("x[" * n(30000) + "0" + "]" * n(30000))),
         ("ifs-400", HEAD + "def f(x, device=\"cuda\"):\n" + "".join(
