@@ -15,7 +15,8 @@ or the cube of the depth or of the number of functions (generators-5000: a
 walk of the module for each name read in a generator).  project-2000 is a
 folder (a pyproject.toml, a module of 2,000 functions with a "cuda" default,
 1,000 modules that call them): each default asks what the project's other
-modules pass (src/engine/project.h).  Standard library only.
+modules pass (src/engine/project.h); project-calls-30000 asks a module of
+30,000 nested calls of the function.  Standard library only.
 """
 
 import argparse
@@ -70,6 +71,10 @@ def shapes(scale):
         ("generators-5000", HEAD + "d = 'cpu'\n" + "".join(
             "y%d = sum(x.to(d, non_blocking=True).sum() for x in xs)\n" % i for i in range(n(5000)))),
         ("project-2000", project(n(2000), n(1000))),
+        ("project-calls-30000", {"pyproject.toml": "[project]\nname = 'p'\n",
+                                 "lib.py": 'def f(x, device="cuda"):\n    return x.to(device)\n',
+                                 "m.py": "from lib import f\ny = " + "f(" * n(30000) + "x" +
+                                 ")" * n(30000) + "\n"}),
     ]
 
 

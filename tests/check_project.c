@@ -208,6 +208,42 @@ START_TEST(test_project_calls)
 }
 END_TEST
 
+/* A module that says the name past PROJECT_MAX_MENTIONS (1024) times is left unread: its calls are unknown. */
+START_TEST(test_project_crowded)
+{
+	char tmpl[] = "/tmp/mpsfix-project-XXXXXX";
+	char *dir = mkdtemp(tmpl), *path;
+	mpsfix_buf text = MPSFIX_BUF_INIT;
+	mpsfix_project_question q = {"lonely", 6, false, "device", 6, -1, false, false};
+
+	ck_assert_ptr_nonnull(dir);
+	tu_put(dir, "pyproject.toml", "[project]\nname = \"p\"\n");
+	tu_put(dir, "pkg/__init__.py", "");
+	tu_put(dir, "pkg/loader.py", loader_py);
+	path = mpsfix_xasprintf("%s/pkg/loader.py", dir);
+	for (int calls = 1000; calls <= 1100; calls += 100) {
+		mpsfix_project_cache *cache = mpsfix_project_cache_new();
+		size_t n = 0;
+
+		mpsfix_buf_clear(&text);
+		mpsfix_buf_adds(&text, "from pkg.loader import lonely\n");
+		for (int i = 0; i < calls; i++)
+			mpsfix_buf_adds(&text, "lonely(1, device=d)\n");
+		tu_put(dir, "train.py", text.data);
+		if (calls == 1000) {
+			ck_assert_int_eq(mpsfix_project_calls(cache, path, &q, &n), MPSFIX_PROJECT_PASSED);
+			ck_assert_uint_eq(n, 1000);
+		} else {
+			ck_assert_int_eq(mpsfix_project_calls(cache, path, &q, &n), MPSFIX_PROJECT_UNKNOWN);
+		}
+		mpsfix_project_cache_free(cache);
+	}
+	mpsfix_buf_release(&text);
+	free(path);
+	tu_rm_rf(dir);
+}
+END_TEST
+
 /* A fallback taken when the parameter is None (mpsfix_defaults_given()): a None, False, 0 or "" passed leaves it out. */
 START_TEST(test_project_given)
 {
@@ -373,6 +409,7 @@ Suite *mpsfix_suite_project(void)
 	TCase *tc = tcase_create("project");
 
 	tcase_add_test(tc, test_project_calls);
+	tcase_add_test(tc, test_project_crowded);
 	tcase_add_test(tc, test_project_given);
 	tcase_add_test(tc, test_project_unnamed);
 	tcase_add_test(tc, test_project_root);

@@ -16,6 +16,14 @@
 #include "projfiles.h"
 #include "source.h"
 
+/*
+ * The most places one module may say the name asked about, or `import`,
+ * for its calls to be read: each is looked up in the tree at a cost of its
+ * depth, and a generated module of 30,000 nested calls `f(f(f(...)))`
+ * would cost their square.
+ */
+#define PROJECT_MAX_MENTIONS 1024
+
 static bool is(TSNode n, const char *type)
 {
 	return !ts_node_is_null(n) && !strcmp(ts_node_type(n), type);
@@ -103,6 +111,8 @@ typedef struct {
 	TSNode *ids;         /* identifiers of the name */
 	size_t nids, capids;
 	bool string;         /* a string of it names the name (not in __all__) */
+	bool crowded;        /* it says the name or `import` more than
+				PROJECT_MAX_MENTIONS times: not read */
 } module;
 
 static void module_release(module *m)
@@ -162,12 +172,14 @@ static bool runs(TSNode node, const char *data)
  * Find in `m` its import statements and the identifiers and strings that
  * name `q->name`: each occurrence of the word (and of `import`) is looked
  * up in the tree, so a question costs what the module says of the name,
- * not a walk of the module.
+ * not a walk of the module; past PROJECT_MAX_MENTIONS of them the module
+ * is left unread (`crowded`: its calls unknown).
  */
 static void scan_module(module *m, const mpsfix_project_question *q)
 {
 	TSNode root = ts_tree_root_node(m->tree);
 	const char *data = m->data;
+	size_t seen = 0;
 
 	for (int pass = 0; pass < 2; pass++) {
 		const char *w = pass ? "import" : q->name;
@@ -177,6 +189,10 @@ static void scan_module(module *m, const mpsfix_project_question *q)
 			uint32_t at = (uint32_t)(p - data);
 			TSNode node, parent;
 
+			if (++seen > PROJECT_MAX_MENTIONS) {
+				m->crowded = true; /* each look costs the tree's depth: f(f(f(...))) */
+				return;
+			}
 			node = ts_node_descendant_for_byte_range(root, at, at + (uint32_t)n);
 			if (pass) {
 				/* the keyword of `import a` or `from a import b` */
@@ -760,7 +776,7 @@ static mpsfix_project_verdict ask(asking *a, mpsfix_project_files *p, size_t *nc
 			} else {
 				size_t n = 0;
 
-				here = m.string ? MPSFIX_PROJECT_UNKNOWN : module_calls(a, &m, &n, &hands_on);
+				here = m.string || m.crowded ? MPSFIX_PROJECT_UNKNOWN : module_calls(a, &m, &n, &hands_on);
 				*ncalls += n;
 				module_release(&m);
 			}

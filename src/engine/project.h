@@ -85,8 +85,10 @@ typedef enum {
  * `__getattr__` (PEP 562); a notebook (of any size) or a configuration
  * file (.yaml, .yml, .json, .toml, .cfg, .ini; one over 1 MiB is data, not
  * read) that names it (Hydra's `_target_`); a module that cannot be read
- * or does not parse; and when the file lies in no project, or in one that
- * cannot be walked.
+ * or does not parse, or says the name (or `import`) more than 1,024 times
+ * (each is looked up in its tree: 30,000 nested calls would cost their
+ * square); and when the file lies in no project, or in one that cannot be
+ * walked.
  *
  * Not seen (known holes): the module handed on by a module that does not
  * name the function (`fire.Fire(loader)`), an instance's class called
