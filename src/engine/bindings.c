@@ -138,12 +138,18 @@ static bool namespace_call(TSNode n, const char *src)
 		 !mpsfix_named_count(ts_node_child_by_field_name(n, "arguments", 9))));
 }
 
+/* Does node `outer` hold node `n` (false for a null `outer`)? */
+static bool within(TSNode n, TSNode outer)
+{
+	return !ts_node_is_null(outer) && ts_node_start_byte(n) >= ts_node_start_byte(outer) &&
+	       ts_node_end_byte(n) <= ts_node_end_byte(outer);
+}
+
 /*
- * The bindings of the name a walk is at that binds() cannot tell from its
- * parent alone: a name of a
- * tuple or list after `with ... as` (`as (a, b)`, `as [a, b]`, `as (a)`);
- * a type parameter (`def f[T]()`, `class C[T]`) and the name of a `type`
- * statement (`type T = int`).
+ * Is the name a walk is at bound where binds() cannot tell from its parent
+ * alone: in a tuple or list after `with ... as` (`as (a, b)`, `as [a, b]`,
+ * `as (a)`), a type parameter (`def f[T]()`, `class C[T]`), the name of a
+ * `type` statement (`type T = int`)?
  */
 static bool binds_up(const mpsfix_ancestors *up)
 {
@@ -208,11 +214,9 @@ static mpsfix_walk_action visit(TSNode n, const mpsfix_ancestors *up, void *payl
 		/* a function inside binds the scope's name only through global or
 		   nonlocal, and by a walrus in its header, which runs in the scope
 		   (`def g(x=(f := 1))`, `class C((f := B))`) */
-		TSNode body = ts_node_child_by_field_name(w->scope, "body", 4);
-
 		if (is(p, "global_statement") || is(p, "nonlocal_statement") ||
 		    (is(p, "named_expression") && mpsfix_field_is(p, "name", n) &&
-		     !(ts_node_start_byte(n) >= ts_node_start_byte(body) && ts_node_end_byte(n) <= ts_node_end_byte(body))))
+		     !within(n, ts_node_child_by_field_name(w->scope, "body", 4))))
 			bind(w, n, (TSNode){0});
 		return MPSFIX_WALK_DESCEND;
 	}

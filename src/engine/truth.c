@@ -15,9 +15,8 @@
 #define MAX_DEPTH 12
 #define TRUTH_SCOPES 8 /* functions whose bindings are kept (mpsfix_truth_flags) */
 #define TRUTH_NESTING TRUTH_SCOPES /* scopes around a name, at most: all kept at once */
-#define TRUTH_KEPT_NESTING 4 /* scopes kept for a name asked about (deeper ones are found again) */
-#define TRUTH_AROUND 64 /* names whose scopes are kept */
-#define TRUTH_SAID 64   /* values whose answers are kept */
+#define TRUTH_KEPT_BITS 6 /* 64 names whose scopes, and values whose answers, are kept */
+#define TRUTH_KEPT (1u << TRUTH_KEPT_BITS)
 #define TRUTH_DEPTH 200  /* nodes above a name, at most, for its scopes to be read */
 
 typedef mpsfix_truth truth;
@@ -369,8 +368,8 @@ struct mpsfix_truth_flags {
 		uint32_t at;
 		int n;     /* scopes_around()'s answer */
 		bool kept;
-		TSNode scope[TRUTH_KEPT_NESTING];
-	} around[TRUTH_AROUND];
+		TSNode scope[TRUTH_NESTING];
+	} around[TRUTH_KEPT];
 	/* what the values of names asked about last said, by where the value
 	   starts (`a1 = a0 if a0 else a0; a2 = a1 if ...` asks each many times) */
 	struct truth_said {
@@ -378,7 +377,7 @@ struct mpsfix_truth_flags {
 		mpsfix_torch_range range;
 		bool values_only, streams, kept;
 		truth t;
-	} said[TRUTH_SAID];
+	} said[TRUTH_KEPT];
 	/* the names the functions asked about last bind, each read in one walk */
 	struct truth_scope {
 		uint32_t start, end;
@@ -511,6 +510,12 @@ static int scopes_around(TSNode root, TSNode id, TSNode *scope)
 	return n;
 }
 
+/* The entry of the kept names and values for a node that starts at byte `at` (Fibonacci hashing). */
+static size_t kept_slot(uint32_t at)
+{
+	return (uint32_t)(at * 2654435761u) >> (32 - TRUTH_KEPT_BITS);
+}
+
 /*
  * What `value`, bound to a name, says as a test (test()), kept for the last
  * values asked about.  An answer found nearer the depth limit may be
@@ -519,8 +524,7 @@ static int scopes_around(TSNode root, TSNode id, TSNode *scope)
 static truth value_test(const mpsfix_truth_ctx *cx, TSNode value, int depth)
 {
 	uint32_t at = ts_node_start_byte(value);
-	struct truth_said *k = &(*cx->flags)->said[(at * 2654435761u) >> 26];
-
+	struct truth_said *k = &(*cx->flags)->said[kept_slot(at)];
 	bool streams = cx->streams != NULL;
 	truth t;
 
@@ -528,7 +532,7 @@ static truth value_test(const mpsfix_truth_ctx *cx, TSNode value, int depth)
 	    k->range.lo == cx->range.lo && k->range.hi == cx->range.hi)
 		return k->t;
 	t = test(cx, value, depth);
-	k = &(*cx->flags)->said[(at * 2654435761u) >> 26]; /* the test may have asked about others */
+	k = &(*cx->flags)->said[kept_slot(at)]; /* the test may have asked about others */
 	*k = (struct truth_said){.at = at, .range = cx->range, .values_only = cx->values_only,
 				 .streams = streams, .kept = true, .t = t};
 	return t;
@@ -538,7 +542,7 @@ static truth value_test(const mpsfix_truth_ctx *cx, TSNode value, int depth)
 static int kept_scopes_around(mpsfix_truth_flags *f, TSNode root, TSNode id, TSNode *scope)
 {
 	uint32_t at = ts_node_start_byte(id);
-	struct truth_around *a = &f->around[(at * 2654435761u) >> 26];
+	struct truth_around *a = &f->around[kept_slot(at)];
 	int n;
 
 	if (a->kept && a->at == at) {
@@ -547,11 +551,9 @@ static int kept_scopes_around(mpsfix_truth_flags *f, TSNode root, TSNode id, TSN
 		return a->n;
 	}
 	n = scopes_around(root, id, scope);
-	if (n <= TRUTH_KEPT_NESTING) { /* none too deep to be read (-1) included */
-		*a = (struct truth_around){.at = at, .n = n, .kept = true};
-		if (n > 0)
-			memcpy(a->scope, scope, (size_t)n * sizeof(*scope));
-	}
+	*a = (struct truth_around){.at = at, .n = n, .kept = true}; /* -1 (too deep to read) too */
+	if (n > 0)
+		memcpy(a->scope, scope, (size_t)n * sizeof(*scope));
 	return n;
 }
 
