@@ -16,7 +16,10 @@ walk of the module for each name read in a generator).  project-2000 is a
 folder (a pyproject.toml, a module of 2,000 functions with a "cuda" default,
 1,000 modules that call them): each default asks what the project's other
 modules pass (src/engine/project.h); project-calls-30000 asks a module of
-30,000 nested calls of the function.  Standard library only.
+30,000 nested calls of the function.  kwargs-dicts-5000 and
+project-kwargs-5000 call a function through 5,000 dictionaries written out
+(`f(x, **kw1)`, src/engine/kwdict.h), kwargs-calls-30000 through one
+dictionary 30,000 times.  Standard library only.
 """
 
 import argparse
@@ -75,6 +78,15 @@ def shapes(scale):
                                  "lib.py": 'def f(x, device="cuda"):\n    return x.to(device)\n',
                                  "m.py": "from lib import f\ny = " + "f(" * n(30000) + "x" +
                                  ")" * n(30000) + "\n"}),
+        ("kwargs-dicts-5000", HEAD + 'def f(x, device="cuda"):\n    return x.to(device)\n' + "".join(
+            "kw%d = dict(device=device)\ny%d = f(x, **kw%d)\n" % (i, i, i) for i in range(n(5000)))),
+        ("kwargs-calls-30000", HEAD + 'def f(x, device="cuda"):\n    return x.to(device)\n'
+         "kw = dict(device=device)\n" + "".join("y%d = f(x, **kw)\n" % i for i in range(n(30000)))),
+        ("project-kwargs-5000", {"pyproject.toml": "[project]\nname = 'p'\n",
+                                 "lib.py": 'def f(x, device="cuda"):\n    return x.to(device)\n',
+                                 "m.py": "from lib import f\n" + "".join(
+                                     "kw%d = {'device': d}\ny%d = f(x, **kw%d)\n" % (i, i, i)
+                                     for i in range(n(5000)))}),
     ]
 
 

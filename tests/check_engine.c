@@ -645,6 +645,35 @@ START_TEST(test_engine_defaults)
 		{GR DEF "gr.Interface(f, [], 'text', additional_inputs=[d])\n" MAIN, false, true}, /* d is x */
 		{GR DEF "gr.Interface(f, [a], 'text', additional_inputs=ds)\n" MAIN, false, false},
 		{GR DEF "b.click(fn=f, inputs=[a])\n", false, false}, /* not a script: importers */
+		/* **NAME of a dictionary written out and never changed: its keys (kwdict.h) */
+		{DEF "kw = dict(device='cpu')\nf(1, **kw)\n", true, false},
+		{DEF "kw = {'device': 'cpu', \"n\": 1}\nf(1, **kw)\n", true, false},
+		{DEF "def g(d):\n    kw = dict(\n        device=d,  # here\n    )\n    return f(1, **kw)\n", true, false},
+		{DEF "kw = dict(device='cpu')\nboth = {**kw}\nf(1, **kw)\n", true, false},
+		{DEF "kw = dict(batch=2)\nf(1, **kw)\n", false, false},
+		{DEF "kw = dict(device='cpu')\nf(1, **kw)\nf(2)\n", false, false},
+		{DEF "kw = dict(device='cpu')\nkw.pop('device')\nf(1, **kw)\n", false, false},
+		{DEF "kw = dict(device='cpu')\ndel kw['device']\nf(1, **kw)\n", false, false},
+		{DEF "kw = dict(device='cpu')\nkw = {}\nf(1, **kw)\n", false, false},
+		{DEF "kw = dict(device='cpu')\nalias = kw\nf(1, **kw)\n", false, false},
+		{DEF "kw = x = dict(device='cpu')\nf(1, **kw)\n", false, false},
+		{DEF "for kw in [dict(device='cpu')]:\n    f(1, **kw)\n", false, false},
+		{"dict = lambda **k: {}\n" DEF "kw = dict(device='cpu')\nf(1, **kw)\n", false, false},
+		{DEF "kw = dict(device='cpu')\nexec('kw.clear()')\nf(1, **kw)\n", false, false},
+		{"from helpers import *\n" DEF "kw = dict(device='cpu')\nf(1, **kw)\n", false, false},
+		{DEF "kw = {f'device': 'cpu'}\nf(1, **kw)\n", false, false},
+		{DEF "kw = {'dev' 'ice': 'cpu'}\nf(1, **kw)\n", false, false},
+		{DEF "kw = {b'device': 'cpu'}\nf(1, **kw)\n", false, false},
+		{DEF "kw = dict(device='cpu', **more)\nf(1, **kw)\n", false, false},
+		{DEF "kw = dict(zip(a, b))\nf(1, **kw)\n", false, false},
+		{DEF "kw = {k: v for k, v in items}\nf(1, **kw)\n", false, false},
+		{DEF "f(1, **{'device': 'cpu'})\nf(2, **dict(device='mps'))\n", true, false},
+		{DEF "f(1, **{'n': 1})\n", false, false},
+		{DEF "f(1, **{**kw})\n", false, false},
+		{"dict = lambda **k: {}\n" DEF "f(2, **dict(device='mps'))\n", false, false},
+		{PDEF "_f(1, **{'n': 1})\n" MAIN, false, true},
+		{PDEF "kw = dict(batch=1)\n_f(1, **kw)\n" MAIN, false, true},
+		{PDEF "kw = dict(device='cpu')\n_f(1, **kw)\n" MAIN, true, false},
 	};
 #undef DEF
 #undef MAIN

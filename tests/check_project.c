@@ -115,6 +115,33 @@ START_TEST(test_project_calls)
 		{"but a call that leaves it out settles it", "lonely", false, -1, false,
 		 "a.py\nfrom pkg.loader import lonely\nlonely(1, **kw)\n\f"
 		 "b.py\nfrom pkg.loader import lonely\nlonely(2)\n", MPSFIX_PROJECT_DEFAULT_USED, 2},
+		{"**NAME of a dictionary written out with the keyword", "lonely", false, -1, false,
+		 "train.py\nfrom pkg.loader import lonely\nkw = dict(device=d)\nlonely(1, **kw)\n", MPSFIX_PROJECT_PASSED, 1},
+		{"**NAME of a dictionary written out without it", "lonely", false, -1, false,
+		 "train.py\nfrom pkg.loader import lonely\nkw = {'n': 1}\nlonely(1, **kw)\n", MPSFIX_PROJECT_DEFAULT_USED,
+		 1},
+		{"**NAME of a dictionary changed after", "lonely", false, -1, false,
+		 "train.py\nfrom pkg.loader import lonely\nkw = dict(device=d)\nkw.clear()\nlonely(1, **kw)\n",
+		 MPSFIX_PROJECT_UNKNOWN, 1},
+		{"a package's star import of a module that cannot bind the name", "lonely", false, -1, false,
+		 "pkg/__init__.py\nfrom .loader import lonely\nfrom .consts import *\n\f"
+		 "pkg/consts.py\nMEAN = (0.5,)\n\f"
+		 "train.py\nfrom pkg import lonely\nlonely(1)\n", MPSFIX_PROJECT_DEFAULT_USED, 1},
+		{"a star import of a module that names it", "lonely", false, -1, false,
+		 "pkg/__init__.py\nfrom .loader import lonely\nfrom .consts import *\n\f"
+		 "pkg/consts.py\nlonely = None\n\f"
+		 "train.py\nfrom pkg import lonely\nlonely(1)\n", MPSFIX_PROJECT_UNKNOWN, 0},
+		{"a star import of a module that imports * in turn", "lonely", false, -1, false,
+		 "pkg/__init__.py\nfrom .loader import lonely\nfrom .consts import *\n\f"
+		 "pkg/consts.py\nfrom .more import \\\n    *\n\f"
+		 "train.py\nfrom pkg import lonely\nlonely(1)\n", MPSFIX_PROJECT_UNKNOWN, 0},
+		{"a star import of a module that writes its globals", "lonely", false, -1, false,
+		 "pkg/__init__.py\nfrom .loader import lonely\nfrom .consts import *\n\f"
+		 "pkg/consts.py\nglobals()['lon' + 'ely'] = None\n\f"
+		 "train.py\nfrom pkg import lonely\nlonely(1)\n", MPSFIX_PROJECT_UNKNOWN, 0},
+		{"a name no import binds, beside a star import that cannot bind it", "lonely", false, -1, false,
+		 "pkg/consts.py\nMEAN = (0.5,)\n\f"
+		 "train.py\nfrom pkg.consts import *\ndef lonely(x):\n    pass\nlonely(1)\n", MPSFIX_PROJECT_PASSED, 0},
 		{"a star import of the project", "lonely", false, -1, false,
 		 "train.py\nfrom pkg.loader import *\nlonely(1, device=d)\n", MPSFIX_PROJECT_UNKNOWN, 0},
 		{"a string that names it", "lonely", false, -1, false,

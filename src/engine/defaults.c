@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "callers.h"
+#include "kwdict.h"
 #include "parse.h"
 #include "project.h"
 
@@ -117,6 +118,7 @@ void mpsfix_defaults_memo_release(mpsfix_defaults_memo *m)
 	free(m->kws);
 	free(m->fns);
 	free(m->calls);
+	free(m->kwdicts);
 	memset(m, 0, sizeof(*m));
 	m->project = project; /* not the text's: kept */
 	m->path = path;
@@ -158,6 +160,26 @@ static long position(TSNode params, TSNode param, const char *src, bool *posonly
 	return found;
 }
 
+/* Keyword `kn` of a call, passing `value`, into the memo's keywords. */
+static void add_keyword(mpsfix_defaults_memo *m, TSNode kn, TSNode value, const char *src)
+{
+	mpsfix_grow((void **)&m->kws, &m->capkws, m->nkws + 1, sizeof(*m->kws));
+	m->kws[m->nkws++] = (struct mpsfix_defaults_name){.hash = mpsfix_node_hash(kn, src), .id = kn, .parent = value};
+}
+
+typedef struct {
+	mpsfix_defaults_memo *m;
+	const char *src;
+} keying;
+
+/* A key of the dictionary a `**NAME` passes, as a keyword (mpsfix_kwdict_keys()). */
+static void add_key(TSNode key, TSNode value, void *payload)
+{
+	keying *k = payload;
+
+	add_keyword(k->m, key, value, k->src);
+}
+
 /* What call argument list `args` passes, into the memo's calls. */
 static void read_call(mpsfix_defaults_memo *m, TSNode args, const char *src)
 {
@@ -171,15 +193,20 @@ static void read_call(mpsfix_defaults_memo *m, TSNode args, const char *src)
 		mpsfix_kids_start(&k, args);
 		while (mpsfix_kids_next(&k, &a)) {
 			if (is(a, "keyword_argument")) {
-				TSNode kn = ts_node_child_by_field_name(a, "name", 4);
-
-				mpsfix_grow((void **)&m->kws, &m->capkws, m->nkws + 1, sizeof(*m->kws));
-				m->kws[m->nkws++] = (struct mpsfix_defaults_name){.hash = mpsfix_node_hash(kn, src), .id = kn};
+				add_keyword(m, ts_node_child_by_field_name(a, "name", 4),
+					    ts_node_child_by_field_name(a, "value", 5), src);
 			} else if (is(a, "list_splat")) {
 				if (c.splat_at == UINT32_MAX)
 					c.splat_at = c.positional;
 			} else if (is(a, "dictionary_splat")) {
-				c.kwsplat = true;
+				TSNode d;
+
+				if (!m->kwdicts)
+					m->kwdicts = mpsfix_xcalloc(1, sizeof(*m->kwdicts));
+				if (ts_node_is_null(d = mpsfix_kwdict_of(m->kwdicts, a, src)))
+					c.kwsplat = true;
+				else
+					mpsfix_kwdict_keys(d, add_key, &(keying){m, src});
 			} else if (!is(a, "comment")) {
 				c.positional++;
 			}
@@ -645,7 +672,7 @@ static TSNode passed_value(const mpsfix_defaults_memo *m, const struct mpsfix_de
 		for (size_t j = c->kw + first_of_hash(m->kws + c->kw, c->nkw, hash);
 		     j < c->kw + c->nkw && m->kws[j].hash == hash; j++)
 			if (mpsfix_node_same_text(m->kws[j].id, pname, src))
-				return ts_node_child_by_field_name(ts_node_parent(m->kws[j].id), "value", 5);
+				return m->kws[j].parent;
 	if (ts_node_is_null(c->args) || is(c->args, "generator_expression"))
 		return is(c->args, "generator_expression") && at == 0 ? c->args : v;
 	mpsfix_kids_start(&k, c->args);

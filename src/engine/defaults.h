@@ -39,7 +39,10 @@ typedef struct {
 		bool handed;      /* btn.click(fn=f, ...), gr.Interface(f, ...) */
 		bool annotation;  /* in an annotation: x: f, -> "f" (names only) */
 	} *items, *kws;           /* the text's names; the calls' keywords, each
-				     call's sorted by hash */
+				     call's sorted by hash, with the keys of a
+				     dictionary a `**NAME` passes whose keys are
+				     known (kwdict.h); a keyword's `parent` is the
+				     value passed */
 	size_t len, cap, nkws, capkws;
 	bool read;
 	bool gradio;              /* the text imports gradio */
@@ -62,6 +65,7 @@ typedef struct {
 		TSNode args;         /* its argument list (null: a gradio event's inputs) */
 	} *calls;
 	size_t ncalls, capcalls;
+	struct mpsfix_kwdict_cache *kwdicts; /* what the text's `**NAME` pass */
 	/* not the text's, kept by mpsfix_defaults_memo_release(): where the
 	   calls of the project's other modules are read (project.h), and the
 	   text's file (NULL: they are not read) */
@@ -102,7 +106,8 @@ void mpsfix_defaults_memo_release(mpsfix_defaults_memo *m);
  * - there is at least one such call, and each passes the parameter: by its
  *   keyword (not a positional-only one, before `/`), or by position (not a
  *   keyword-only one), with no `*args` before that position and no
- *   `**kwargs` standing in for it;
+ *   `**kwargs` standing in for it (a `**NAME` whose dictionary the text
+ *   writes out passes its keys: kwdict.h);
  * - for a function of the top level or a class, when `memo` knows the
  *   text's file and project: the project's other modules call it only so
  *   (project.h: one call there is enough when the text makes none), or

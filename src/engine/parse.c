@@ -666,6 +666,23 @@ bool mpsfix_in_annotation(TSNode n)
 	return false;
 }
 
+bool mpsfix_typing_only(TSNode id, const char *src)
+{
+	TSNode p = ts_node_parent(id), call;
+
+	if (mpsfix_in_annotation(id))
+		return true;
+	if (is_type(p, "tuple"))
+		p = ts_node_parent(p);
+	if (!is_type(p, "argument_list") ||
+	    !ts_node_eq(ts_node_named_child(p, 1), is_type(ts_node_parent(id), "tuple") ? ts_node_parent(id) : id))
+		return false;
+	call = ts_node_parent(p);
+	return is_type(call, "call") &&
+	       (mpsfix_node_text_is(ts_node_child_by_field_name(call, "function", 8), src, "isinstance") ||
+		mpsfix_node_text_is(ts_node_child_by_field_name(call, "function", 8), src, "issubclass"));
+}
+
 bool mpsfix_in_annotation_up(const mpsfix_ancestors *up, size_t k)
 {
 	size_t last = k + ANNOTATION_DEPTH;

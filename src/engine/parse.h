@@ -215,6 +215,12 @@ bool mpsfix_indent_step(TSNode node, const char *src, uint32_t len, mpsfix_span 
 bool mpsfix_in_annotation(TSNode n);
 
 /**
+ * Does name `id` only say what a value is: in an annotation (`x: C`,
+ * `-> Optional[C]`), or as the class of isinstance() or issubclass()?
+ */
+bool mpsfix_typing_only(TSNode id, const char *src);
+
+/**
  * The same for the node whose ancestors a walk holds in `up` (the node
  * itself when `k` is 1; its parent when 2): no climb from the root.
  */

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "kwdict.h"
 #include "parse.h"
 #include "modpath.h"
 #include "texts.h"
@@ -35,7 +36,6 @@ typedef struct {
 	size_t ncalls;
 } answer;
 
-
 struct mpsfix_project_cache {
 	mpsfix_project_files **projects; /* each where it was made: its files point at it */
 	size_t nprojects, capprojects;
@@ -44,7 +44,6 @@ struct mpsfix_project_cache {
 	mpsfix_texts texts;  /* modules parsed for the questions */
 	char *file_path, *file_real, *file_root; /* the last file asked about */
 };
-
 
 mpsfix_project_cache *mpsfix_project_cache_new(void)
 {
@@ -85,7 +84,6 @@ static mpsfix_project_files *project_of(mpsfix_project_cache *c, const char *roo
 
 /* ---- modules ---------------------------------------------------------- */
 
-
 /* ---- one module's references ------------------------------------------ */
 
 typedef struct {
@@ -113,6 +111,7 @@ typedef struct {
 	bool string;         /* a string of it names the name (not in __all__) */
 	bool crowded;        /* it says the name or `import` more than
 				PROJECT_MAX_MENTIONS times: not read */
+	mpsfix_kwdict_cache *kwdicts; /* what its `**NAME` pass */
 } module;
 
 static void module_release(module *m)
@@ -122,6 +121,7 @@ static void module_release(module *m)
 	free(m->dir);
 	free(m->imports);
 	free(m->ids);
+	free(m->kwdicts);
 }
 
 static bool text_is(TSNode n, const char *src, const char *s, size_t len)
@@ -223,7 +223,6 @@ static void scan_module(module *m, const mpsfix_project_question *q)
 	}
 }
 
-
 static bool module_read(asking *a, module *m, const char *path)
 {
 	memset(m, 0, sizeof(*m));
@@ -235,6 +234,7 @@ static bool module_read(asking *a, module *m, const char *path)
 	m->tree = m->text->tree;
 	if (!m->tree)
 		return false;
+	m->kwdicts = mpsfix_xcalloc(1, sizeof(*m->kwdicts));
 	scan_module(m, a->q);
 	return true;
 }
@@ -320,6 +320,27 @@ static whose module_whose(asking *a, const module *m, TSNode from_module, const 
 }
 
 /*
+ * Whose is the name that `from X import *` (X: `from_module`) in `m` may
+ * bind: ours when X is ours; not ours when X is no module of the project
+ * (not named like ours) or one that cannot bind it
+ * (mpsfix_star_may_bind()); else unsure.
+ */
+static whose star_whose(asking *a, const module *m, TSNode from_module)
+{
+	bool named_ours, owned;
+	char *file = locate(a, m, from_module, NULL, 0, &named_ours);
+	mpsfix_text *t = file && strcmp(file, a->ours) ? mpsfix_texts_get(&a->c->texts, file, &owned) : NULL;
+	whose w = !file ? (named_ours ? UNSURE : NOT_OURS) : !strcmp(file, a->ours) ? OURS : UNSURE;
+
+	if (t && !mpsfix_star_may_bind(t->data, t->len, a->q->name, a->q->name_len))
+		w = NOT_OURS;
+	if (t)
+		mpsfix_texts_put(t, owned);
+	free(file);
+	return w;
+}
+
+/*
  * Is the module that `from_module` with `extra` appended names the one
  * asked about itself, or one named like it that is not found (put on
  * sys.path)?  A package above it, or another module, is not.
@@ -386,7 +407,12 @@ static mpsfix_project_verdict call_passes(const asking *a, const module *m, TSNo
 			} else if (is(arg, "list_splat")) {
 				splat_at = splat_at == UINT32_MAX ? positional : splat_at;
 			} else if (is(arg, "dictionary_splat")) {
-				kwsplat = true;
+				TSNode d = mpsfix_kwdict_of(m->kwdicts, arg, m->data); /* its keys */
+
+				if (ts_node_is_null(d))
+					kwsplat = true;
+				else if (!a->q->posonly)
+					value = mpsfix_kwdict_value(d, m->data, a->q->param, a->q->param_len);
 			} else if (!is(arg, "comment")) {
 				if (at >= 0 && positional == (uint32_t)at && splat_at == UINT32_MAX)
 					value = arg;
@@ -483,7 +509,7 @@ static whose imports_whose(asking *a, const module *m, int depth, bool *renamed,
 			if (ts_node_eq(it, from))
 				continue;
 			if (is(it, "wildcard_import")) {
-				here = module_whose(a, m, from, NULL, 0, 1);
+				here = star_whose(a, m, from);
 				*star = here == NOT_OURS ? *star : *star == NOT_OURS ? here : *star == here ? here : UNSURE;
 				continue;
 			}
@@ -515,26 +541,6 @@ static bool chain_of(TSNode obj, TSNode *root)
 		obj = ts_node_child_by_field_name(obj, "object", 6);
 	*root = obj;
 	return is(obj, "identifier");
-}
-
-/*
- * Does name `id` only say what a value is: in an annotation (`x: C`,
- * `-> Optional[C]`), or as the class of isinstance() or issubclass()?
- */
-static bool typing_only(TSNode id, const char *src)
-{
-	TSNode p = ts_node_parent(id), call;
-
-	if (mpsfix_in_annotation(id))
-		return true;
-	if (is(p, "tuple"))
-		p = ts_node_parent(p);
-	if (!is(p, "argument_list") || !ts_node_eq(ts_node_named_child(p, 1), is(ts_node_parent(id), "tuple") ? ts_node_parent(id) : id))
-		return false;
-	call = ts_node_parent(p);
-	return is(call, "call") &&
-	       (mpsfix_node_text_is(ts_node_child_by_field_name(call, "function", 8), src, "isinstance") ||
-		mpsfix_node_text_is(ts_node_child_by_field_name(call, "function", 8), src, "issubclass"));
 }
 
 /*
@@ -658,7 +664,7 @@ static mpsfix_project_verdict module_calls(asking *a, const module *m, size_t *n
 				continue;
 			if (bare == UNSURE)
 				return MPSFIX_PROJECT_UNKNOWN;
-			if (typing_only(id, m->data) || (a->q->is_class && mpsfix_class_attribute(id, p, m->data)))
+			if (mpsfix_typing_only(id, m->data) || (a->q->is_class && mpsfix_class_attribute(id, p, m->data)))
 				continue; /* x: C, isinstance(x, C), C.from_file(...) */
 			if (!is(p, "call") || !mpsfix_field_is(p, "function", id))
 				return MPSFIX_PROJECT_UNKNOWN; /* class D(C), partial(f), C.build(), f = ... */

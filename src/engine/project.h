@@ -69,7 +69,8 @@ typedef enum {
  *
  * Unknown when the name may reach the function unseen: an import under
  * another name (`as`), a star import of a project module in a module that
- * reads the name, or besides an import of the name; two imports that bind
+ * reads the name, or besides an import of the name, unless that module's
+ * text cannot bind it (mpsfix_star_may_bind()); two imports that bind
  * one name to different modules (a try's and its except's); an import of
  * a module named as the one asked about that is not found (a package under
  * lib/ put on sys.path); `X.f` where X is no import (`self.mod.f`, `M =
@@ -77,7 +78,9 @@ typedef enum {
  * than as `L.x` (`run(L)`); the name used other than as a call (`class D(C)`,
  * `partial(f, ...)`, handed on as a value; for a class, `C.method()` is
  * fine: defaults.c asks that the class build itself by name only); a call
- * through `*args` or `**kwargs` that may or may not pass the parameter; a
+ * through `*args` or `**kwargs` that may or may not pass the parameter (a
+ * `**NAME` whose dictionary the module writes out passes its keys:
+ * kwdict.h); a
  * string that is the name, holds it after `.` or `:`, or before `(` in a
  * string that is no docstring or is a doctest (`getattr(m, "f")`,
  * `"pkg.loader:f"`, `exec(code)`, `python -c`), but not in `__all__` nor

@@ -207,6 +207,27 @@ bool mpsfix_has_word(const char *data, size_t len, const char *w, size_t n)
 	return mpsfix_next_word(data, len, data, w, n) != NULL;
 }
 
+bool mpsfix_star_may_bind(const char *data, size_t len, const char *name, size_t n)
+{
+	static const char *const writers[] = {"globals", "vars", "locals", "exec", "setattr", "__dict__", "modules"};
+
+	if (mpsfix_has_word(data, len, name, n))
+		return true;
+	for (size_t i = 0; i < MPSFIX_ARRAY_SIZE(writers); i++)
+		if (mpsfix_has_word(data, len, writers[i], strlen(writers[i])))
+			return true;
+	/* import *, also `import \\` and `*` on the next line */
+	for (const char *p = data; (p = mpsfix_next_word(data, len, p, "import", 6)); p++) {
+		const char *q = p + 6;
+
+		while (q < data + len && (*q == ' ' || *q == '\t' || *q == '\\' || *q == '\r' || *q == '\n'))
+			q++;
+		if (q < data + len && *q == '*')
+			return true;
+	}
+	return false;
+}
+
 /* The three bits of word `w` (`n` bytes) in a filter of 2^log2 bits. */
 static void word_bits(const char *w, size_t n, unsigned log2, uint64_t bit[3])
 {
@@ -222,7 +243,6 @@ static void word_bits(const char *w, size_t n, unsigned log2, uint64_t bit[3])
 	}
 }
 
-/* Read file `f` once: the words of its text, into its filter. */
 /* Set the three bits of word `w` (`n` bytes) in `f`'s filter. */
 static void add_word(mpsfix_project_file *f, const char *w, size_t n)
 {

@@ -104,4 +104,14 @@ const char *mpsfix_next_word(const char *data, size_t len, const char *from, con
 /** Does `data` (`len` bytes) hold `w` (`n` bytes, n > 0) as a whole word? */
 bool mpsfix_has_word(const char *data, size_t len, const char *w, size_t n);
 
+/**
+ * May the module whose text is `data` (`len` bytes) bind `name` (`n`
+ * bytes), so that `from it import *` binds it too?  Only where its text
+ * says the name (a def, an assignment, an import, `__all__`), imports `*`
+ * itself, or may write its globals without naming them: globals(),
+ * vars(), locals(), exec(), setattr(), `__dict__`, `sys.modules`.  (A
+ * module's __getattr__ is not asked by a star import.)
+ */
+bool mpsfix_star_may_bind(const char *data, size_t len, const char *name, size_t n);
+
 #endif
