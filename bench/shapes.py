@@ -78,14 +78,14 @@ def shapes(scale):
                                  "lib.py": 'def f(x, device="cuda"):\n    return x.to(device)\n',
                                  "m.py": "from lib import f\ny = " + "f(" * n(30000) + "x" +
                                  ")" * n(30000) + "\n"}),
-        ("kwargs-dicts-5000", HEAD + 'def f(x, device="cuda"):\n    return x.to(device)\n' + "".join(
-            "kw%d = dict(device=device)\ny%d = f(x, **kw%d)\n" % (i, i, i) for i in range(n(5000)))),
-        ("kwargs-calls-30000", HEAD + 'def f(x, device="cuda"):\n    return x.to(device)\n'
-         "kw = dict(device=device)\n" + "".join("y%d = f(x, **kw)\n" % i for i in range(n(30000)))),
+        ("kwargs-dicts-5000", HEAD + 'def f(x, device="cuda"):\n    return x.to(device)\ndef main(x):\n' +
+         "".join("    kw%d = dict(device=device)\n    y%d = f(x, **kw%d)\n" % (i, i, i) for i in range(n(5000)))),
+        ("kwargs-calls-30000", HEAD + 'def f(x, device="cuda"):\n    return x.to(device)\ndef main(x):\n'
+         "    kw = dict(device=device)\n" + "".join("    y%d = f(x, **kw)\n" % i for i in range(n(30000)))),
         ("project-kwargs-5000", {"pyproject.toml": "[project]\nname = 'p'\n",
                                  "lib.py": 'def f(x, device="cuda"):\n    return x.to(device)\n',
-                                 "m.py": "from lib import f\n" + "".join(
-                                     "kw%d = {'device': d}\ny%d = f(x, **kw%d)\n" % (i, i, i)
+                                 "m.py": "from lib import f\ndef main(x, d):\n" + "".join(
+                                     "    kw%d = {'device': d}\n    y%d = f(x, **kw%d)\n" % (i, i, i)
                                      for i in range(n(5000)))}),
     ]
 

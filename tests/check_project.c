@@ -115,14 +115,18 @@ START_TEST(test_project_calls)
 		{"but a call that leaves it out settles it", "lonely", false, -1, false,
 		 "a.py\nfrom pkg.loader import lonely\nlonely(1, **kw)\n\f"
 		 "b.py\nfrom pkg.loader import lonely\nlonely(2)\n", MPSFIX_PROJECT_DEFAULT_USED, 2},
-		{"**NAME of a dictionary written out with the keyword", "lonely", false, -1, false,
-		 "train.py\nfrom pkg.loader import lonely\nkw = dict(device=d)\nlonely(1, **kw)\n", MPSFIX_PROJECT_PASSED, 1},
-		{"**NAME of a dictionary written out without it", "lonely", false, -1, false,
-		 "train.py\nfrom pkg.loader import lonely\nkw = {'n': 1}\nlonely(1, **kw)\n", MPSFIX_PROJECT_DEFAULT_USED,
-		 1},
+		{"**NAME of a dictionary a function writes out with the keyword", "lonely", false, -1, false,
+		 "train.py\nfrom pkg.loader import lonely\ndef main(d):\n    kw = dict(device=d)\n    lonely(1, **kw)\n",
+		 MPSFIX_PROJECT_PASSED, 1},
+		{"**NAME of a dictionary a function writes out without it", "lonely", false, -1, false,
+		 "train.py\nfrom pkg.loader import lonely\ndef main(d):\n    kw = {'n': 1}\n    lonely(1, **kw)\n",
+		 MPSFIX_PROJECT_DEFAULT_USED, 1},
 		{"**NAME of a dictionary changed after", "lonely", false, -1, false,
-		 "train.py\nfrom pkg.loader import lonely\nkw = dict(device=d)\nkw.clear()\nlonely(1, **kw)\n",
-		 MPSFIX_PROJECT_UNKNOWN, 1},
+		 "train.py\nfrom pkg.loader import lonely\ndef main(d):\n    kw = dict(device=d)\n    kw.clear()\n"
+		 "    lonely(1, **kw)\n", MPSFIX_PROJECT_UNKNOWN, 1},
+		{"**NAME of a module's dictionary, which another module may change", "lonely", false, -1, false,
+		 "train.py\nfrom pkg.loader import lonely\nkw = dict(device='cpu')\ndef main():\n    lonely(1, **kw)\n\f"
+		 "cli.py\nfrom train import kw, main\nkw.pop('device')\nmain()\n", MPSFIX_PROJECT_UNKNOWN, 1},
 		{"a package's star import of a module that cannot bind the name", "lonely", false, -1, false,
 		 "pkg/__init__.py\nfrom .loader import lonely\nfrom .consts import *\n\f"
 		 "pkg/consts.py\nMEAN = (0.5,)\n\f"
@@ -139,6 +143,20 @@ START_TEST(test_project_calls)
 		 "pkg/__init__.py\nfrom .loader import lonely\nfrom .consts import *\n\f"
 		 "pkg/consts.py\nglobals()['lon' + 'ely'] = None\n\f"
 		 "train.py\nfrom pkg import lonely\nlonely(1)\n", MPSFIX_PROJECT_UNKNOWN, 0},
+		{"a star import of a module with a __getattr__ (and a computed __all__)", "lonely", false, -1, false,
+		 "pkg/__init__.py\nfrom .loader import lonely\nfrom .consts import *\n\f"
+		 "pkg/consts.py\nimport importlib\n_m = importlib.import_module('pkg.loader')\n"
+		 "__all__ = [n for n in dir(_m) if n[0] != '_']\ndef __getattr__(n):\n    return getattr(_m, n)\n\f"
+		 "train.py\nfrom pkg import lonely\nlonely(1)\n", MPSFIX_PROJECT_UNKNOWN, 0},
+		{"a star import of a module that binds by eval() or a frame", "lonely", false, -1, false,
+		 "pkg/__init__.py\nfrom .loader import lonely\nfrom .consts import *\nfrom .more import *\n\f"
+		 "pkg/consts.py\nfor n in ['lon' + 'ely']:\n    eval(f'({n} := 1)')\n\f"
+		 "pkg/more.py\nimport inspect\ninspect.currentframe().f_globals.update(x=1)\n\f"
+		 "train.py\nfrom pkg import lonely\nlonely(1)\n", MPSFIX_PROJECT_UNKNOWN, 0},
+		{"a star import of a module named as one at the project's top", "lonely", false, -1, false,
+		 "consts.py\nfrom pkg.loader import lonely\n\f"
+		 "scripts/consts.py\nMEAN = (0.5,)\n\f"
+		 "scripts/run.py\nfrom consts import *\nlonely(1)\n", MPSFIX_PROJECT_UNKNOWN, 0},
 		{"a name no import binds, beside a star import that cannot bind it", "lonely", false, -1, false,
 		 "pkg/consts.py\nMEAN = (0.5,)\n\f"
 		 "train.py\nfrom pkg.consts import *\ndef lonely(x):\n    pass\nlonely(1)\n", MPSFIX_PROJECT_PASSED, 0},
@@ -232,6 +250,53 @@ START_TEST(test_project_calls)
 		free(path);
 		tu_rm_rf(dir);
 	}
+}
+END_TEST
+
+/*
+ * A module larger than the texts keep (64 KiB) is parsed again for each
+ * question; what its `**NAME` pass is read once (kwdict.h's store), and
+ * read again when the file changes.
+ */
+START_TEST(test_project_kwargs_large)
+{
+	char tmpl[] = "/tmp/mpsfix-project-XXXXXX";
+	char *dir = mkdtemp(tmpl), *path;
+	mpsfix_buf text = MPSFIX_BUF_INIT;
+	mpsfix_project_question q = {"lonely", 6, false, "device", 6, -1, false, false};
+	mpsfix_project_question other = {"helper", 6, false, "device", 6, 1, true, false};
+	mpsfix_project_cache *cache = mpsfix_project_cache_new();
+	size_t n;
+
+	ck_assert_ptr_nonnull(dir);
+	tu_put(dir, "pyproject.toml", "[project]\nname = \"p\"\n");
+	tu_put(dir, "pkg/__init__.py", "");
+	tu_put(dir, "pkg/loader.py", loader_py);
+	for (int i = 0; i < 2; i++) {
+		mpsfix_buf_release(&text);
+		mpsfix_buf_adds(&text, "from pkg.loader import lonely, helper\n");
+		for (int k = 0; k < 1200; k++)
+			mpsfix_buf_adds(&text, "# padding padding padding padding padding padding padding\n");
+		mpsfix_buf_adds(&text, i ? "def main(d):\n    kw = dict(n=1)\n" : "def main(d):\n    kw = dict(device=d)\n");
+		mpsfix_buf_adds(&text, "    helper(1, d)\n    return lonely(1, **kw)\n");
+		ck_assert_uint_gt(text.len, 64 * 1024);
+		tu_put(dir, "train.py", text.data);
+		path = mpsfix_xasprintf("%s/pkg/loader.py", dir);
+		if (i == 0) {
+			/* another question first, then the one whose call spreads kw */
+			ck_assert_int_eq(mpsfix_project_calls(cache, path, &other, &n), MPSFIX_PROJECT_PASSED);
+			ck_assert_int_eq(mpsfix_project_calls(cache, path, &q, &n), MPSFIX_PROJECT_PASSED);
+		} else {
+			/* the file changed (its size too): a new question (a value
+			   asked for) reads it and its `**kw` again, in the same cache */
+			q.given = true;
+			ck_assert_int_eq(mpsfix_project_calls(cache, path, &q, &n), MPSFIX_PROJECT_DEFAULT_USED);
+		}
+		free(path);
+	}
+	mpsfix_project_cache_free(cache);
+	mpsfix_buf_release(&text);
+	tu_rm_rf(dir);
 }
 END_TEST
 
@@ -437,6 +502,7 @@ Suite *mpsfix_suite_project(void)
 
 	tcase_add_test(tc, test_project_calls);
 	tcase_add_test(tc, test_project_crowded);
+	tcase_add_test(tc, test_project_kwargs_large);
 	tcase_add_test(tc, test_project_given);
 	tcase_add_test(tc, test_project_unnamed);
 	tcase_add_test(tc, test_project_root);

@@ -106,7 +106,7 @@ void mpsfix_defaults_memo_release(mpsfix_defaults_memo *m);
  * - there is at least one such call, and each passes the parameter: by its
  *   keyword (not a positional-only one, before `/`), or by position (not a
  *   keyword-only one), with no `*args` before that position and no
- *   `**kwargs` standing in for it (a `**NAME` whose dictionary the text
+ *   `**kwargs` standing in for it (a `**NAME` whose dictionary a function
  *   writes out passes its keys: kwdict.h);
  * - for a function of the top level or a class, when `memo` knows the
  *   text's file and project: the project's other modules call it only so

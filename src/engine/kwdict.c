@@ -1,13 +1,14 @@
 /*
- * kwdict.c: the keywords a call's `**NAME` passes (see kwdict.h).  One
- * walk of the tree per name finds its mentions; the first that is neither
- * a spread nor the one assignment ends it.
+ * kwdict.c: the keywords a call's `**NAME` passes (see kwdict.h).  A first
+ * walk of the tree finds the names spread, a second their mentions.
  */
 #include "kwdict.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "bindings.h"
+#include "notebook.h"
 #include "parse.h"
 
 static bool is(TSNode n, const char *type)
@@ -41,98 +42,164 @@ static TSNode plain_string(TSNode s, const char *src)
 static bool written_out(TSNode v, const char *src)
 {
 	mpsfix_kids k;
-	TSNode a, args;
-	bool ok = true;
+	TSNode a, keys[MPSFIX_KWDICT_KEYS];
+	size_t n = 0;
+	bool ok = true, call = is(v, "call");
 
-	if (is(v, "call")) {
-		if (!mpsfix_node_text_is(ts_node_child_by_field_name(v, "function", 8), src, "dict"))
-			return false;
-		args = ts_node_child_by_field_name(v, "arguments", 9);
-		if (!is(args, "argument_list"))
-			return false; /* dict(x for x in y) */
-		mpsfix_kids_start(&k, args);
-		while (ok && mpsfix_kids_next(&k, &a))
-			ok = is(a, "keyword_argument");
-		mpsfix_kids_end(&k);
-		return ok;
-	}
-	if (!is(v, "dictionary"))
+	if (call && !mpsfix_node_text_is(ts_node_child_by_field_name(v, "function", 8), src, "dict"))
+		return false;
+	if (call)
+		v = ts_node_child_by_field_name(v, "arguments", 9); /* not dict(x for x in y) */
+	if (!(call ? is(v, "argument_list") : is(v, "dictionary")))
 		return false;
 	mpsfix_kids_start(&k, v);
-	while (ok && mpsfix_kids_next(&k, &a))
-		ok = is(a, "pair") && !ts_node_is_null(plain_string(ts_node_child_by_field_name(a, "key", 3), src));
+	while (ok && mpsfix_kids_next(&k, &a)) {
+		ok = n < MPSFIX_KWDICT_KEYS && (call ? is(a, "keyword_argument") : is(a, "pair"));
+		if (ok && !call) {
+			/* {"device": a, "device": b} passes b: no key twice */
+			keys[n] = plain_string(ts_node_child_by_field_name(a, "key", 3), src);
+			ok = !ts_node_is_null(keys[n]);
+			for (size_t i = 0; ok && i < n; i++)
+				ok = !mpsfix_node_same_text(keys[i], keys[n], src);
+		}
+		n++;
+	}
 	mpsfix_kids_end(&k);
 	return ok;
 }
 
+/* The slot of the name identifier `id` stands for, or NULL. */
+static struct mpsfix_kwdict_slot *slot_of(mpsfix_kwdict_cache *c, TSNode id, uint64_t hash, const char *src)
+{
+	uint32_t at = ts_node_start_byte(id), len = ts_node_end_byte(id) - at;
+
+	for (size_t i = 0; i < c->n; i++)
+		if (c->slots[i].hash == hash && c->slots[i].id_len == len &&
+		    !memcmp(src + c->slots[i].id_start, src + at, len))
+			return &c->slots[i];
+	return NULL;
+}
+
 typedef struct {
+	mpsfix_kwdict_cache *c;
 	const char *src;
-	const char *name;
-	size_t len;
-	TSNode dict;
-	bool assigned, bad;
 } reading;
 
+/* The first walk: each name spread, `**NAME`, gets a slot. */
+static mpsfix_walk_action spread(TSNode n, void *payload)
+{
+	reading *r = payload;
+	TSNode id;
+	uint64_t hash;
+
+	if (!is(n, "dictionary_splat") || !is(id = mpsfix_first_named(n), "identifier"))
+		return MPSFIX_WALK_DESCEND;
+	if (ts_node_end_byte(id) - ts_node_start_byte(id) >= 2 && !memcmp(r->src + ts_node_start_byte(id), "__", 2))
+		return MPSFIX_WALK_DESCEND; /* __kw in a class body is _C__kw */
+	hash = mpsfix_node_hash(id, r->src);
+	if (!slot_of(r->c, id, hash, r->src) && r->c->n < MPSFIX_KWDICT_NAMES)
+		r->c->slots[r->c->n++] = (struct mpsfix_kwdict_slot){
+			.hash = hash,
+			.id_start = ts_node_start_byte(id),
+			.id_len = ts_node_end_byte(id) - ts_node_start_byte(id),
+			.first = UINT32_MAX,
+		};
+	return MPSFIX_WALK_DESCEND;
+}
+
+/* The function whose body holds the statement `up` leads to (k: its parent), or a null node. */
+static TSNode assigning_function(const mpsfix_ancestors *up, size_t k)
+{
+	for (TSNode a = mpsfix_up(up, k); !ts_node_is_null(a); a = mpsfix_up(up, ++k))
+		if (is(a, "function_definition"))
+			return a;
+		else if (is(a, "class_definition") || is(a, "lambda") || is(a, "module"))
+			break;
+	return (TSNode){0};
+}
+
+/* The second walk: each mention of a name spread. */
 static mpsfix_walk_action mention(TSNode n, const mpsfix_ancestors *up, void *payload)
 {
 	reading *r = payload;
-	TSNode p, v;
+	struct mpsfix_kwdict_slot *s;
+	TSNode p, v, fn;
+	uint32_t at = ts_node_start_byte(n);
 
-	if (!is(n, "identifier") || !text_is(n, r->src, r->name, r->len))
+	if (!is(n, "identifier"))
+		return MPSFIX_WALK_DESCEND;
+	if (mpsfix_node_text_is(n, r->src, "f_locals") || mpsfix_node_text_is(n, r->src, "f_globals"))
+		r->c->trusted = false; /* sys._getframe().f_locals["kw"].pop("device") */
+	if (!(s = slot_of(r->c, n, mpsfix_node_hash(n, r->src), r->src)))
 		return MPSFIX_WALK_DESCEND;
 	p = mpsfix_up(up, 1);
-	if (is(p, "dictionary_splat"))
+	if (is(p, "dictionary_splat")) {
+		s->first = at < s->first ? at : s->first;
+		s->last = at > s->last ? at : s->last;
 		return MPSFIX_WALK_DESCEND; /* **NAME reads it */
+	}
 	if ((is(p, "attribute") && mpsfix_field_is(p, "attribute", n)) ||
 	    (is(p, "keyword_argument") && mpsfix_field_is(p, "name", n)))
 		return MPSFIX_WALK_DESCEND; /* x.NAME, f(NAME=...): another name */
 	v = ts_node_child_by_field_name(p, "right", 5);
-	if (!r->assigned && is(p, "assignment") && mpsfix_field_is(p, "left", n) &&
-	    is(mpsfix_up(up, 2), "expression_statement") && written_out(v, r->src)) {
-		r->assigned = true;
-		r->dict = v;
-		return MPSFIX_WALK_DESCEND;
+	if (!s->dict_end && is(p, "assignment") && mpsfix_field_is(p, "left", n) &&
+	    is(mpsfix_up(up, 2), "expression_statement") && written_out(v, r->src) &&
+	    !ts_node_is_null(fn = assigning_function(up, 3))) {
+		s->dict_start = ts_node_start_byte(v);
+		s->dict_end = ts_node_end_byte(v);
+		s->scope_start = ts_node_start_byte(fn);
+		s->scope_end = ts_node_end_byte(fn);
+	} else {
+		s->bad = true;
 	}
-	r->bad = true;
-	return MPSFIX_WALK_STOP;
+	return MPSFIX_WALK_DESCEND;
+}
+
+/* Read the tree of `root` (the text `src`) into `c`. */
+static void read_tree(mpsfix_kwdict_cache *c, TSNode root, const char *src)
+{
+	static const char *const dict_name[] = {"dict"};
+	reading r = {c, src};
+
+	memset(c, 0, sizeof(*c));
+	c->tree = root.tree;
+	/* exec(), eval(), vars(), import *, or `dict` bound: any name may change */
+	c->trusted = !mpsfix_bindings_rebound(root, src, dict_name, 1) &&
+		     !memchr(src, MPSFIX_NB_MARK, ts_node_end_byte(root)); /* a notebook's IPython line */
+	mpsfix_walk(root, spread, &r);
+	if (c->n)
+		mpsfix_walk_parents(root, mention, &r);
 }
 
 TSNode mpsfix_kwdict_of(mpsfix_kwdict_cache *c, TSNode splat, const char *src)
 {
-	static const char *const dict_name[] = {"dict"};
-	TSNode id = mpsfix_first_named(splat), root, none = {0};
-	uint64_t hash;
-	reading r = {.src = src};
+	TSNode id = mpsfix_first_named(splat), none = {0}, d;
+	struct mpsfix_kwdict_slot *s;
 
 	if (!is(splat, "dictionary_splat"))
 		return none;
-	root = ts_tree_root_node(id.tree);
-	if (c->tree != id.tree) {
-		memset(c, 0, sizeof(*c));
-		c->tree = id.tree;
-	}
-	if (is(id, "dictionary") || is(id, "call")) { /* f(**{"k": v}), f(**dict(k=v)) */
-		if (is(id, "call") && !c->dict_free)
-			c->dict_free = mpsfix_bindings_rebound(root, src, dict_name, 1) ? -1 : 1;
-		return written_out(id, src) && (is(id, "dictionary") || c->dict_free > 0) ? id : none;
-	}
-	if (!is(id, "identifier"))
+	if (c->tree != id.tree)
+		read_tree(c, ts_tree_root_node(id.tree), src);
+	if (is(id, "dictionary")) /* f(**{"k": v}) */
+		return written_out(id, src) ? id : none;
+	if (!c->trusted)
 		return none;
-	hash = mpsfix_node_hash(id, src);
-	for (size_t i = 0; i < c->n; i++)
-		if (c->slots[i].hash == hash && mpsfix_node_same_text(c->slots[i].id, id, src))
-			return c->slots[i].dict;
-	if (c->n == MPSFIX_KWDICT_NAMES)
+	if (is(id, "call")) /* f(**dict(k=v)) */
+		return written_out(id, src) ? id : none;
+	if (!is(id, "identifier") || !(s = slot_of(c, id, mpsfix_node_hash(id, src), src)) || s->bad || !s->dict_end ||
+	    s->first < s->scope_start || s->last >= s->scope_end)
 		return none;
-	if (!c->dict_free)
-		c->dict_free = mpsfix_bindings_rebound(root, src, dict_name, 1) ? -1 : 1;
-	if (c->dict_free > 0) {
-		r.name = src + ts_node_start_byte(id);
-		r.len = ts_node_end_byte(id) - ts_node_start_byte(id);
-		mpsfix_walk_parents(root, mention, &r);
-	}
-	c->slots[c->n++] = (struct mpsfix_kwdict_slot){hash, id, r.bad || !r.assigned ? none : r.dict};
-	return c->slots[c->n - 1].dict;
+	d = ts_node_descendant_for_byte_range(ts_tree_root_node(id.tree), s->dict_start, s->dict_end);
+	return (is(d, "call") || is(d, "dictionary")) && ts_node_start_byte(d) == s->dict_start &&
+		       ts_node_end_byte(d) == s->dict_end
+		       ? d
+		       : none;
+}
+
+void mpsfix_kwdict_same_text(mpsfix_kwdict_cache *c, const TSTree *tree)
+{
+	if (c->tree)
+		c->tree = tree;
 }
 
 void mpsfix_kwdict_keys(TSNode dict, void (*each)(TSNode key, TSNode value, void *payload), void *payload)
@@ -166,8 +233,8 @@ static void match_key(TSNode key, TSNode value, void *payload)
 {
 	finding_key *f = payload;
 
-	if (ts_node_is_null(f->value) && text_is(key, f->src, f->key, f->n))
-		f->value = value;
+	if (text_is(key, f->src, f->key, f->n))
+		f->value = value; /* the last, as Python keeps it */
 }
 
 TSNode mpsfix_kwdict_value(TSNode dict, const char *src, const char *key, size_t n)
@@ -176,4 +243,49 @@ TSNode mpsfix_kwdict_value(TSNode dict, const char *src, const char *key, size_t
 
 	mpsfix_kwdict_keys(dict, match_key, &f);
 	return f.value;
+}
+
+struct mpsfix_kwdict_store {
+	struct stored {
+		char *path;
+		mpsfix_file_stamp stamp;
+		mpsfix_kwdict_cache kw;
+	} *files;
+	size_t len, cap;
+};
+
+mpsfix_kwdict_cache *mpsfix_kwdict_store_get(mpsfix_kwdict_store **store, const char *path,
+					     const mpsfix_file_stamp *stamp, const TSTree *tree)
+{
+	mpsfix_kwdict_store *st = *store ? *store : (*store = mpsfix_xcalloc(1, sizeof(**store)));
+	struct stored *e;
+
+	for (size_t i = 0; i < st->len; i++)
+		if (!strcmp(st->files[i].path, path)) {
+			e = &st->files[i];
+			if (!mpsfix_file_stamp_same(&e->stamp, stamp)) {
+				memset(&e->kw, 0, sizeof(e->kw)); /* changed since: read again */
+				e->stamp = *stamp;
+			}
+			mpsfix_kwdict_same_text(&e->kw, tree);
+			return &e->kw;
+		}
+	if (st->len == MPSFIX_KWDICT_FILES)
+		return NULL;
+	mpsfix_grow((void **)&st->files, &st->cap, st->len + 1, sizeof(*st->files));
+	e = &st->files[st->len++];
+	memset(e, 0, sizeof(*e));
+	e->path = mpsfix_xstrdup(path);
+	e->stamp = *stamp;
+	return &e->kw;
+}
+
+void mpsfix_kwdict_store_free(mpsfix_kwdict_store *st)
+{
+	if (!st)
+		return;
+	for (size_t i = 0; i < st->len; i++)
+		free(st->files[i].path);
+	free(st->files);
+	free(st);
 }

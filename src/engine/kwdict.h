@@ -1,22 +1,32 @@
 /*
- * kwdict.h: the keywords a call's `**NAME` passes, where the text writes
+ * kwdict.h: the keywords a call's `**NAME` passes, where a function writes
  * the dictionary out and nothing changes it:
  *
- *   common_loader_kwargs = dict(mean=mean, device=device)
- *   ...
- *   loader = create_loader(dataset, **common_loader_kwargs)
+ *   def main(args):
+ *       common_loader_kwargs = dict(mean=mean, device=device)
+ *       ...
+ *       loader = create_loader(dataset, **common_loader_kwargs)
  *
- * NAME is assigned once in the whole text, by a statement of its own,
- * `NAME = dict(k=v, ...)` (keywords only, where the text binds `dict`
- * nowhere) or `NAME = {"k": v, ...}` (plain string keys only), and every
- * other mention of it is a spread `**NAME`, in a call or a dict display,
- * which reads it and changes nothing: no `NAME["k"] = v`, `NAME.update()`,
- * `del NAME`, alias, second binding, parameter or `global`.  The text calls
- * no exec(), eval(), globals(), locals() or vars() and imports no `*`
- * (mpsfix_bindings_rebound()).  A call that spreads NAME, if it runs at
- * all, then passes those keys and no other.  (Another module that sets
- * `mod.NAME` is not seen.)  The dictionary may also be written in the
- * spread itself: `f(**{"device": d})`, `f(**dict(device=d))`.
+ * NAME is assigned once in the whole text, in a function's body (a local:
+ * no other module can reach it, as `from train import kw; kw.pop("device")`
+ * reaches a module's), by a statement of its own: `NAME = dict(k=v, ...)`
+ * (keywords only) or `NAME = {"k": v, ...}` (plain string keys only, none
+ * twice).  Every other mention of NAME is a spread `**NAME` (in a call or a
+ * dict display) inside that function, which reads it and changes nothing:
+ * no `NAME["k"] = v`, `NAME.update()`, `del NAME`, alias, second binding,
+ * parameter or `global`.  NAME does not start with two underscores (a class
+ * body would mangle it).  The text binds `dict` nowhere and calls no exec(),
+ * eval(), globals(), locals() or vars() and imports no `*`
+ * (mpsfix_bindings_rebound()), names no frame's `f_locals` or `f_globals`
+ * (`sys._getframe()`, `inspect.currentframe()`), and is no notebook with
+ * IPython lines (`%run`, `%store -r` may bind the name unseen).  A call that
+ * spreads NAME, if it runs at all, then passes those keys and no other.
+ * The dictionary may also be written in the spread itself:
+ * `f(**{"device": d})`, `f(**dict(device=d))`.  (Not seen: another module
+ * that rebinds the builtin `dict`.)
+ *
+ * A tree is read in two walks, whatever the number of names: one finds the
+ * names spread, the other their mentions.
  */
 #ifndef MPSFIX_KWDICT_H
 #define MPSFIX_KWDICT_H
@@ -24,30 +34,63 @@
 #include <tree_sitter/api.h>
 
 #include "common.h"
+#include "source.h"
 
-/* The names one tree is asked about: each new one costs a walk of it. */
-#define MPSFIX_KWDICT_NAMES 16
+/* The names spread in one tree that are read (past them: not known). */
+#define MPSFIX_KWDICT_NAMES 64
+/* The most keys a dictionary may have to be read. */
+#define MPSFIX_KWDICT_KEYS 64
 
+/* What is read of one text, by byte offsets: good for any tree of it. */
 typedef struct mpsfix_kwdict_cache {
 	struct mpsfix_kwdict_slot {
 		uint64_t hash;
-		TSNode id;    /* a mention, for its text */
-		TSNode dict;  /* the dict() call or dictionary; null: not known */
+		uint32_t id_start, id_len;       /* a spread of it, for its text */
+		uint32_t dict_start, dict_end;   /* the dict() call or dictionary assigned
+						    to it (0, 0: none) */
+		uint32_t scope_start, scope_end; /* the function that assigns it */
+		uint32_t first, last;            /* where it is spread */
+		bool bad;       /* a mention that is no spread, or a second assignment */
 	} slots[MPSFIX_KWDICT_NAMES];
 	size_t n;
-	const void *tree; /* the tree the slots are of */
-	int dict_free;    /* the text binds `dict` nowhere and runs no exec():
-			     1, or -1 where it may; 0: not asked yet */
+	const void *tree;   /* the tree read (NULL: none yet) */
+	bool trusted;       /* no rebound `dict`, exec(), frame or notebook line */
 } mpsfix_kwdict_cache;
+
+/**
+ * Tree `tree` is of the text `cache` has read (parsed again): keep what it
+ * read instead of reading the tree at the next question.
+ */
+void mpsfix_kwdict_same_text(mpsfix_kwdict_cache *cache, const TSTree *tree);
 
 /**
  * The dictionary that `splat` passes (a dictionary_splat `**NAME` in the
  * text `src`): the `dict(...)` call or the `{...}` display assigned to it
  * or written there, where its keys are known as above; else a null node.
- * `cache` keeps the answers for MPSFIX_KWDICT_NAMES names of one tree; a
- * name past those is not known.
+ * `cache` keeps what it read of the tree for the next questions; a tree
+ * it has not read is read first, unless mpsfix_kwdict_same_text() says
+ * it is the same text.
  */
 TSNode mpsfix_kwdict_of(mpsfix_kwdict_cache *cache, TSNode splat, const char *src);
+
+/*
+ * What the `**NAME` of many files pass, each read once: a question about
+ * another module of the project parses it again (texts.h keeps few).
+ */
+typedef struct mpsfix_kwdict_store mpsfix_kwdict_store;
+
+/* The most files a store keeps. */
+#define MPSFIX_KWDICT_FILES 1024
+
+/**
+ * The cache for the file at `path` as `stamp` says it is, whose tree is now
+ * `tree` (*store is made at the first call); NULL past MPSFIX_KWDICT_FILES
+ * files.
+ */
+mpsfix_kwdict_cache *mpsfix_kwdict_store_get(mpsfix_kwdict_store **store, const char *path,
+					     const mpsfix_file_stamp *stamp, const TSTree *tree);
+
+void mpsfix_kwdict_store_free(mpsfix_kwdict_store *store);
 
 /**
  * The key nodes of dictionary `dict` (from mpsfix_kwdict_of()), in order:

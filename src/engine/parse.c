@@ -683,6 +683,24 @@ bool mpsfix_typing_only(TSNode id, const char *src)
 		mpsfix_node_text_is(ts_node_child_by_field_name(call, "function", 8), src, "issubclass"));
 }
 
+bool mpsfix_in_import(TSNode n)
+{
+	TSNode p = n;
+
+	for (int up = 0; up < 3 && !ts_node_is_null(p = ts_node_parent(p)); up++)
+		if (is_type(p, "import_statement") || is_type(p, "import_from_statement"))
+			return true;
+	return false;
+}
+
+bool mpsfix_attribute_root(TSNode obj, TSNode *root)
+{
+	while (is_type(obj, "attribute"))
+		obj = ts_node_child_by_field_name(obj, "object", 6);
+	*root = obj;
+	return is_type(obj, "identifier");
+}
+
 bool mpsfix_in_annotation_up(const mpsfix_ancestors *up, size_t k)
 {
 	size_t last = k + ANNOTATION_DEPTH;

@@ -220,6 +220,15 @@ bool mpsfix_in_annotation(TSNode n);
  */
 bool mpsfix_typing_only(TSNode id, const char *src);
 
+/** Is identifier `n` a name of an import statement (its module or what it binds)? */
+bool mpsfix_in_import(TSNode n);
+
+/**
+ * Is `obj` (an attribute's object) a chain of identifiers and dots alone
+ * (`L`, `pkg.data`)?  `*root` gets its first identifier.
+ */
+bool mpsfix_attribute_root(TSNode obj, TSNode *root);
+
 /**
  * The same for the node whose ancestors a walk holds in `up` (the node
  * itself when `k` is 1; its parent when 2): no climb from the root.

@@ -42,6 +42,7 @@ struct mpsfix_project_cache {
 	answer *answers;
 	size_t nanswers, capanswers;
 	mpsfix_texts texts;  /* modules parsed for the questions */
+	mpsfix_kwdict_store *kwdicts; /* what the modules' `**NAME` pass */
 	char *file_path, *file_real, *file_root; /* the last file asked about */
 };
 
@@ -63,6 +64,7 @@ void mpsfix_project_cache_free(mpsfix_project_cache *c)
 		free(c->answers[i].key);
 	free(c->answers);
 	mpsfix_texts_release(&c->texts);
+	mpsfix_kwdict_store_free(c->kwdicts);
 	free(c->file_path);
 	free(c->file_real);
 	free(c->file_root);
@@ -91,6 +93,7 @@ typedef struct {
 	const mpsfix_project_question *q;
 	const char *ours;    /* the defining module's file (real path) */
 	const char *root;
+	mpsfix_project_files *p;
 	char **words;        /* the names of its module and packages, then those of
 				the modules that hand the name on (related()) */
 	size_t nwords, capwords;
@@ -111,7 +114,6 @@ typedef struct {
 	bool string;         /* a string of it names the name (not in __all__) */
 	bool crowded;        /* it says the name or `import` more than
 				PROJECT_MAX_MENTIONS times: not read */
-	mpsfix_kwdict_cache *kwdicts; /* what its `**NAME` pass */
 } module;
 
 static void module_release(module *m)
@@ -121,7 +123,6 @@ static void module_release(module *m)
 	free(m->dir);
 	free(m->imports);
 	free(m->ids);
-	free(m->kwdicts);
 }
 
 static bool text_is(TSNode n, const char *src, const char *s, size_t len)
@@ -137,17 +138,6 @@ static bool in_all(TSNode n, const char *src)
 			return mpsfix_node_text_is(ts_node_child_by_field_name(p, "left", 4), src, "__all__");
 		else if (is(p, "block") || is(p, "module"))
 			return false;
-	return false;
-}
-
-/* Is identifier `n` a name of an import statement (its module or what it binds)? */
-static bool in_import(TSNode n)
-{
-	TSNode p = n;
-
-	for (int up = 0; up < 3 && !ts_node_is_null(p = ts_node_parent(p)); up++)
-		if (is(p, "import_statement") || is(p, "import_from_statement"))
-			return true;
 	return false;
 }
 
@@ -205,7 +195,7 @@ static void scan_module(module *m, const mpsfix_project_question *q)
 				}
 			} else if (is(node, "identifier") && ts_node_start_byte(node) == at &&
 				   ts_node_end_byte(node) == at + n) {
-				if (!in_import(node)) {
+				if (!mpsfix_in_import(node)) {
 					mpsfix_grow((void **)&m->ids, &m->capids, m->nids + 1, sizeof(*m->ids));
 					m->ids[m->nids++] = node;
 				}
@@ -234,7 +224,6 @@ static bool module_read(asking *a, module *m, const char *path)
 	m->tree = m->text->tree;
 	if (!m->tree)
 		return false;
-	m->kwdicts = mpsfix_xcalloc(1, sizeof(*m->kwdicts));
 	scan_module(m, a->q);
 	return true;
 }
@@ -322,20 +311,29 @@ static whose module_whose(asking *a, const module *m, TSNode from_module, const 
 /*
  * Whose is the name that `from X import *` (X: `from_module`) in `m` may
  * bind: ours when X is ours; not ours when X is no module of the project
- * (not named like ours) or one that cannot bind it
- * (mpsfix_star_may_bind()); else unsure.
+ * (not named like ours), or one whose words say it cannot bind the name
+ * (mpsfix_project_file_may_bind()) and the only module of the project of
+ * its name that the import may find (from the project's top too: `python
+ * -m scripts.run` finds the top's consts.py, not scripts/consts.py);
+ * else unsure.
  */
 static whose star_whose(asking *a, const module *m, TSNode from_module)
 {
-	bool named_ours, owned;
-	char *file = locate(a, m, from_module, NULL, 0, &named_ours);
-	mpsfix_text *t = file && strcmp(file, a->ours) ? mpsfix_texts_get(&a->c->texts, file, &owned) : NULL;
+	bool named_ours;
+	char *file = locate(a, m, from_module, NULL, 0, &named_ours), *top = NULL;
 	whose w = !file ? (named_ours ? UNSURE : NOT_OURS) : !strcmp(file, a->ours) ? OURS : UNSURE;
 
-	if (t && !mpsfix_star_may_bind(t->data, t->len, a->q->name, a->q->name_len))
-		w = NOT_OURS;
-	if (t)
-		mpsfix_texts_put(t, owned);
+	if (w == UNSURE && file && is(from_module, "dotted_name"))
+		top = mpsfix_modpath_resolve(a->root, 0, m->data + ts_node_start_byte(from_module),
+					     ts_node_end_byte(from_module) - ts_node_start_byte(from_module), a->root);
+	if (w == UNSURE && file && (!top || !strcmp(top, file)))
+		for (size_t i = 0; i < a->p->len; i++)
+			if (!strcmp(a->p->files[i].path, file)) {
+				if (!mpsfix_project_file_may_bind(&a->p->files[i], a->q->name, a->q->name_len))
+					w = NOT_OURS;
+				break;
+			}
+	free(top);
 	free(file);
 	return w;
 }
@@ -407,7 +405,9 @@ static mpsfix_project_verdict call_passes(const asking *a, const module *m, TSNo
 			} else if (is(arg, "list_splat")) {
 				splat_at = splat_at == UINT32_MAX ? positional : splat_at;
 			} else if (is(arg, "dictionary_splat")) {
-				TSNode d = mpsfix_kwdict_of(m->kwdicts, arg, m->data); /* its keys */
+				mpsfix_kwdict_cache *kw = mpsfix_kwdict_store_get(&a->c->kwdicts, m->text->path,
+										  &m->text->stamp, m->tree);
+				TSNode d = kw ? mpsfix_kwdict_of(kw, arg, m->data) : (TSNode){0};
 
 				if (ts_node_is_null(d))
 					kwsplat = true;
@@ -531,19 +531,6 @@ static whose imports_whose(asking *a, const module *m, int depth, bool *renamed,
 }
 
 /*
- * The module object chain of attribute `obj.name`'s object, as text
- * (`L`, `pkg.data`): its first identifier in `*root`; false when it is
- * not identifiers and dots alone.
- */
-static bool chain_of(TSNode obj, TSNode *root)
-{
-	while (is(obj, "attribute"))
-		obj = ts_node_child_by_field_name(obj, "object", 6);
-	*root = obj;
-	return is(obj, "identifier");
-}
-
-/*
  * Does one of `m`'s imports bind the module asked about itself (`from pkg
  * import loader`, `import pkg.loader`), or may it (not found, or a dynamic
  * import in a module that names it)?
@@ -607,7 +594,7 @@ static bool hands_module_on(asking *a, const module *m)
 				TSNode id, par;
 
 				id = ts_node_descendant_for_byte_range(root, at, at + (uint32_t)n);
-				if (!is(id, "identifier") || in_import(id))
+				if (!is(id, "identifier") || mpsfix_in_import(id))
 					continue;
 				par = ts_node_parent(id);
 				if (!is(par, "attribute") || !mpsfix_field_is(par, "object", id))
@@ -642,7 +629,7 @@ static mpsfix_project_verdict module_calls(asking *a, const module *m, size_t *n
 			TSNode obj = ts_node_child_by_field_name(p, "object", 6), root;
 			uint32_t tail = ts_node_end_byte(obj);
 
-			if (!chain_of(obj, &root) || !module_of_name(a, m, root, m->data + ts_node_end_byte(root),
+			if (!mpsfix_attribute_root(obj, &root) || !module_of_name(a, m, root, m->data + ts_node_end_byte(root),
 									tail - ts_node_end_byte(root), &w)) {
 				/* model.f, self.f: another object's, unless the module imports
 				   ours and may keep it (self.mod.f, M = loader; M.f) */
@@ -841,7 +828,7 @@ mpsfix_project_verdict mpsfix_project_calls(mpsfix_project_cache *c, const char 
 			return c->answers[i].verdict;
 		}
 	if ((p = project_of(c, root))->ok) {
-		asking a = {.c = c, .q = q, .ours = ours, .root = root};
+		asking a = {.c = c, .q = q, .ours = ours, .root = root, .p = p};
 
 		module_words(&a, ours);
 		v = ask(&a, p, ncalls);

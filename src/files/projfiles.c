@@ -207,27 +207,6 @@ bool mpsfix_has_word(const char *data, size_t len, const char *w, size_t n)
 	return mpsfix_next_word(data, len, data, w, n) != NULL;
 }
 
-bool mpsfix_star_may_bind(const char *data, size_t len, const char *name, size_t n)
-{
-	static const char *const writers[] = {"globals", "vars", "locals", "exec", "setattr", "__dict__", "modules"};
-
-	if (mpsfix_has_word(data, len, name, n))
-		return true;
-	for (size_t i = 0; i < MPSFIX_ARRAY_SIZE(writers); i++)
-		if (mpsfix_has_word(data, len, writers[i], strlen(writers[i])))
-			return true;
-	/* import *, also `import \\` and `*` on the next line */
-	for (const char *p = data; (p = mpsfix_next_word(data, len, p, "import", 6)); p++) {
-		const char *q = p + 6;
-
-		while (q < data + len && (*q == ' ' || *q == '\t' || *q == '\\' || *q == '\r' || *q == '\n'))
-			q++;
-		if (q < data + len && *q == '*')
-			return true;
-	}
-	return false;
-}
-
 /* The three bits of word `w` (`n` bytes) in a filter of 2^log2 bits. */
 static void word_bits(const char *w, size_t n, unsigned log2, uint64_t bit[3])
 {
@@ -253,30 +232,21 @@ static void add_word(mpsfix_project_file *f, const char *w, size_t n)
 		f->words[bit[k] / 64] |= 1ull << (bit[k] % 64);
 }
 
-/* Does `data` hold `s` anywhere? */
-static bool holds(const char *data, size_t len, const char *s)
+/*
+ * Does `data` hold the word `word` (`n` bytes), blanks (or none, or a
+ * backslash and a new line), then `next`: `from .`, `import *`?
+ */
+static bool word_then(const char *data, size_t len, const char *word, size_t n, char next)
 {
-	size_t n = strlen(s);
+	for (const char *p = data;
+	     (size_t)(data + len - p) > n && (p = memchr(p, word[0], (size_t)(data + len - p) - n)); p++) {
+		const char *q = p + n;
 
-	for (const char *p = data; (size_t)(data + len - p) >= n && (p = memchr(p, s[0], (size_t)(data + len - p) - n + 1));
-	     p++)
-		if (!memcmp(p, s, n))
-			return true;
-	return false;
-}
-
-/* Does `data` hold a relative import: the word `from`, blanks (or none), a dot? */
-static bool relative_import(const char *data, size_t len)
-{
-	for (const char *p = data; (size_t)(data + len - p) >= 5 && (p = memchr(p, 'f', (size_t)(data + len - p) - 4));
-	     p++) {
-		const char *q = p + 4;
-
-		if (memcmp(p, "from", 4) || (p > data && mpsfix_word_char(p[-1])))
+		if (memcmp(p, word, n) || (p > data && mpsfix_word_char(p[-1])))
 			continue;
 		while (q < data + len && (*q == ' ' || *q == '\t' || *q == '\\' || *q == '\n' || *q == '\r'))
 			q++;
-		if (q < data + len && *q == '.')
+		if (q < data + len && *q == next)
 			return true;
 	}
 	return false;
@@ -294,6 +264,7 @@ static void file_index(mpsfix_project_file *f)
 	char *data;
 	size_t len, bytes;
 	unsigned log2 = 10;
+	bool nonascii = false;
 
 	f->state = 2;
 	if (mpsfix_read_whole(f->path, kind_max(f->kind), &data, &len) != 0) {
@@ -315,7 +286,7 @@ static void file_index(mpsfix_project_file *f)
 		size_t j = i;
 
 		while (j < len && mpsfix_word_char(data[j]))
-			j++;
+			nonascii |= (unsigned char)data[j++] >= 0x80;
 		if (j == i) {
 			i++;
 			continue;
@@ -325,9 +296,11 @@ static void file_index(mpsfix_project_file *f)
 			add_word(f, data + i + 1, j - i - 1);
 		i = j;
 	}
-	if (relative_import(data, len))
+	if (word_then(data, len, "from", 4, '.'))
 		add_word(f, MPSFIX_PROJECT_WORD_RELATIVE, strlen(MPSFIX_PROJECT_WORD_RELATIVE));
-	if (holds(data, len, "import *"))
+	if (nonascii) /* Python reads ｌonely as lonely (NFKC) */
+		add_word(f, MPSFIX_PROJECT_WORD_NONASCII, strlen(MPSFIX_PROJECT_WORD_NONASCII));
+	if (word_then(data, len, "import", 6, '*'))
 		add_word(f, MPSFIX_PROJECT_WORD_STAR, strlen(MPSFIX_PROJECT_WORD_STAR));
 	free(data);
 	f->state = 1;
@@ -346,6 +319,21 @@ bool mpsfix_project_file_may_hold(mpsfix_project_file *f, const char *w, size_t 
 		if (!(f->words[bit[k] / 64] & (1ull << (bit[k] % 64))))
 			return false;
 	return true;
+}
+
+bool mpsfix_project_file_may_bind(mpsfix_project_file *f, const char *name, size_t n)
+{
+	static const char *const writers[] = {
+		MPSFIX_PROJECT_WORD_STAR, MPSFIX_PROJECT_WORD_NONASCII, "globals", "vars", "locals", "exec", "eval", "setattr",
+		"__dict__", "modules", "__getattr__", "f_globals", "f_locals",
+	};
+
+	if (mpsfix_project_file_may_hold(f, name, n))
+		return true;
+	for (size_t i = 0; i < MPSFIX_ARRAY_SIZE(writers); i++)
+		if (mpsfix_project_file_may_hold(f, writers[i], strlen(writers[i])))
+			return true;
+	return false;
 }
 
 

@@ -30,9 +30,13 @@
 #define MPSFIX_PROJECT_FILTER_LOG2 20
 #define MPSFIX_PROJECT_FILTER_BUDGET (16u * 1024u * 1024u)
 
-/* Pseudo-words a file's filter holds when its text has `from .` or `import *` */
+/*
+ * Pseudo-words a file's filter holds when its text has `from .` or `import
+ * *`, or a word with a byte past ASCII
+ */
 #define MPSFIX_PROJECT_WORD_RELATIVE "\x01from ."
 #define MPSFIX_PROJECT_WORD_STAR "\x01import *"
+#define MPSFIX_PROJECT_WORD_NONASCII "\x01non-ASCII"
 
 struct mpsfix_project_files;
 
@@ -81,6 +85,18 @@ void mpsfix_project_files_release(mpsfix_project_files *p);
  */
 bool mpsfix_project_file_may_hold(mpsfix_project_file *f, const char *w, size_t n);
 
+/**
+ * May module `f` bind `name` (`n` bytes) at its top level, so that `from
+ * it import *` binds it too?  Only where its words may hold the name (a
+ * def, an assignment, an import, `__all__`), `import *` itself, or a way to
+ * write its globals without naming them: globals(), vars(), locals(),
+ * exec(), eval(), setattr(), `__dict__`, `sys.modules`, a frame's
+ * `f_globals` or `f_locals`, or a `__getattr__` (a star import asks it
+ * for the names of an `__all__` the module does not bind); or a word past
+ * ASCII, which Python may read as the name (`ｌonely` is `lonely`).
+ */
+bool mpsfix_project_file_may_bind(mpsfix_project_file *f, const char *name, size_t n);
+
 /** mpsfix_read_whole() for `f`, with its kind's size limit; -1 for a file already found unreadable. */
 int mpsfix_project_file_read(const mpsfix_project_file *f, char **data, size_t *len);
 
@@ -103,15 +119,5 @@ const char *mpsfix_next_word(const char *data, size_t len, const char *from, con
 
 /** Does `data` (`len` bytes) hold `w` (`n` bytes, n > 0) as a whole word? */
 bool mpsfix_has_word(const char *data, size_t len, const char *w, size_t n);
-
-/**
- * May the module whose text is `data` (`len` bytes) bind `name` (`n`
- * bytes), so that `from it import *` binds it too?  Only where its text
- * says the name (a def, an assignment, an import, `__all__`), imports `*`
- * itself, or may write its globals without naming them: globals(),
- * vars(), locals(), exec(), setattr(), `__dict__`, `sys.modules`.  (A
- * module's __getattr__ is not asked by a star import.)
- */
-bool mpsfix_star_may_bind(const char *data, size_t len, const char *name, size_t n);
 
 #endif
