@@ -679,8 +679,22 @@ START_TEST(test_engine_defaults)
 		/* a module's dictionary: another module may change it (from train import kw; kw.pop(...)) */
 		{DEF "kw = dict(device='cpu')\nf(1, **kw)\n", false, false},
 		{DEF "def g(d):\n    kw = dict(device=d)\nf(1, **kw)\n", false, false},
-		/* a class body mangles __kw */
+		/* a class body mangles __kw: _C__kw is C's __kw */
 		{DEF G "    __kw = dict(device=d)\n    return f(1, **__kw)\n", false, false},
+		{DEF G "    _C__kw = dict(device=d)\n    class C:\n        def m(self):\n            __kw.clear()\n"
+		 "    return f(1, **_C__kw)\n", false, false},
+		/* a default runs outside the function's body */
+		{DEF "def g(r=f(1, **kw)):\n    kw = dict(device='cpu')\n", false, false},
+		/* names that reach a function's locals or the builtins unseen */
+		{DEF G "    kw = dict(device=d)\n    inspect.getargvalues(inspect.currentframe()).locals['kw'].clear()\n"
+		 "    return f(1, **kw)\n", false, false},
+		{DEF G "    kw = dict(device=d)\n    getattr(sys._getframe(), 'f_' + 'locals')['kw'].clear()\n"
+		 "    return f(1, **kw)\n", false, false},
+		{"import builtins\nbuiltins.dict = lambda **k: {}\n" DEF "f(1, **dict(device='cpu'))\n", false, false},
+		{DEF "sys._getframe().f_globals['dict'] = lambda **k: {}\nf(1, **dict(device='cpu'))\n", false, false},
+		{DEF G "    kw = dict(device=d)\n    \xef\xbd\x8bw.clear()\n    return f(1, **kw)\n", false, false},
+		/* code the grammar does not read (a Python 3.14 t-string) */
+		{DEF G "    kw = dict(device=d)\n    x = t\"{kw.clear()}\"\n    return f(1, **kw)\n", false, false},
 		{DEF "f(1, **{'device': 'cpu'})\nf(2, **dict(device='mps'))\n", true, false},
 		{DEF "f(1, **{'n': 1})\n", false, false},
 		{DEF "f(1, **{**kw})\n", false, false},

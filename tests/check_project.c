@@ -153,6 +153,18 @@ START_TEST(test_project_calls)
 		 "pkg/consts.py\nfor n in ['lon' + 'ely']:\n    eval(f'({n} := 1)')\n\f"
 		 "pkg/more.py\nimport inspect\ninspect.currentframe().f_globals.update(x=1)\n\f"
 		 "train.py\nfrom pkg import lonely\nlonely(1)\n", MPSFIX_PROJECT_UNKNOWN, 0},
+		{"a star import of a module named as one in a folder between it and the top", "lonely", false, -1, false,
+		 "tools/consts.py\nfrom pkg.loader import lonely\n\f"
+		 "tools/sub/consts.py\nMEAN = (0.5,)\n\f"
+		 "tools/sub/run.py\nfrom consts import *\nlonely(1)\n", MPSFIX_PROJECT_UNKNOWN, 0},
+		{"a star import of a module in UTF-7, which spells names in other bytes", "lonely", false, -1, false,
+		 "pkg/__init__.py\nfrom .loader import lonely\nfrom .consts import *\n\f"
+		 "pkg/consts.py\n# vim: set fileencoding=utf-7 :\nfrom .loader import +AGw-onely\n\f"
+		 "train.py\nfrom pkg import lonely\nlonely(1)\n", MPSFIX_PROJECT_UNKNOWN, 0},
+		{"a star import of a module that declares UTF-8", "lonely", false, -1, false,
+		 "pkg/__init__.py\nfrom .loader import lonely\nfrom .consts import *\n\f"
+		 "pkg/consts.py\n# -*- coding: utf-8 -*-\nMEAN = (0.5,)\n\f"
+		 "train.py\nfrom pkg import lonely\nlonely(1)\n", MPSFIX_PROJECT_DEFAULT_USED, 1},
 		{"a star import of a module named as one at the project's top", "lonely", false, -1, false,
 		 "consts.py\nfrom pkg.loader import lonely\n\f"
 		 "scripts/consts.py\nMEAN = (0.5,)\n\f"

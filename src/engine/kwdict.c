@@ -94,8 +94,9 @@ static mpsfix_walk_action spread(TSNode n, void *payload)
 
 	if (!is(n, "dictionary_splat") || !is(id = mpsfix_first_named(n), "identifier"))
 		return MPSFIX_WALK_DESCEND;
-	if (ts_node_end_byte(id) - ts_node_start_byte(id) >= 2 && !memcmp(r->src + ts_node_start_byte(id), "__", 2))
-		return MPSFIX_WALK_DESCEND; /* __kw in a class body is _C__kw */
+	for (uint32_t i = ts_node_start_byte(id); i + 1 < ts_node_end_byte(id); i++)
+		if (r->src[i] == '_' && r->src[i + 1] == '_')
+			return MPSFIX_WALK_DESCEND; /* __kw in class C's body is _C__kw */
 	hash = mpsfix_node_hash(id, r->src);
 	if (!slot_of(r->c, id, hash, r->src) && r->c->n < MPSFIX_KWDICT_NAMES)
 		r->c->slots[r->c->n++] = (struct mpsfix_kwdict_slot){
@@ -107,15 +108,42 @@ static mpsfix_walk_action spread(TSNode n, void *payload)
 	return MPSFIX_WALK_DESCEND;
 }
 
-/* The function whose body holds the statement `up` leads to (k: its parent), or a null node. */
+/*
+ * The body of the function that the statement `up` leads to (k: its
+ * parent) stands in, or a null node.  (Its parameters' defaults run
+ * outside it.)
+ */
 static TSNode assigning_function(const mpsfix_ancestors *up, size_t k)
 {
 	for (TSNode a = mpsfix_up(up, k); !ts_node_is_null(a); a = mpsfix_up(up, ++k))
 		if (is(a, "function_definition"))
-			return a;
+			return ts_node_child_by_field_name(a, "body", 4);
 		else if (is(a, "class_definition") || is(a, "lambda") || is(a, "module"))
 			break;
 	return (TSNode){0};
+}
+
+/*
+ * Does identifier `n` say a way to reach a function's locals or the
+ * builtins without naming them: a frame (`sys._getframe().f_locals`,
+ * `inspect.getargvalues(inspect.currentframe()).locals`), `builtins.dict
+ * = ...`?  Or hold a byte past ASCII (Python reads `ｋw` as `kw`)?
+ */
+static bool reaches_unseen(TSNode n, const char *src)
+{
+	static const char *const words[] = {
+		"f_locals", "f_globals", "f_back", "tb_frame", "locals", "_getframe", "currentframe",
+		"getargvalues", "builtins", "__builtins__",
+	};
+	uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
+
+	for (uint32_t i = s; i < e; i++)
+		if ((unsigned char)src[i] >= 0x80)
+			return true;
+	for (size_t i = 0; i < MPSFIX_ARRAY_SIZE(words); i++)
+		if (mpsfix_node_text_is(n, src, words[i]))
+			return true;
+	return false;
 }
 
 /* The second walk: each mention of a name spread. */
@@ -128,8 +156,8 @@ static mpsfix_walk_action mention(TSNode n, const mpsfix_ancestors *up, void *pa
 
 	if (!is(n, "identifier"))
 		return MPSFIX_WALK_DESCEND;
-	if (mpsfix_node_text_is(n, r->src, "f_locals") || mpsfix_node_text_is(n, r->src, "f_globals"))
-		r->c->trusted = false; /* sys._getframe().f_locals["kw"].pop("device") */
+	if (reaches_unseen(n, r->src))
+		r->c->trusted = false;
 	if (!(s = slot_of(r->c, n, mpsfix_node_hash(n, r->src), r->src)))
 		return MPSFIX_WALK_DESCEND;
 	p = mpsfix_up(up, 1);
@@ -165,10 +193,10 @@ static void read_tree(mpsfix_kwdict_cache *c, TSNode root, const char *src)
 	c->tree = root.tree;
 	/* exec(), eval(), vars(), import *, or `dict` bound: any name may change */
 	c->trusted = !mpsfix_bindings_rebound(root, src, dict_name, 1) &&
-		     !memchr(src, MPSFIX_NB_MARK, ts_node_end_byte(root)); /* a notebook's IPython line */
+		     !memchr(src, MPSFIX_NB_MARK, ts_node_end_byte(root)) && /* a notebook's IPython line */
+		     !ts_node_has_error(root); /* code not read: a t-string's {kw.pop("device")} (3.14) */
 	mpsfix_walk(root, spread, &r);
-	if (c->n)
-		mpsfix_walk_parents(root, mention, &r);
+	mpsfix_walk_parents(root, mention, &r);
 }
 
 TSNode mpsfix_kwdict_of(mpsfix_kwdict_cache *c, TSNode splat, const char *src)
@@ -251,7 +279,7 @@ struct mpsfix_kwdict_store {
 		mpsfix_file_stamp stamp;
 		mpsfix_kwdict_cache kw;
 	} *files;
-	size_t len, cap;
+	size_t len, cap, next;
 };
 
 mpsfix_kwdict_cache *mpsfix_kwdict_store_get(mpsfix_kwdict_store **store, const char *path,
@@ -270,10 +298,13 @@ mpsfix_kwdict_cache *mpsfix_kwdict_store_get(mpsfix_kwdict_store **store, const 
 			mpsfix_kwdict_same_text(&e->kw, tree);
 			return &e->kw;
 		}
-	if (st->len == MPSFIX_KWDICT_FILES)
-		return NULL;
-	mpsfix_grow((void **)&st->files, &st->cap, st->len + 1, sizeof(*st->files));
-	e = &st->files[st->len++];
+	if (st->len == MPSFIX_KWDICT_FILES) {
+		e = &st->files[st->next++ % MPSFIX_KWDICT_FILES]; /* in place of the oldest */
+		free(e->path);
+	} else {
+		mpsfix_grow((void **)&st->files, &st->cap, st->len + 1, sizeof(*st->files));
+		e = &st->files[st->len++];
+	}
 	memset(e, 0, sizeof(*e));
 	e->path = mpsfix_xstrdup(path);
 	e->stamp = *stamp;

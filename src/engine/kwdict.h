@@ -11,14 +11,18 @@
  * no other module can reach it, as `from train import kw; kw.pop("device")`
  * reaches a module's), by a statement of its own: `NAME = dict(k=v, ...)`
  * (keywords only) or `NAME = {"k": v, ...}` (plain string keys only, none
- * twice).  Every other mention of NAME is a spread `**NAME` (in a call or a
- * dict display) inside that function, which reads it and changes nothing:
- * no `NAME["k"] = v`, `NAME.update()`, `del NAME`, alias, second binding,
- * parameter or `global`.  NAME does not start with two underscores (a class
- * body would mangle it).  The text binds `dict` nowhere and calls no exec(),
- * eval(), globals(), locals() or vars() and imports no `*`
- * (mpsfix_bindings_rebound()), names no frame's `f_locals` or `f_globals`
- * (`sys._getframe()`, `inspect.currentframe()`), and is no notebook with
+ * twice), 64 keys at most.  Every other mention of NAME is a spread
+ * `**NAME` (in a call or a dict display) in that function's body (not its
+ * parameters' defaults, which run outside it), which reads it and changes
+ * nothing: no `NAME["k"] = v`, `NAME.update()`, `del NAME`, alias, second
+ * binding, parameter or `global`.  NAME has no two underscores in a row
+ * (`__kw` in class C's body is `_C__kw`).  The text binds `dict` nowhere,
+ * calls no exec(), eval(), globals(), locals() or vars(), imports no `*`
+ * (mpsfix_bindings_rebound()), names no frame or builtins (`f_locals`,
+ * `f_globals`, `f_back`, `tb_frame`, `locals`, `_getframe`, `currentframe`,
+ * `getargvalues`, `builtins`, `__builtins__`) and no name past ASCII
+ * (Python reads `ｋw` as `kw`), parses whole (a Python 3.14 t-string's
+ * `{kw.pop("device")}` is an ERROR to the grammar) and is no notebook with
  * IPython lines (`%run`, `%store -r` may bind the name unseen).  A call that
  * spreads NAME, if it runs at all, then passes those keys and no other.
  * The dictionary may also be written in the spread itself:
@@ -79,13 +83,12 @@ TSNode mpsfix_kwdict_of(mpsfix_kwdict_cache *cache, TSNode splat, const char *sr
  */
 typedef struct mpsfix_kwdict_store mpsfix_kwdict_store;
 
-/* The most files a store keeps. */
+/* The most files a store keeps: past them, a new one takes the oldest's place. */
 #define MPSFIX_KWDICT_FILES 1024
 
 /**
  * The cache for the file at `path` as `stamp` says it is, whose tree is now
- * `tree` (*store is made at the first call); NULL past MPSFIX_KWDICT_FILES
- * files.
+ * `tree` (*store is made at the first call).
  */
 mpsfix_kwdict_cache *mpsfix_kwdict_store_get(mpsfix_kwdict_store **store, const char *path,
 					     const mpsfix_file_stamp *stamp, const TSTree *tree);

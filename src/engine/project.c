@@ -313,27 +313,25 @@ static whose module_whose(asking *a, const module *m, TSNode from_module, const 
  * bind: ours when X is ours; not ours when X is no module of the project
  * (not named like ours), or one whose words say it cannot bind the name
  * (mpsfix_project_file_may_bind()) and the only module of the project of
- * its name that the import may find (from the project's top too: `python
- * -m scripts.run` finds the top's consts.py, not scripts/consts.py);
- * else unsure.
+ * its name that the import may find (mpsfix_modpath_only(): `python -m
+ * scripts.run` finds the top's consts.py, not scripts/consts.py); else
+ * unsure.
  */
 static whose star_whose(asking *a, const module *m, TSNode from_module)
 {
 	bool named_ours;
-	char *file = locate(a, m, from_module, NULL, 0, &named_ours), *top = NULL;
+	char *file = locate(a, m, from_module, NULL, 0, &named_ours);
 	whose w = !file ? (named_ours ? UNSURE : NOT_OURS) : !strcmp(file, a->ours) ? OURS : UNSURE;
 
-	if (w == UNSURE && file && is(from_module, "dotted_name"))
-		top = mpsfix_modpath_resolve(a->root, 0, m->data + ts_node_start_byte(from_module),
-					     ts_node_end_byte(from_module) - ts_node_start_byte(from_module), a->root);
-	if (w == UNSURE && file && (!top || !strcmp(top, file)))
+	if (w == UNSURE && (is(from_module, "relative_import") ||
+			    mpsfix_modpath_only(m->dir, m->data + ts_node_start_byte(from_module),
+						ts_node_end_byte(from_module) - ts_node_start_byte(from_module), a->root, file)))
 		for (size_t i = 0; i < a->p->len; i++)
 			if (!strcmp(a->p->files[i].path, file)) {
 				if (!mpsfix_project_file_may_bind(&a->p->files[i], a->q->name, a->q->name_len))
 					w = NOT_OURS;
 				break;
 			}
-	free(top);
 	free(file);
 	return w;
 }

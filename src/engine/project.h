@@ -71,8 +71,8 @@ typedef enum {
  * another name (`as`), a star import of a project module in a module that
  * reads the name, or besides an import of the name, unless that module's
  * words say it cannot bind the name (mpsfix_project_file_may_bind()) and
- * it is the only module of its name the import may find, from the
- * project's top too; two imports that bind
+ * it is the only module of its name the import may find
+ * (mpsfix_modpath_only()); two imports that bind
  * one name to different modules (a try's and its except's); an import of
  * a module named as the one asked about that is not found (a package under
  * lib/ put on sys.path); `X.f` where X is no import (`self.mod.f`, `M =
@@ -81,8 +81,8 @@ typedef enum {
  * `partial(f, ...)`, handed on as a value; for a class, `C.method()` is
  * fine: defaults.c asks that the class build itself by name only); a call
  * through `*args` or `**kwargs` that may or may not pass the parameter (a
- * `**NAME` whose dictionary a function writes out passes its keys,
- * kwdict.h, in a module the texts keep: texts.h); a
+ * `**NAME` whose dictionary a function writes out passes its keys:
+ * kwdict.h); a
  * string that is the name, holds it after `.` or `:`, or before `(` in a
  * string that is no docstring or is a doctest (`getattr(m, "f")`,
  * `"pkg.loader:f"`, `exec(code)`, `python -c`), but not in `__all__` nor

@@ -80,3 +80,21 @@ char *mpsfix_modpath_resolve(const char *dir, size_t dots, const char *mod, size
 	}
 	return file;
 }
+
+bool mpsfix_modpath_only(const char *dir, const char *mod, size_t len, const char *root, const char *file)
+{
+	char *d = mpsfix_xstrdup(dir), *slash, *r;
+	size_t rootlen = strlen(root);
+	bool only = true;
+
+	for (;;) {
+		r = mpsfix_modpath_resolve(d, 0, mod, len, root);
+		only = !r || !strcmp(r, file);
+		free(r);
+		if (!only || strlen(d) <= rootlen || !(slash = strrchr(d, '/')))
+			break;
+		*slash = '\0';
+	}
+	free(d);
+	return only;
+}

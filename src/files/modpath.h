@@ -23,4 +23,12 @@ char *mpsfix_modpath_dir(const char *path);
  */
 char *mpsfix_modpath_resolve(const char *dir, size_t dots, const char *mod, size_t len, const char *root);
 
+/**
+ * Is `file` the only module of the project that `mod` (no leading dots)
+ * may name in a file of folder `dir`: the one found from `dir` and from
+ * each folder above it up to `root` (`python -m pkg.run` from the top puts
+ * the top first on sys.path, `python pkg/sub/run.py` its own folder)?
+ */
+bool mpsfix_modpath_only(const char *dir, const char *mod, size_t len, const char *root, const char *file);
+
 #endif

@@ -32,7 +32,8 @@
 
 /*
  * Pseudo-words a file's filter holds when its text has `from .` or `import
- * *`, or a word with a byte past ASCII
+ * *`, or a word with a byte past ASCII (or declares an encoding other than
+ * UTF-8, ASCII or an 8-bit one)
  */
 #define MPSFIX_PROJECT_WORD_RELATIVE "\x01from ."
 #define MPSFIX_PROJECT_WORD_STAR "\x01import *"
@@ -93,7 +94,9 @@ bool mpsfix_project_file_may_hold(mpsfix_project_file *f, const char *w, size_t 
  * exec(), eval(), setattr(), `__dict__`, `sys.modules`, a frame's
  * `f_globals` or `f_locals`, or a `__getattr__` (a star import asks it
  * for the names of an `__all__` the module does not bind); or a word past
- * ASCII, which Python may read as the name (`ｌonely` is `lonely`).
+ * ASCII, which Python may read as the name (`ｌonely` is `lonely`), or a
+ * declared source encoding that may spell it in other bytes (UTF-7).
+ * (`object.__setattr__(mod, ...)` and the like are not seen.)
  */
 bool mpsfix_project_file_may_bind(mpsfix_project_file *f, const char *name, size_t n);
 
