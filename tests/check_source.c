@@ -68,6 +68,32 @@ static void expect_ok(const char *data, size_t len)
 	mpsfix_source_release(&s);
 }
 
+/* PEP 263 on a text alone: an encoding other than UTF-8 or ASCII declared */
+START_TEST(test_source_declares_other)
+{
+	static const struct {
+		const char *text;
+		bool other;
+	} cases[] = {
+		{"# coding: utf-7\nx = 1\n", true},
+		{"# vim: set fileencoding=latin-1 :\n", true},
+		{"\r\n# -*- coding: cp1252 -*-\r\n", true},     /* a blank line first */
+		{"\xEF\xBB\xBF# coding: utf-7\n", true},           /* after a UTF-8 BOM */
+		{"# -*- coding: utf-8 -*-\n", false},
+		{"# coding=UTF_8\n", false},
+		{"# coding: ascii\n", false},
+		{"x = 1\n# coding: utf-7\n", false},            /* code first: line 2 is not read */
+		{"#!/usr/bin/env python\n# coding: utf-7\n", true},
+		{"x = 1\ny = 2\n# coding: utf-7\n", false},    /* line 3 */
+		{"", false},
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		ck_assert_msg(mpsfix_source_declares_other(cases[i].text, strlen(cases[i].text)) == cases[i].other,
+			      "case %zu: %s", i, cases[i].text);
+}
+END_TEST
+
 START_TEST(test_source_bom)
 {
 	mpsfix_source s = MPSFIX_SOURCE_INIT;
@@ -726,6 +752,7 @@ Suite *mpsfix_suite_source(void)
 
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_set_timeout(tc, 30);
+	tcase_add_test(tc, test_source_declares_other);
 	tcase_add_test(tc, test_source_bom);
 	tcase_add_test(tc, test_source_crlf);
 	tcase_add_test(tc, test_source_mixed_endings);

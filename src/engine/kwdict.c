@@ -224,12 +224,6 @@ TSNode mpsfix_kwdict_of(mpsfix_kwdict_cache *c, TSNode splat, const char *src)
 		       : none;
 }
 
-void mpsfix_kwdict_same_text(mpsfix_kwdict_cache *c, const TSTree *tree)
-{
-	if (c->tree)
-		c->tree = tree;
-}
-
 void mpsfix_kwdict_keys(TSNode dict, void (*each)(TSNode key, TSNode value, void *payload), void *payload)
 {
 	mpsfix_kids k;
@@ -295,7 +289,8 @@ mpsfix_kwdict_cache *mpsfix_kwdict_store_get(mpsfix_kwdict_store **store, const 
 				memset(&e->kw, 0, sizeof(e->kw)); /* changed since: read again */
 				e->stamp = *stamp;
 			}
-			mpsfix_kwdict_same_text(&e->kw, tree);
+			if (e->kw.tree)
+				e->kw.tree = tree; /* the same text parsed again: its offsets hold */
 			return &e->kw;
 		}
 	if (st->len == MPSFIX_KWDICT_FILES) {

@@ -62,18 +62,12 @@ typedef struct mpsfix_kwdict_cache {
 } mpsfix_kwdict_cache;
 
 /**
- * Tree `tree` is of the text `cache` has read (parsed again): keep what it
- * read instead of reading the tree at the next question.
- */
-void mpsfix_kwdict_same_text(mpsfix_kwdict_cache *cache, const TSTree *tree);
-
-/**
  * The dictionary that `splat` passes (a dictionary_splat `**NAME` in the
  * text `src`): the `dict(...)` call or the `{...}` display assigned to it
  * or written there, where its keys are known as above; else a null node.
  * `cache` keeps what it read of the tree for the next questions; a tree
- * it has not read is read first, unless mpsfix_kwdict_same_text() says
- * it is the same text.
+ * it has not read is read first (a store's cache knows another tree of the
+ * same text: mpsfix_kwdict_store_get()).
  */
 TSNode mpsfix_kwdict_of(mpsfix_kwdict_cache *cache, TSNode splat, const char *src);
 

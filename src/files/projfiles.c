@@ -9,11 +9,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "discover.h"
+#include "source.h"
 
 static bool exists_in(const char *dir, const char *name)
 {
@@ -234,37 +234,6 @@ static void add_word(mpsfix_project_file *f, const char *w, size_t n)
 }
 
 /*
- * Does the first or second line of `data` declare a source encoding that
- * may spell a name in other bytes than ASCII's (`# coding: utf-7`: `+AG0-`
- * is `m`)?  UTF-8, ASCII and the 8-bit ones (their other bytes are past
- * ASCII) do not.
- */
-static bool other_encoding(const char *data, size_t len)
-{
-	static const char *const plain[] = {"utf-8", "utf8", "utf_8", "ascii", "latin", "iso-8859", "iso8859", "cp125"};
-	const char *end = data, *c;
-
-	for (int line = 0; line < 2 && end < data + len; line++) {
-		const char *nl = memchr(end, '\n', (size_t)(data + len - end));
-
-		end = nl ? nl + 1 : data + len;
-	}
-	for (c = data; c + 7 <= end; c++) { /* coding:, fileencoding= (PEP 263) */
-		const char *v = c + 6;
-
-		if (memcmp(c, "coding", 6) || (*v != ':' && *v != '='))
-			continue;
-		for (v++; v < end && (*v == ' ' || *v == '\t'); v++)
-			;
-		for (size_t i = 0; i < MPSFIX_ARRAY_SIZE(plain); i++)
-			if ((size_t)(end - v) >= strlen(plain[i]) && !strncasecmp(v, plain[i], strlen(plain[i])))
-				return false;
-		return true;
-	}
-	return false;
-}
-
-/*
  * Does `data` hold the word `word` (`n` bytes), blanks (or none, or a
  * backslash and a new line), then `next`: `from .`, `import *`?
  */
@@ -330,7 +299,7 @@ static void file_index(mpsfix_project_file *f)
 	}
 	if (word_then(data, len, "from", 4, '.'))
 		add_word(f, MPSFIX_PROJECT_WORD_RELATIVE, strlen(MPSFIX_PROJECT_WORD_RELATIVE));
-	if (nonascii || other_encoding(data, len)) /* Python reads ｌonely as lonely (NFKC) */
+	if (nonascii || mpsfix_source_declares_other(data, len)) /* Python reads ｌonely as lonely (NFKC) */
 		add_word(f, MPSFIX_PROJECT_WORD_NONASCII, strlen(MPSFIX_PROJECT_WORD_NONASCII));
 	if (word_then(data, len, "import", 6, '*'))
 		add_word(f, MPSFIX_PROJECT_WORD_STAR, strlen(MPSFIX_PROJECT_WORD_STAR));

@@ -33,7 +33,7 @@
 /*
  * Pseudo-words a file's filter holds when its text has `from .` or `import
  * *`, or a word with a byte past ASCII (or declares an encoding other than
- * UTF-8, ASCII or an 8-bit one)
+ * UTF-8 or ASCII: mpsfix_source_declares_other())
  */
 #define MPSFIX_PROJECT_WORD_RELATIVE "\x01from ."
 #define MPSFIX_PROJECT_WORD_STAR "\x01import *"

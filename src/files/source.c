@@ -134,11 +134,19 @@ static const char *foreign_bom(const char *data, size_t len, const char **bytes)
  * file's encoding.  The name is copied into `name` (lower case, '_' as '-');
  * false when there is no declaration.
  */
-static bool coding_line(const mpsfix_source *s, char *name, size_t size, uint32_t *line_out)
+static bool coding_line(const char *data, size_t len, char *name, size_t size, uint32_t *line_out)
 {
-	for (uint32_t line = 1; line <= 2 && line <= s->nlines; line++) {
-		mpsfix_span sp = mpsfix_source_line(s, line);
-		const char *p = s->data + sp.start, *end = s->data + sp.end;
+	const char *next = data, *stop = data + len;
+
+	if (len >= 3 && !memcmp(data, "\xEF\xBB\xBF", 3))
+		next += 3;
+	for (uint32_t line = 1; line <= 2 && next < stop; line++) {
+		const char *nl = memchr(next, '\n', (size_t)(stop - next));
+		const char *p = next, *end = nl ? nl : stop;
+
+		next = nl ? nl + 1 : stop;
+		if (end > p && end[-1] == '\r')
+			end--;
 
 		while (p < end && (*p == ' ' || *p == '\t' || *p == '\f'))
 			p++;
@@ -185,6 +193,15 @@ static bool is_utf8_name(const char *name)
 	return false;
 }
 
+bool mpsfix_source_declares_other(const char *data, size_t len)
+{
+	char name[32];
+	uint32_t line;
+
+	return coding_line(data, len, name, sizeof(name), &line) && !is_utf8_name(name) && strcmp(name, "ascii") &&
+	       strcmp(name, "us-ascii");
+}
+
 /* Offset of the first byte that is not ASCII, or `len`. */
 static size_t first_non_ascii(const char *data, size_t len)
 {
@@ -222,7 +239,7 @@ static int load(mpsfix_source *out, const char *path, char *data, size_t len)
 					path, line, col);
 	}
 	/* with a UTF-8 byte-order mark, Python reads UTF-8 whatever a coding line says */
-	if (!out->has_bom && coding_line(out, declared, sizeof(declared), &coding_at) &&
+	if (!out->has_bom && coding_line(out->data, out->len, declared, sizeof(declared), &coding_at) &&
 	    !is_utf8_name(declared)) {
 		if ((bad = first_non_ascii(data, len)) < len) {
 			mpsfix_source_position(out, (uint32_t)bad, &line, &col);

@@ -159,6 +159,13 @@ int mpsfix_source_check_writable(const mpsfix_source *s, const char *path);
 int mpsfix_source_write_back(const mpsfix_source *s, const char *path,
 			     const char *data, size_t len);
 
+/**
+ * Does text `data` (`len` bytes) declare (PEP 263, on its first or second
+ * line) a source encoding other than UTF-8 or ASCII, in which Python may
+ * read its bytes as other characters (`# coding: utf-7`: `+AG0-` is `m`)?
+ */
+bool mpsfix_source_declares_other(const char *data, size_t len);
+
 /** Is `name` (no folder) one that write-back gives its temporary files? */
 bool mpsfix_source_is_temp_name(const char *name);
 
