@@ -19,7 +19,9 @@ modules pass (src/engine/project.h); project-calls-30000 asks a module of
 30,000 nested calls of the function.  kwargs-dicts-5000 and
 project-kwargs-5000 call a function through 5,000 dictionaries written out
 (`f(x, **kw1)`, src/engine/kwdict.h), kwargs-calls-30000 through one
-dictionary 30,000 times.  Standard library only.
+dictionary 30,000 times.  project-large-caller-400 asks 400 questions that
+each read the same caller module of 590 KB (src/engine/texts.h).  Standard
+library only.
 """
 
 import argparse
@@ -87,7 +89,16 @@ def shapes(scale):
                                  "m.py": "from lib import f\ndef main(x, d):\n" + "".join(
                                      "    kw%d = {'device': d}\n    y%d = f(x, **kw%d)\n" % (i, i, i)
                                      for i in range(n(5000)))}),
+        ("project-large-caller-400", {"pyproject.toml": "[project]\nname = 'p'\n",
+                                      "lib.py": "".join('def f%d(x, device="cuda"):\n    return x.to(device)\n\n\n' % i
+                                                        for i in range(n(400))),
+                                      "m.py": "from lib import *\n" + "".join(
+                                          "def g%d(x, d):\n    f%d(x, device=d)\n%s\n" % (i, i, LINE * 20)
+                                          for i in range(n(400)))}),
     ]
+
+
+LINE = "    y = (x + 1, x * 2, x - 3, x / 4, [x, x, x], {x: x}, f(x, y=x, z=x))\n"
 
 
 def project(nfns, nmods):

@@ -17,6 +17,7 @@
 #include "defaults.h"
 #include "dynamic.h"
 #include "parse.h"
+#include "project.h"
 #include "selfattr.h"
 #include "sibling.h"
 #include "tests.h"
@@ -740,6 +741,70 @@ START_TEST(test_engine_defaults)
 }
 END_TEST
 
+/*
+ * A class method's `cls(...)` is a call of the class's `__init__`: read in
+ * a project whose other modules never name the class (a class's own calls
+ * settle nothing outside a project, where a configuration may build it).
+ */
+START_TEST(test_engine_defaults_cls)
+{
+#define K "class C:\n    def __init__(self, x, device='cuda'):\n        self.x = x\n"
+#define CM "    @classmethod\n    def make(cls, d):\n"
+	static const struct {
+		const char *text;
+		bool overridden;
+	} cases[] = {
+		{K "C(1, 'cpu')\n", true},
+		{K CM "        return cls(1, device=d)\nC(1, 'cpu')\n", true},
+		{K CM "        return cls(1, d)\nC(1, device='cpu')\n", true},
+		{K CM "        return cls(1, device=d)\n", true}, /* built by cls(...) alone */
+		{K CM "        return cls(1)\nC(1, 'cpu')\n", false},
+		{K CM "        return [cls(1, d), cls(2)]\nC(1, 'cpu')\n", false},
+		{K CM "        return cls(1, **kw)\nC(1, 'cpu')\n", false},
+		{K CM "        return cls(*args)\nC(1, 'cpu')\n", false},
+		{K CM "        cls = D\n        return cls(1, d)\nC(1, 'cpu')\n", false}, /* cls rebound */
+		{K CM "        return lambda: cls(1, d)\nC(1, 'cpu')\n", false},
+		{K CM "        exec(s)\n        return cls(1, d)\nC(1, 'cpu')\n", false},
+		{K "    @classmethod\n    @cache\n    def make(cls, d):\n        return cls(1, d)\nC(1, 'cpu')\n", false},
+		{K "    def make(self, cls):\n        return cls(1, 'cpu')\nC(1, 'cpu')\n", false},
+		{K "    @staticmethod\n    def make(cls):\n        return cls(1, 'cpu')\nC(1, 'cpu')\n", false},
+		{K "    @classmethod\n    def make(klass, d):\n        return klass(1, d)\nC(1, 'cpu')\n", false},
+		{K CM "        class D(C):\n            @classmethod\n            def other(cls):\n"
+		      "                return cls(1)\n        return cls(1, d)\nC(1, 'cpu')\n", false},
+	};
+#undef K
+#undef CM
+	char tmpl[] = "/tmp/mpsfix-defaults-XXXXXX";
+	char *dir = mkdtemp(tmpl), *path;
+
+	ck_assert_ptr_nonnull(dir);
+	tu_put(dir, "pyproject.toml", "[project]\nname = \"p\"\n");
+	path = mpsfix_xasprintf("%s/m.py", dir);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *text = cases[i].text;
+		TSParser *parser = NULL;
+		TSTree *tree = NULL;
+		mpsfix_defaults_memo memo = {0};
+		TSNode param;
+
+		tu_put(dir, "m.py", text);
+		memo.project = mpsfix_project_cache_new();
+		memo.path = path;
+		ck_assert_int_eq(mpsfix_parser_new(&parser), 0);
+		ck_assert_int_eq(mpsfix_parse(&tree, parser, text, (uint32_t)strlen(text)), 0);
+		param = first_default(ts_tree_root_node(tree));
+		ck_assert_msg(mpsfix_defaults_overridden(&memo, text, param) == cases[i].overridden,
+			      "case %zu: not %d: %s", i, cases[i].overridden, text);
+		mpsfix_project_cache_free(memo.project);
+		mpsfix_defaults_memo_release(&memo);
+		ts_tree_delete(tree);
+		ts_parser_delete(parser);
+	}
+	free(path);
+	tu_rm_rf(dir);
+}
+END_TEST
+
 /* The last `self.X` read in `text` (the attribute node of `return self.X`, `return this.X`). */
 static TSNode last_read(TSNode root, const char *text)
 {
@@ -959,6 +1024,7 @@ Suite *mpsfix_suite_engine(void)
 	tcase_add_test(tc, test_engine_callers);
 	tcase_add_test(tc, test_engine_dynamic_calls);
 	tcase_add_test(tc, test_engine_defaults);
+	tcase_add_test(tc, test_engine_defaults_cls);
 	tcase_add_test(tc, test_engine_selfattr);
 	tcase_add_test(tc, test_engine_accelerator_class_names);
 	suite_add_tcase(s, tc);

@@ -9,6 +9,7 @@
 
 #include "project.h"
 #include "projfiles.h"
+#include "texts.h"
 #include "testutil.h"
 #include "tests.h"
 
@@ -70,6 +71,15 @@ START_TEST(test_project_calls)
 		 "pkg/__init__.py\nfrom .loader import Prefetch\n\f"
 		 "train.py\nfrom pkg import Prefetch\np = Prefetch(xs, device=d)\nq = Prefetch(xs, d)\n",
 		 MPSFIX_PROJECT_PASSED, 2},
+		{"a package's `import X as X` (PEP 484) hands it on", "Prefetch", true, 1, false,
+		 "pkg/__init__.py\nfrom .loader import Prefetch as Prefetch\n\f"
+		 "train.py\nfrom pkg import Prefetch\np = Prefetch(xs, device=d)\n", MPSFIX_PROJECT_PASSED, 1},
+		{"... and a call through it that leaves it out", "Prefetch", true, 1, false,
+		 "pkg/__init__.py\nfrom .loader import Prefetch as Prefetch\n\f"
+		 "train.py\nfrom pkg import Prefetch as Prefetch\np = Prefetch(xs)\n", MPSFIX_PROJECT_DEFAULT_USED, 1},
+		{"a package that renames it: not followed", "Prefetch", true, 1, false,
+		 "pkg/__init__.py\nfrom .loader import Prefetch as P\n\f"
+		 "train.py\nfrom pkg import P\np = P(xs, device=d)\n", MPSFIX_PROJECT_UNKNOWN, 0},
 		{"a package's star import hands it on", "lonely", false, -1, false,
 		 "pkg/__init__.py\nfrom .loader import *\n\f"
 		 "train.py\nfrom pkg import lonely\nlonely(1)\n", MPSFIX_PROJECT_DEFAULT_USED, 1},
@@ -312,6 +322,120 @@ START_TEST(test_project_kwargs_large)
 }
 END_TEST
 
+/* Sum of the kept texts' lengths, as the cache counts them. */
+static size_t kept_bytes(const mpsfix_texts *c)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < MPSFIX_TEXTS_KEPT; i++)
+		if (c->items[i].path)
+			n += c->items[i].len;
+	return n;
+}
+
+static void put_module(const char *dir, const char *rel, size_t bytes)
+{
+	mpsfix_buf text = MPSFIX_BUF_INIT;
+
+	while (text.len + 20 <= bytes)
+		mpsfix_buf_adds(&text, "x = (1, 2, 3, 4)\n# \n");
+	while (text.len < bytes)
+		mpsfix_buf_adds(&text, "\n");
+	tu_put(dir, rel, text.data);
+	mpsfix_buf_release(&text);
+}
+
+/* The modules read for the questions are kept by a byte budget: a module
+ * larger than 64 KiB is kept too (it was parsed again for each question),
+ * one larger than the budget is not, and a text being read is never put
+ * out to make room. */
+START_TEST(test_project_texts_kept)
+{
+	char tmpl[] = "/tmp/mpsfix-texts-XXXXXX";
+	char *dir = mkdtemp(tmpl), *small, *big, *big2, *huge;
+	mpsfix_texts c = {0};
+	mpsfix_text *t, *u, *v;
+	bool owned;
+
+	ck_assert_ptr_nonnull(dir);
+	put_module(dir, "small.py", 100);
+	put_module(dir, "big.py", 600 * 1024);
+	put_module(dir, "big2.py", 600 * 1024);
+	put_module(dir, "huge.py", MPSFIX_TEXTS_KEPT_BYTES + 1);
+	small = mpsfix_xasprintf("%s/small.py", dir);
+	big = mpsfix_xasprintf("%s/big.py", dir);
+	big2 = mpsfix_xasprintf("%s/big2.py", dir);
+	huge = mpsfix_xasprintf("%s/huge.py", dir);
+
+	/* a large module is parsed once and kept */
+	t = mpsfix_texts_get(&c, big, &owned);
+	ck_assert_ptr_nonnull(t);
+	ck_assert(!owned);
+	ck_assert_ptr_nonnull(t->tree);
+	mpsfix_texts_put(t, owned);
+	u = mpsfix_texts_get(&c, big, &owned);
+	ck_assert_ptr_eq(u, t);
+	ck_assert(!owned);
+	ck_assert_uint_eq(u->pins, 1);
+
+	/* while big is read, big2 does not fit beside it: not kept */
+	v = mpsfix_texts_get(&c, big2, &owned);
+	ck_assert_ptr_nonnull(v);
+	ck_assert(owned);
+	ck_assert_ptr_nonnull(v->tree);
+	mpsfix_texts_put(v, owned);
+	ck_assert_uint_eq(c.bytes, 600 * 1024);
+	mpsfix_texts_put(u, false);
+
+	/* once nobody reads big, big2 takes its place */
+	v = mpsfix_texts_get(&c, big2, &owned);
+	ck_assert(!owned);
+	mpsfix_texts_put(v, owned);
+	ck_assert_uint_eq(c.bytes, 600 * 1024);
+	ck_assert_uint_eq(kept_bytes(&c), c.bytes);
+
+	/* a small one fits beside it; one past the budget is never kept */
+	t = mpsfix_texts_get(&c, small, &owned);
+	ck_assert(!owned);
+	mpsfix_texts_put(t, owned);
+	t = mpsfix_texts_get(&c, huge, &owned);
+	ck_assert_ptr_nonnull(t);
+	ck_assert(owned);
+	mpsfix_texts_put(t, owned);
+	ck_assert_uint_eq(c.bytes, 600 * 1024 + 100);
+	ck_assert_uint_eq(kept_bytes(&c), c.bytes);
+
+	/* a changed file is read again (its stamp differs) */
+	put_module(dir, "small.py", 200);
+	t = mpsfix_texts_get(&c, small, &owned);
+	ck_assert_uint_eq(t->len, 200);
+	mpsfix_texts_put(t, owned);
+	ck_assert_uint_eq(kept_bytes(&c), c.bytes);
+
+	/* more small files than places: the oldest make room */
+	for (int i = 0; i < 2 * MPSFIX_TEXTS_KEPT; i++) {
+		char rel[32], *path;
+
+		snprintf(rel, sizeof(rel), "m%d.py", i);
+		put_module(dir, rel, 1000);
+		path = mpsfix_xasprintf("%s/%s", dir, rel);
+		t = mpsfix_texts_get(&c, path, &owned);
+		ck_assert(!owned);
+		mpsfix_texts_put(t, owned);
+		free(path);
+		ck_assert_uint_eq(kept_bytes(&c), c.bytes);
+	}
+	ck_assert_uint_eq(c.bytes, MPSFIX_TEXTS_KEPT * 1000);
+
+	mpsfix_texts_release(&c);
+	free(small);
+	free(big);
+	free(big2);
+	free(huge);
+	tu_rm_rf(dir);
+}
+END_TEST
+
 /* A module that says the name past PROJECT_MAX_MENTIONS (1024) times is left unread: its calls are unknown. */
 START_TEST(test_project_crowded)
 {
@@ -515,6 +639,7 @@ Suite *mpsfix_suite_project(void)
 	tcase_add_test(tc, test_project_calls);
 	tcase_add_test(tc, test_project_crowded);
 	tcase_add_test(tc, test_project_kwargs_large);
+	tcase_add_test(tc, test_project_texts_kept);
 	tcase_add_test(tc, test_project_given);
 	tcase_add_test(tc, test_project_unnamed);
 	tcase_add_test(tc, test_project_root);

@@ -285,6 +285,30 @@ run "$bin" check --isolated --select MPS205 "$proj"
 expect_out "a call leaving it out: reported" "loader.py:17:22: MPS205"
 expect_out "a configuration naming the class: reported" "loader.py:13:31: MPS205"
 expect_no_out "the class every call passes it to: not reported" "loader.py:5:"
+# a class method's cls(...) is a call of __init__; `import X as X` (PEP 484's
+# re-export) binds X itself
+cat >>"$proj/pkg/loader.py" <<'PY'
+
+
+class Buffer:
+    def __init__(self, capacity, device="cuda"):
+        self.device = device
+
+    @classmethod
+    def from_data(cls, data, device="cuda"):
+        return cls(len(data), device=device)
+PY
+printf 'from .loader import Buffer as Buffer\n' >>"$proj/pkg/__init__.py"
+printf 'from pkg import Buffer\nb = Buffer(3, device="cpu")\nc = Buffer.from_data([], device="cpu")\n' >"$proj/buf.py"
+run "$bin" check --isolated --select MPS205 "$proj"
+expect_no_out "every call passes it, cls(...) too: not reported" "loader.py:41:"
+expect_out "a class method's own default: reported (methods are not followed into other modules)" \
+	"loader.py:45:"
+sed 's/return cls(len(data), device=device)/return cls(len(data))/' "$proj/pkg/loader.py" >"$proj/l.tmp"
+mv "$proj/l.tmp" "$proj/pkg/loader.py"
+run "$bin" check --isolated --select MPS205 "$proj"
+expect_out "a cls(...) leaving it out: reported" "loader.py:41:"
+rm "$proj/buf.py"
 # MPS104: a fallback taken only when no device is given, where every call gives one
 cat >"$proj/pkg/faces.py" <<'PY'
 import torch

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bindings.h"
 #include "callers.h"
 #include "kwdict.h"
 #include "parse.h"
@@ -287,6 +288,38 @@ static bool static_method(TSNode dd, const char *src)
 }
 
 /*
+ * Is name `n` the `cls` of a call `cls(...)` made right in a class method
+ * whose first parameter is `cls` and which binds it nowhere else (not in a
+ * def or lambda inside it)?  The call builds an instance of the class or of
+ * a subclass: its arguments go to the class's `__init__` unless the
+ * subclass has its own, so they are read as a call of it (read_fn()).
+ */
+static bool cls_call(TSNode n, const char *src)
+{
+	TSNode call = ts_node_parent(n), f, dd, d, first;
+	mpsfix_binding b;
+
+	if (!is(n, "identifier") || !mpsfix_node_text_is(n, src, "cls") || !is(call, "call") ||
+	    !mpsfix_field_is(call, "function", n))
+		return false;
+	for (f = ts_node_parent(call); !ts_node_is_null(f) && !is(f, "function_definition") && !is(f, "lambda") &&
+					!is(f, "class_definition");
+	     f = ts_node_parent(f))
+		;
+	if (!is(f, "function_definition") || !is(dd = ts_node_parent(f), "decorated_definition"))
+		return false;
+	first = mpsfix_first_named(ts_node_child_by_field_name(f, "parameters", 10));
+	if (!is(first, "identifier") || !mpsfix_node_text_is(first, src, "cls"))
+		return false;
+	d = mpsfix_first_named(dd);
+	if (!is(d, "decorator") || !mpsfix_node_text_is(mpsfix_first_named(d), src, "classmethod") ||
+	    !is(ts_node_next_named_sibling(d), "function_definition"))
+		return false; /* @classmethod alone: another decorator may call it otherwise */
+	mpsfix_bindings_count(f, src, &n, 1, &b);
+	return b.count == 1 && !b.dynamic;
+}
+
+/*
  * Does name `n` build the class unnamed, or may it: `cls` handed on or
  * called (not `cls.x`, not the parameter itself), a class method's first
  * parameter of another name, `__class__` other than for its name
@@ -330,7 +363,7 @@ static mpsfix_walk_action self_builder(TSNode n, void *payload)
 	    (is(p, "keyword_argument") && mpsfix_field_is(p, "name", n)))
 		return MPSFIX_WALK_DESCEND; /* device.type, f(cls=...): not the name */
 	if (mpsfix_node_text_is(n, src, "cls"))
-		return is(p, "parameters") || (is(p, "attribute") && mpsfix_field_is(p, "object", n) &&
+		return is(p, "parameters") || cls_call(n, src) || (is(p, "attribute") && mpsfix_field_is(p, "object", n) &&
 						mpsfix_class_attribute(n, p, src))
 			       ? MPSFIX_WALK_DESCEND
 			       : MPSFIX_WALK_STOP; /* cls.x, not cls(...), cls.__call__(...) */
@@ -516,6 +549,23 @@ static bool torch_attribute(const mpsfix_defaults_memo *m, const struct mpsfix_d
 	return is(o, "identifier") && mpsfix_node_text_is(o, src, "torch");
 }
 
+typedef struct {
+	mpsfix_defaults_memo *m;
+	const char *src;
+} cls_reader;
+
+/* Read each `cls(...)` of the class's methods (cls_call()) as a call of its `__init__`. */
+static mpsfix_walk_action read_cls_call(TSNode n, void *payload)
+{
+	cls_reader *cr = payload;
+
+	if (is(n, "class_definition"))
+		return MPSFIX_WALK_SKIP; /* a class inside: its own cls */
+	if (cls_call(n, cr->src))
+		read_call(cr->m, ts_node_child_by_field_name(ts_node_parent(n), "arguments", 9), cr->src);
+	return MPSFIX_WALK_DESCEND;
+}
+
 /*
  * Read the calls of function definition `def` of the text at `root` (a
  * method of `cls`, when not null; a static one; with `init`, the class's
@@ -560,6 +610,11 @@ static struct mpsfix_defaults_fn *read_fn(mpsfix_defaults_memo *m, TSNode root, 
 			ok = is(id->call, "call") && method_call(id, cls, is_static, src);
 		if (ok && !id->handed)
 			read_call(m, ts_node_child_by_field_name(id->call, "arguments", 9), src);
+	}
+	if (ok && init) {
+		cls_reader cr = {m, src};
+
+		mpsfix_walk(ts_node_child_by_field_name(cls, "body", 4), read_cls_call, &cr);
 	}
 	f.n = m->ncalls - f.first;
 	f.ok = ok;

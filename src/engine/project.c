@@ -351,12 +351,22 @@ static bool module_is_ours(asking *a, const module *m, TSNode from_module, const
 	return yes;
 }
 
-/* The name an import binds for its imported item `it` (`a` of `import a.b`, the alias of `x as y`). */
-static TSNode bound_name(TSNode it, bool *aliased)
+/*
+ * The name an import binds for its imported item `it` (`a` of `import a.b`,
+ * the alias of `x as y`); `*aliased` when that is another name than the
+ * item's (`from .buffer import ReplayBuffer as ReplayBuffer`, the explicit
+ * re-export of PEP 484, binds the name itself).
+ */
+static TSNode bound_name(TSNode it, const char *src, bool *aliased)
 {
-	*aliased = is(it, "aliased_import");
-	if (*aliased)
-		return ts_node_child_by_field_name(it, "alias", 5);
+	TSNode alias;
+
+	*aliased = false;
+	if (is(it, "aliased_import")) {
+		alias = ts_node_child_by_field_name(it, "alias", 5);
+		*aliased = !mpsfix_node_same_text(alias, ts_node_child_by_field_name(it, "name", 4), src);
+		return alias;
+	}
 	return is(it, "dotted_name") ? ts_node_named_child(it, 0) : it;
 }
 
@@ -447,7 +457,7 @@ static bool module_of_name(asking *a, const module *m, TSNode root, const char *
 
 			if (ts_node_eq(it, from) || is(it, "wildcard_import"))
 				continue;
-			bound = bound_name(it, &aliased);
+			bound = bound_name(it, m->data, &aliased);
 			if (!mpsfix_node_same_text(bound, root, m->data))
 				continue;
 			if (is(s, "import_statement")) {
@@ -466,7 +476,7 @@ static bool module_of_name(asking *a, const module *m, TSNode root, const char *
 				*w = module_whose(a, m, empty, full.data, full.len, 0);
 			} else {
 				/* from p import mod (as X): X.c is p.mod.c */
-				TSNode name = aliased ? ts_node_child_by_field_name(it, "name", 4) : it;
+				TSNode name = is(it, "aliased_import") ? ts_node_child_by_field_name(it, "name", 4) : it;
 
 				mpsfix_buf_add(&full, m->data + ts_node_start_byte(name),
 					       ts_node_end_byte(name) - ts_node_start_byte(name));
@@ -511,7 +521,7 @@ static whose imports_whose(asking *a, const module *m, int depth, bool *renamed,
 				*star = here == NOT_OURS ? *star : *star == NOT_OURS ? here : *star == here ? here : UNSURE;
 				continue;
 			}
-			b = bound_name(it, &aliased);
+			b = bound_name(it, m->data, &aliased);
 			if (is(s, "import_from_statement") && aliased &&
 			    text_is(ts_node_child_by_field_name(it, "name", 4), m->data, a->q->name, a->q->name_len) &&
 			    module_whose(a, m, from, NULL, 0, depth) != NOT_OURS)
@@ -583,7 +593,7 @@ static bool hands_module_on(asking *a, const module *m)
 			if (!module_is_ours(a, m, is(s, "import_statement") ? empty : from, m->data + ts_node_start_byte(name),
 					    ts_node_end_byte(name) - ts_node_start_byte(name)))
 				continue;
-			bound = bound_name(it, &aliased);
+			bound = bound_name(it, m->data, &aliased);
 			w = m->data + ts_node_start_byte(bound);
 			n = ts_node_end_byte(bound) - ts_node_start_byte(bound);
 			/* each read of the bound name: the object of an attribute, or in an import */

@@ -28,10 +28,36 @@ void mpsfix_texts_release(mpsfix_texts *c)
 	memset(c, 0, sizeof(*c));
 }
 
+/* A free place for a text of `size` bytes: the kept texts used longest ago
+ * that nobody reads now make room; NULL when there is none. */
+static mpsfix_text *make_room(mpsfix_texts *c, uint64_t size)
+{
+	if (size > MPSFIX_TEXTS_KEPT_BYTES)
+		return NULL;
+	for (;;) {
+		mpsfix_text *free_slot = NULL, *oldest = NULL;
+
+		for (size_t i = 0; i < MPSFIX_TEXTS_KEPT; i++) {
+			mpsfix_text *e = &c->items[i];
+
+			if (!e->path)
+				free_slot = e;
+			else if (!e->pins && (!oldest || e->used < oldest->used))
+				oldest = e;
+		}
+		if (free_slot && c->bytes + size <= MPSFIX_TEXTS_KEPT_BYTES)
+			return free_slot;
+		if (!oldest)
+			return NULL;
+		c->bytes -= oldest->len;
+		text_release(oldest);
+	}
+}
+
 mpsfix_text *mpsfix_texts_get(mpsfix_texts *c, const char *path, bool *owned)
 {
 	mpsfix_file_stamp st;
-	mpsfix_text *t = NULL, *slot = NULL;
+	mpsfix_text *t = NULL;
 
 	*owned = false;
 	if (!mpsfix_file_stamp_read(&st, path))
@@ -44,15 +70,12 @@ mpsfix_text *mpsfix_texts_get(mpsfix_texts *c, const char *path, bool *owned)
 			e->pins++;
 			return e;
 		}
-		if (!e->pins && (!slot || e->used < slot->used))
-			slot = e;
 	}
-	if (!slot || st.size > (int64_t)MPSFIX_TEXTS_KEPT_MAX) {
+	/* The text is read with the file's size at most a little off (it may
+	 * change between the two): counted by what was read. */
+	if (st.size < 0 || !(t = make_room(c, (uint64_t)st.size))) {
 		t = mpsfix_xcalloc(1, sizeof(*t));
 		*owned = true;
-	} else {
-		t = slot;
-		text_release(t);
 	}
 	if (mpsfix_read_whole(path, MPSFIX_PROJECT_MAX_BYTES, &t->data, &t->len) != 0 || t->len > UINT32_MAX) {
 		text_release(t);
@@ -72,6 +95,8 @@ mpsfix_text *mpsfix_texts_get(mpsfix_texts *c, const char *path, bool *owned)
 	}
 	t->used = ++c->clock;
 	t->pins++;
+	if (!*owned)
+		c->bytes += t->len;
 	return t;
 }
 

@@ -703,6 +703,17 @@ static bool holds_type(const mpsfix_truth_ctx *cx, TSNode n)
 	return false;
 }
 
+/* torch.distributed.Backend.NCCL, which stands for "nccl" (CUDA's collectives). */
+static bool is_nccl(const mpsfix_truth_ctx *cx, TSNode n)
+{
+	mpsfix_buf name = MPSFIX_BUF_INIT;
+	bool yes;
+
+	yes = is(n, "attribute") && name_of(cx, n, &name) && !strcmp(name.data, "torch.distributed.Backend.NCCL");
+	mpsfix_buf_release(&name);
+	return yes;
+}
+
 /* `a OP b` with one operator: device == "cuda", x.type != "mps", "cuda" in str(d), ... */
 static truth compare_test(const mpsfix_truth_ctx *cx, TSNode e, int depth)
 {
@@ -744,6 +755,8 @@ static truth compare_test(const mpsfix_truth_ctx *cx, TSNode e, int depth)
 	rv = mpsfix_literal_string(&rl, right, cx->src);
 	if (!strcmp(op, "==") || !strcmp(op, "!=")) {
 		k = mpsfix_truth_device_kind(lv ? lv : rv ? rv : "");
+		if (!lv && !rv && (is_nccl(cx, left) || is_nccl(cx, right)))
+			k = 'c'; /* get_backend() == dist.Backend.NCCL */
 		if (k == 'm' && (strcmp(lv ? lv : rv, "mps") || !holds_type(cx, lv ? right : left)))
 			k = 0; /* device == "mps" misses "mps:0" */
 		if (k)
