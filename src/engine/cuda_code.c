@@ -232,6 +232,8 @@ static bool call_needs_cuda(evidence *ev, TSNode call, mpsfix_span *at)
 	if (named) {
 		if (device_api(ev->name.data, ev->strict))
 			return true;
+		if (mpsfix_cuda_module(ev->name.data, ev->name.len))
+			return true; /* a function of Megatron-LM, Triton, flash-attn...: none runs on a Mac */
 		for (size_t i = 0; i < MPSFIX_ARRAY_SIZE(distributed_apis); i++)
 			if (!strcmp(ev->name.data, distributed_apis[i]))
 				return true;
@@ -653,7 +655,7 @@ bool mpsfix_cuda_class_name(const char *p, size_t n)
 bool mpsfix_cuda_module(const char *p, size_t n)
 {
 	static const char *const mods[] = {
-		"triton", "flash_attn", "apex", "transformer_engine", "deepspeed", "torchao.float8",
+		"triton", "flash_attn", "apex", "transformer_engine", "deepspeed", "torchao.float8", "torch_tensorrt",
 		"tensorrt", "colossalai", "megatron", "msamp",
 	};
 

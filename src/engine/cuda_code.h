@@ -45,7 +45,9 @@ void mpsfix_cuda_defs_release(mpsfix_cuda_defs *defs);
  * the CUDA memory statistics (memory_allocated, max_memory_allocated,
  * reset_peak_memory_stats, ...), torch.cuda.stream, graph, nvtx,
  * torch.cuda.amp.autocast (these measure or change nothing there), the
- * same under torch.xpu, anything under torch.npu; or wraps a model for
+ * same under torch.xpu, anything under torch.npu; or a function of a
+ * module that works only with CUDA (mpsfix_cuda_module(), through the
+ * file's imports: a name two imports bind is not qualified); or wraps a model for
  * distributed training (DistributedDataParallel, FullyShardedDataParallel,
  * fully_shard: their collectives have no MPS backend); or asks for a CUDA
  * device by name: torch.device("cuda..."), a `device="cuda..."` argument,
@@ -112,7 +114,7 @@ bool mpsfix_cuda_class_name(const char *p, size_t n);
 /**
  * Is dotted module name [p, p+n) one that works only with CUDA (or a package
  * of one): triton, flash_attn, apex, transformer_engine, deepspeed,
- * torchao.float8, tensorrt, colossalai, megatron, msamp?
+ * torchao.float8, torch_tensorrt, tensorrt, colossalai, megatron, msamp?
  */
 bool mpsfix_cuda_module(const char *p, size_t n);
 
