@@ -429,9 +429,28 @@ static bool loop_runs(evidence *ev, TSNode s)
 }
 
 /*
+ * Does try statement `s` hand on whatever its body raises: no except
+ * clause, and a finally clause (if any) that cannot return, break or
+ * continue (which would swallow the error)?
+ */
+static bool try_propagates(TSNode s)
+{
+	mpsfix_kids k;
+	TSNode c;
+	bool yes = true;
+
+	mpsfix_kids_start(&k, s);
+	while (yes && mpsfix_kids_next(&k, &c))
+		yes = !is(c, "except_clause") && !is(c, "except_group_clause") && !(is(c, "finally_clause") && may_exit(c));
+	mpsfix_kids_end(&k);
+	return yes;
+}
+
+/*
  * The statements of block `b` (or the module) that run whenever it runs,
- * and those of the loops and with blocks among them (a loop over a
- * program's data runs; not one over the CUDA devices, loop_runs), up to
+ * and those of the loops, with blocks and tries with no except clause
+ * among them (a loop over a program's data runs; not one over the CUDA
+ * devices, loop_runs; a try_propagates() what fails), up to
  * the first that may leave the block (a
  * return or raise, or an if or a try that may return, break or continue);
  * not those under an if, a try or a match, but an if all of whose ways fail
@@ -452,6 +471,8 @@ static void block_evidence(evidence *ev, TSNode b, int depth)
 			mpsfix_walk(s, find_evidence, ev); /* its items; the block is held back */
 		if ((is(s, "for_statement") || is(s, "while_statement") || is(s, "with_statement")) && depth < 8 &&
 		    !ev->found && !(is(s, "with_statement") && suppresses(ev, s)) && loop_runs(ev, s))
+			block_evidence(ev, ts_node_child_by_field_name(s, "body", 4), depth + 1);
+		if (is(s, "try_statement") && depth < 8 && !ev->found && try_propagates(s))
 			block_evidence(ev, ts_node_child_by_field_name(s, "body", 4), depth + 1);
 		if (is(s, "if_statement") && depth < 8 && !ev->found && if_fails(ev, s, depth + 1)) {
 			if (ev->seen)

@@ -33,8 +33,9 @@ void mpsfix_cuda_defs_release(mpsfix_cuda_defs *defs);
 
 /**
  * Does function body `body` (or a module) need CUDA, or at least not MPS,
- * whenever it runs: one of its own statements, or of the loops and with
- * blocks among them (not one under a try or a match, nor in a nested
+ * whenever it runs: one of its own statements, or of the loops, with
+ * blocks and tries with no except clause (whose finally cannot return,
+ * break or continue) among them (not one under an except-catching try or a match, nor in a nested
  * function, nor one after a statement that may leave the block early: a
  * return, an if or a try that may return, raise, break or continue),
  * calls, outside a lambda, a conditional expression, an and/or and a
