@@ -771,6 +771,14 @@ START_TEST(test_engine_defaults_cls)
 		{K "    @classmethod\n    def make(klass, d):\n        return klass(1, d)\nC(1, 'cpu')\n", false},
 		{K CM "        class D(C):\n            @classmethod\n            def other(cls):\n"
 		      "                return cls(1)\n        return cls(1, d)\nC(1, 'cpu')\n", false},
+		/* the instance made again, the class reached through a dunder */
+		{K CM "        return cls(1, d)\n    def reset(self):\n        self.__init__(1)\nC(1, 'cpu')\n", false},
+		{K CM "        return cls(1, d)\n    @classmethod\n    def bare(cls):\n        return cls.__mro__[0](1)\n"
+		      "C(1, 'cpu')\n", false},
+		{K CM "        return cls(1, d)\n    @classmethod\n    def named(cls):\n        return cls.__name__\n"
+		      "C(1, 'cpu')\n", true},
+		{"import torch\nclass C(torch.nn.Module):\n    def __init__(self, x, device='cuda'):\n"
+		 "        torch.nn.Module.__init__(self)\n        super().__init__()\nC(1, 'cpu')\n", true},
 	};
 #undef K
 #undef CM

@@ -320,6 +320,34 @@ static bool cls_call(TSNode n, const char *src)
 }
 
 /*
+ * Is attribute `a` (`X.__init__`, `X.__new__`) the class's own, made to run
+ * again on an instance (`self.__init__()`, `cls.__new__(cls)`)?  Not a
+ * base's (`super().__init__()`, `nn.Module.__init__(self)`).
+ */
+static bool own_init(TSNode a, TSNode attr, const char *src)
+{
+	TSNode obj = ts_node_child_by_field_name(a, "object", 6);
+
+	return (mpsfix_node_text_is(attr, src, "__init__") || mpsfix_node_text_is(attr, src, "__new__")) &&
+	       is(obj, "identifier") && (mpsfix_node_text_is(obj, src, "self") || mpsfix_node_text_is(obj, src, "cls"));
+}
+
+/* Is attribute `a` of `cls` a dunder that may hand on the class (`cls.__mro__[0]`), not its name? */
+static bool class_dunder(TSNode a, const char *src)
+{
+	static const char *const named[] = {"__name__", "__qualname__", "__module__", "__doc__"};
+	TSNode attr = ts_node_child_by_field_name(a, "attribute", 9);
+	const char *t = src + ts_node_start_byte(attr);
+
+	if (ts_node_end_byte(attr) - ts_node_start_byte(attr) < 4 || strncmp(t, "__", 2))
+		return false;
+	for (size_t i = 0; i < MPSFIX_ARRAY_SIZE(named); i++)
+		if (mpsfix_node_text_is(attr, src, named[i]))
+			return false;
+	return true;
+}
+
+/*
  * Does name `n` build the class unnamed, or may it: `cls` handed on or
  * called (not `cls.x`, not the parameter itself), a class method's first
  * parameter of another name, `__class__` other than for its name
@@ -359,14 +387,17 @@ static mpsfix_walk_action self_builder(TSNode n, void *payload)
 			       ? MPSFIX_WALK_DESCEND
 			       : MPSFIX_WALK_STOP;
 	}
+	if (is(p, "attribute") && mpsfix_field_is(p, "attribute", n) && own_init(p, n, src))
+		return MPSFIX_WALK_STOP; /* self.__init__(): the instance made again */
 	if ((is(p, "attribute") && mpsfix_field_is(p, "attribute", n)) ||
 	    (is(p, "keyword_argument") && mpsfix_field_is(p, "name", n)))
 		return MPSFIX_WALK_DESCEND; /* device.type, f(cls=...): not the name */
 	if (mpsfix_node_text_is(n, src, "cls"))
-		return is(p, "parameters") || cls_call(n, src) || (is(p, "attribute") && mpsfix_field_is(p, "object", n) &&
-						mpsfix_class_attribute(n, p, src))
+		return is(p, "parameters") || cls_call(n, src) ||
+				       (is(p, "attribute") && mpsfix_field_is(p, "object", n) &&
+					mpsfix_class_attribute(n, p, src) && !class_dunder(p, src))
 			       ? MPSFIX_WALK_DESCEND
-			       : MPSFIX_WALK_STOP; /* cls.x, not cls(...), cls.__call__(...) */
+			       : MPSFIX_WALK_STOP; /* cls.x, not cls(...), cls.__call__(...), cls.__mro__ */
 	if (!mpsfix_node_text_is(n, src, "type"))
 		return MPSFIX_WALK_DESCEND;
 	/* type(x) compared (`type(x) is int`), shown (f"{type(x)}") or named (`type(x).__name__`) builds nothing */

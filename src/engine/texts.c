@@ -87,8 +87,17 @@ mpsfix_text *mpsfix_texts_get(mpsfix_texts *c, const char *path, bool *owned)
 	t->stamp = st;
 	if (!c->parser && mpsfix_parser_new(&c->parser) < 0)
 		c->parser = NULL;
-	if (!c->parser || mpsfix_parse_named(&t->tree, c->parser, path, t->data, (uint32_t)t->len) < 0)
+	if (!c->parser || mpsfix_parse_named(&t->tree, c->parser, path, t->data, (uint32_t)t->len) < 0) {
 		t->tree = NULL;
+		if (!*owned) { /* out of time (or memory): another question may be luckier, so not kept */
+			mpsfix_text *o = mpsfix_xcalloc(1, sizeof(*o));
+
+			*o = *t;
+			memset(t, 0, sizeof(*t));
+			t = o;
+			*owned = true;
+		}
+	}
 	if (t->tree && ts_node_has_error(ts_tree_root_node(t->tree))) {
 		ts_tree_delete(t->tree);
 		t->tree = NULL;
