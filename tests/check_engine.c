@@ -777,6 +777,10 @@ START_TEST(test_engine_defaults_cls)
 		      "C(1, 'cpu')\n", false},
 		{K CM "        return cls(1, d)\n    @classmethod\n    def named(cls):\n        return cls.__name__\n"
 		      "C(1, 'cpu')\n", true},
+		{K CM "        return cls(1, d)\n    @classmethod\n    def fields(cls):\n        return list(cls.__dict__)\n"
+		      "C(1, 'cpu')\n", true},
+		{K CM "        return cls(1, d)\n    @classmethod\n    def kids(cls):\n"
+		      "        return [k(1) for k in cls.__subclasses__()]\nC(1, 'cpu')\n", false},
 		{"import torch\nclass C(torch.nn.Module):\n    def __init__(self, x, device='cuda'):\n"
 		 "        torch.nn.Module.__init__(self)\n        super().__init__()\nC(1, 'cpu')\n", true},
 	};

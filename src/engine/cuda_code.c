@@ -232,8 +232,12 @@ static bool call_needs_cuda(evidence *ev, TSNode call, mpsfix_span *at)
 	if (named) {
 		if (device_api(ev->name.data, ev->strict))
 			return true;
-		if (mpsfix_cuda_module(ev->name.data, ev->name.len))
-			return true; /* a function of Megatron-LM, Triton, flash-attn...: none runs on a Mac */
+		/* a function of Megatron-LM, Triton, flash-attn...: none runs on a Mac
+		   (imported: not a parameter or a fallback spelled the same) */
+		if (mpsfix_cuda_module(ev->name.data, ev->name.len) && ev->names &&
+		    mpsfix_names_qualify(ev->names, fn, &ev->name) == MPSFIX_NAME_RESOLVED &&
+		    mpsfix_cuda_module(ev->name.data, ev->name.len))
+			return true;
 		for (size_t i = 0; i < MPSFIX_ARRAY_SIZE(distributed_apis); i++)
 			if (!strcmp(ev->name.data, distributed_apis[i]))
 				return true;
@@ -675,11 +679,17 @@ bool mpsfix_cuda_class_name(const char *p, size_t n)
 
 bool mpsfix_cuda_module(const char *p, size_t n)
 {
+	static const char ds_acc[] = "deepspeed.accelerator";
+
 	static const char *const mods[] = {
 		"triton", "flash_attn", "apex", "transformer_engine", "deepspeed", "torchao.float8", "torch_tensorrt",
 		"tensorrt", "colossalai", "megatron", "msamp",
 	};
 
+	/* DeepSpeed's accelerator API picks MPS on a Mac (its MPS_Accelerator) */
+	if (n >= sizeof(ds_acc) - 1 && !memcmp(p, ds_acc, sizeof(ds_acc) - 1) &&
+	    (n == sizeof(ds_acc) - 1 || p[sizeof(ds_acc) - 1] == '.'))
+		return false;
 	for (size_t i = 0; i < MPSFIX_ARRAY_SIZE(mods); i++) {
 		size_t k = strlen(mods[i]);
 

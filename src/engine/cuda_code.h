@@ -114,8 +114,9 @@ bool mpsfix_cuda_class_name(const char *p, size_t n);
 
 /**
  * Is dotted module name [p, p+n) one that works only with CUDA (or a package
- * of one): triton, flash_attn, apex, transformer_engine, deepspeed,
- * torchao.float8, torch_tensorrt, tensorrt, colossalai, megatron, msamp?
+ * of one): triton, flash_attn, apex, transformer_engine, deepspeed (not
+ * deepspeed.accelerator, which picks MPS on a Mac), torchao.float8,
+ * torch_tensorrt, tensorrt, colossalai, megatron, msamp?
  */
 bool mpsfix_cuda_module(const char *p, size_t n);
 

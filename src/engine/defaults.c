@@ -332,19 +332,16 @@ static bool own_init(TSNode a, TSNode attr, const char *src)
 	       is(obj, "identifier") && (mpsfix_node_text_is(obj, src, "self") || mpsfix_node_text_is(obj, src, "cls"));
 }
 
-/* Is attribute `a` of `cls` a dunder that may hand on the class (`cls.__mro__[0]`), not its name? */
+/* Is attribute `a` of `cls` one that hands on the class or a way to build it (`cls.__mro__[0]()`)? */
 static bool class_dunder(TSNode a, const char *src)
 {
-	static const char *const named[] = {"__name__", "__qualname__", "__module__", "__doc__"};
+	static const char *const builders[] = {"__mro__", "__subclasses__", "__self__", "mro"};
 	TSNode attr = ts_node_child_by_field_name(a, "attribute", 9);
-	const char *t = src + ts_node_start_byte(attr);
 
-	if (ts_node_end_byte(attr) - ts_node_start_byte(attr) < 4 || strncmp(t, "__", 2))
-		return false;
-	for (size_t i = 0; i < MPSFIX_ARRAY_SIZE(named); i++)
-		if (mpsfix_node_text_is(attr, src, named[i]))
-			return false;
-	return true;
+	for (size_t i = 0; i < MPSFIX_ARRAY_SIZE(builders); i++)
+		if (mpsfix_node_text_is(attr, src, builders[i]))
+			return true;
+	return false;
 }
 
 /*
