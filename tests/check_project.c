@@ -333,14 +333,24 @@ static size_t kept_bytes(const mpsfix_texts *c)
 	return n;
 }
 
+/* A module of exactly `bytes` bytes (at least 8): a statement, then comment
+ * lines of at most 1 KiB (quick to parse, also under the sanitizers). */
 static void put_module(const char *dir, const char *rel, size_t bytes)
 {
 	mpsfix_buf text = MPSFIX_BUF_INIT;
 
-	while (text.len + 20 <= bytes)
-		mpsfix_buf_adds(&text, "x = (1, 2, 3, 4)\n# \n");
+	mpsfix_buf_adds(&text, "x = 1\n");
+	while (text.len + 2 < bytes) {
+		size_t n = bytes - text.len - 2; /* "#" ... "\n" */
+
+		n = n > 1022 ? 1022 : n;
+		mpsfix_buf_addc(&text, '#');
+		for (size_t i = 0; i < n; i++)
+			mpsfix_buf_addc(&text, 'y');
+		mpsfix_buf_addc(&text, '\n');
+	}
 	while (text.len < bytes)
-		mpsfix_buf_adds(&text, "\n");
+		mpsfix_buf_addc(&text, '\n');
 	tu_put(dir, rel, text.data);
 	mpsfix_buf_release(&text);
 }
@@ -644,6 +654,7 @@ Suite *mpsfix_suite_project(void)
 	tcase_add_test(tc, test_project_unnamed);
 	tcase_add_test(tc, test_project_root);
 	tcase_add_test(tc, test_project_words);
+	tcase_set_timeout(tc, 60); /* large modules, under the sanitizers too */
 	suite_add_tcase(s, tc);
 	return s;
 }
