@@ -222,7 +222,9 @@ static bool call_needs_cuda(evidence *ev, TSNode call, mpsfix_span *at)
 {
 	TSNode fn = ts_node_child_by_field_name(call, "function", 8);
 	TSNode args = ts_node_child_by_field_name(call, "arguments", 9);
-	bool named = mpsfix_names_name_of(ev->names, fn, ev->src, &ev->name);
+	/* qualified through the imports, else the dotted name as written */
+	bool imported = ev->names && mpsfix_names_qualify(ev->names, fn, &ev->name) == MPSFIX_NAME_RESOLVED;
+	bool named = imported || mpsfix_names_name_of(NULL, fn, ev->src, &ev->name);
 	bool to = is(fn, "attribute") && mpsfix_node_text_is(ts_node_child_by_field_name(fn, "attribute", 9), ev->src, "to");
 
 	*at = (mpsfix_span){ts_node_start_byte(call), ts_node_end_byte(call)};
@@ -234,9 +236,7 @@ static bool call_needs_cuda(evidence *ev, TSNode call, mpsfix_span *at)
 			return true;
 		/* a function of Megatron-LM, Triton, flash-attn...: none runs on a Mac
 		   (imported: not a parameter or a fallback spelled the same) */
-		if (mpsfix_cuda_module(ev->name.data, ev->name.len) && ev->names &&
-		    mpsfix_names_qualify(ev->names, fn, &ev->name) == MPSFIX_NAME_RESOLVED &&
-		    mpsfix_cuda_module(ev->name.data, ev->name.len))
+		if (imported && mpsfix_cuda_module(ev->name.data, ev->name.len))
 			return true;
 		for (size_t i = 0; i < MPSFIX_ARRAY_SIZE(distributed_apis); i++)
 			if (!strcmp(ev->name.data, distributed_apis[i]))
@@ -677,25 +677,26 @@ bool mpsfix_cuda_class_name(const char *p, size_t n)
 	return false;
 }
 
+/* Is dotted name [p, p+n) module `mod` or inside it? */
+static bool in_module(const char *p, size_t n, const char *mod)
+{
+	size_t k = strlen(mod);
+
+	return n >= k && !memcmp(p, mod, k) && (n == k || p[k] == '.');
+}
+
 bool mpsfix_cuda_module(const char *p, size_t n)
 {
-	static const char ds_acc[] = "deepspeed.accelerator";
-
 	static const char *const mods[] = {
 		"triton", "flash_attn", "apex", "transformer_engine", "deepspeed", "torchao.float8", "torch_tensorrt",
 		"tensorrt", "colossalai", "megatron", "msamp",
 	};
 
-	/* DeepSpeed's accelerator API picks MPS on a Mac (its MPS_Accelerator) */
-	if (n >= sizeof(ds_acc) - 1 && !memcmp(p, ds_acc, sizeof(ds_acc) - 1) &&
-	    (n == sizeof(ds_acc) - 1 || p[sizeof(ds_acc) - 1] == '.'))
-		return false;
-	for (size_t i = 0; i < MPSFIX_ARRAY_SIZE(mods); i++) {
-		size_t k = strlen(mods[i]);
-
-		if (n >= k && !memcmp(p, mods[i], k) && (n == k || p[k] == '.'))
+	if (in_module(p, n, "deepspeed.accelerator"))
+		return false; /* DeepSpeed's accelerator API picks MPS on a Mac (its MPS_Accelerator) */
+	for (size_t i = 0; i < MPSFIX_ARRAY_SIZE(mods); i++)
+		if (in_module(p, n, mods[i]))
 			return true;
-	}
 	return false;
 }
 

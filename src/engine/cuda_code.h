@@ -35,8 +35,8 @@ void mpsfix_cuda_defs_release(mpsfix_cuda_defs *defs);
  * Does function body `body` (or a module) need CUDA, or at least not MPS,
  * whenever it runs: one of its own statements, or of the loops, with
  * blocks and tries with no except clause (whose finally cannot return,
- * break or continue) among them (not one under an except-catching try or a match, nor in a nested
- * function, nor one after a statement that may leave the block early: a
+ * break or continue) among them (not one under a try that may catch what
+ * fails or a match, nor in a nested function, nor one after a statement that may leave the block early: a
  * return, an if or a try that may return, raise, break or continue),
  * calls, outside a lambda, a conditional expression, an and/or and a
  * comprehension, an API that exists for CUDA alone:
@@ -48,7 +48,8 @@ void mpsfix_cuda_defs_release(mpsfix_cuda_defs *defs);
  * torch.cuda.amp.autocast (these measure or change nothing there), the
  * same under torch.xpu, anything under torch.npu; or a function of a
  * module that works only with CUDA (mpsfix_cuda_module(), through the
- * file's imports: a name two imports bind is not qualified); or wraps a model for
+ * file's imports: not a parameter, nor a name two imports bind); or wraps
+ * a model for
  * distributed training (DistributedDataParallel, FullyShardedDataParallel,
  * fully_shard: their collectives have no MPS backend); or asks for a CUDA
  * device by name: torch.device("cuda..."), a `device="cuda..."` argument,

@@ -1,11 +1,12 @@
 /*
  * texts.h: the modules a thread reads and parses for the project's
  * questions (project.h), kept for the next questions, which often read the
- * same modules: MPSFIX_TEXTS_KEPT of them, by path and file stamp, of at most
- * MPSFIX_TEXTS_KEPT_BYTES bytes of text together (a tree takes some 30
- * times its text on real code, up to 220 times on code dense with nodes).  A large module is kept too: each question that reads
- * it would otherwise parse it again (400 questions read one module of
- * 590 KB in 95 s).
+ * same modules: MPSFIX_TEXTS_KEPT of them, by path and file stamp, of at
+ * most MPSFIX_TEXTS_KEPT_BYTES bytes of text together (a tree takes some
+ * 30 times its text on real code, up to 220 times on code dense with
+ * nodes).  A large module is kept too: each question that reads it would
+ * otherwise parse it again (400 questions read one module of 590 KB in
+ * 95 s).
  */
 #ifndef MPSFIX_TEXTS_H
 #define MPSFIX_TEXTS_H
@@ -41,8 +42,8 @@ void mpsfix_texts_release(mpsfix_texts *c);
  * The module at `path`, read and parsed: a kept one when the file is as it
  * was read, else read now and kept in place of the ones used longest ago
  * that nobody reads now (one that does not fit, when those are gone, or
- * whose parse ran out of time, is not kept: `*owned`).  NULL when it cannot be read.  Hand it back with
- * mpsfix_texts_put().
+ * whose parse ran out of time, is not kept: `*owned`).  NULL when it
+ * cannot be read.  Hand it back with mpsfix_texts_put().
  */
 mpsfix_text *mpsfix_texts_get(mpsfix_texts *c, const char *path, bool *owned);
 
