@@ -690,6 +690,11 @@ bool mpsfix_cuda_module(const char *p, size_t n)
 	static const char *const mods[] = {
 		"triton", "flash_attn", "apex", "transformer_engine", "deepspeed", "torchao.float8", "torch_tensorrt",
 		"tensorrt", "colossalai", "megatron", "msamp",
+		/* bitsandbytes' Triton kernels and the layers built on them (the rest
+		   of bitsandbytes has CPU, MPS and XPU backends) */
+		"bitsandbytes.triton", "bitsandbytes.nn.triton_based_modules", "bitsandbytes.nn.SwitchBackLinear",
+		"bitsandbytes.nn.SwitchBackLinearGlobal", "bitsandbytes.nn.SwitchBackLinearVectorwise",
+		"bitsandbytes.nn.StandardLinear",
 	};
 
 	if (in_module(p, n, "deepspeed.accelerator"))

@@ -117,7 +117,10 @@ bool mpsfix_cuda_class_name(const char *p, size_t n);
  * Is dotted module name [p, p+n) one that works only with CUDA (or a package
  * of one): triton, flash_attn, apex, transformer_engine, deepspeed (not
  * deepspeed.accelerator, which picks MPS on a Mac), torchao.float8,
- * torch_tensorrt, tensorrt, colossalai, megatron, msamp?
+ * torch_tensorrt, tensorrt, colossalai, megatron, msamp, bitsandbytes's
+ * Triton kernels (bitsandbytes.triton, bitsandbytes.nn.triton_based_modules
+ * and the layers bitsandbytes.nn re-exports from it: SwitchBackLinear,
+ * SwitchBackLinearGlobal, SwitchBackLinearVectorwise, StandardLinear)?
  */
 bool mpsfix_cuda_module(const char *p, size_t n);
 

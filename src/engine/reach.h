@@ -137,8 +137,9 @@ void mpsfix_reach_spans_release(mpsfix_reach_spans *s);
  * statements does, three calls deep at most; a call under an if, a loop or
  * a try does not count.  Nor in a module that imports (at its top level,
  * not in a try) a module that works only with CUDA: triton, flash_attn,
- * apex, transformer_engine, deepspeed, torchao.float8, tensorrt,
- * colossalai, megatron, msamp.  (Nor, engine.c asks first, in a file that
+ * apex, transformer_engine, deepspeed, torchao.float8, torch_tensorrt,
+ * tensorrt, colossalai, megatron, msamp, bitsandbytes' Triton kernels
+ * (mpsfix_cuda_module()).  (Nor, engine.c asks first, in a file that
  * imports a module of its own folder whose import fails on a Mac: sibling.h.)
  */
 bool mpsfix_reach_mps(mpsfix_reach_ctx *cx, TSNode node, TSNode root);
