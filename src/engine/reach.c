@@ -13,6 +13,7 @@
 #include "callers.h"
 #include "dynamic.h"
 #include "cuda_code.h"
+#include "cuda_script.h"
 #include "literal.h"
 #include "parse.h"
 #include "project.h"

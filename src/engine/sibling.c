@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "cuda_code.h"
+#include "cuda_script.h"
 #include "instance.h"
 #include "names.h"
 #include "parse.h"
