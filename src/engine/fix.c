@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cond.h"
+#include "fix_fstring.h"
 #include "fix_import.h"
 #include "fix_stmt.h"
 #include "names.h"
@@ -868,6 +869,8 @@ char *mpsfix_fix_render(mpsfix_fix_ctx *fc, const mpsfix_rule *r, const mpsfix_m
 			if (edits->items[i].start < edits->items[i - 1].end)
 				reason = mpsfix_xstrdup("the edits of this fix overlap");
 	}
+	if (!reason) /* in an f-string's {...}, what Python before 3.12 reads */
+		reason = mpsfix_fix_fstring(fc->root, fc->src->data, edits->items + mark, edits->len - mark);
 	if (!reason) {
 		/* a fix that changes nothing here would be applied again and again */
 		bool same = true;

@@ -1,0 +1,80 @@
+/*
+ * fix_fstring.c: fixes inside f-strings, as Python before 3.12 reads them
+ * (see fix_fstring.h).
+ */
+#include "fix_fstring.h"
+
+#include <string.h>
+
+#include "parse.h"
+
+static bool is(TSNode n, const char *type)
+{
+	return !ts_node_is_null(n) && !strcmp(ts_node_type(n), type);
+}
+
+/* What the f-strings around one place forbid in an expression there. */
+typedef struct {
+	bool quote[2];  /* '"' and '\'': the quote of a one-quoted f-string */
+	bool oneline;   /* a one-quoted f-string: no line break */
+	bool any;       /* inside an f-string's replacement field at all */
+} fstring_limits;
+
+/* The limits of the f-strings whose replacement fields hold [start, end). */
+static fstring_limits limits_at(TSNode root, const char *src, uint32_t start, uint32_t end)
+{
+	fstring_limits l = {{false, false}, false, false};
+	TSNode n = ts_node_descendant_for_byte_range(root, start, end);
+
+	for (; !ts_node_is_null(n); n = ts_node_parent(n)) {
+		TSNode s = n, open;
+		uint32_t os, oe;
+
+		if (!is(n, "interpolation"))
+			continue;
+		while (!ts_node_is_null(s) && !is(s, "string"))
+			s = ts_node_parent(s);
+		open = mpsfix_first_named(s);
+		if (!is(open, "string_start"))
+			continue;
+		os = ts_node_start_byte(open);
+		oe = ts_node_end_byte(open);
+		l.any = true;
+		if (oe - os >= 3 && src[oe - 1] == src[oe - 2] && src[oe - 2] == src[oe - 3])
+			continue; /* f"""...""": either quote may stand inside */
+		l.quote[src[oe - 1] == '\''] = true;
+		l.oneline = true;
+	}
+	return l;
+}
+
+char *mpsfix_fix_fstring(TSNode root, const char *src, mpsfix_edit *items, size_t n)
+{
+	static const char quotes[2] = {'"', '\''};
+
+	for (size_t i = 0; i < n; i++) {
+		mpsfix_edit *e = &items[i];
+		fstring_limits l = limits_at(root, src, e->start, e->end);
+		bool has[2];
+
+		if (!l.any)
+			continue;
+		if (memchr(e->text, '\\', e->len) || memchr(e->text, '#', e->len) ||
+		    (l.oneline && memchr(e->text, '\n', e->len)))
+			return mpsfix_xstrdup("inside an f-string, where Python before 3.12 allows no backslash, "
+					      "comment or line break");
+		for (int q = 0; q < 2; q++)
+			has[q] = memchr(e->text, quotes[q], e->len) != NULL;
+		for (int q = 0; q < 2; q++) {
+			if (!(has[q] && l.quote[q]))
+				continue;
+			if (has[!q] || l.quote[!q])
+				return mpsfix_xstrdup("inside an f-string that takes both quotes, where Python before "
+						      "3.12 allows neither");
+			for (size_t k = 0; k < e->len; k++) /* "mps" -> 'mps' in f"{...}" */
+				if (e->text[k] == quotes[q])
+					e->text[k] = quotes[!q];
+		}
+	}
+	return NULL;
+}
