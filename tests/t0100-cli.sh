@@ -198,7 +198,7 @@ run "$bin" check -v --isolated --no-default-rules --rules fixtures/engine/matchi
 expect_err "--verbose: matching given up" "input.py:1:1: MPS999: gave up matching here"
 run "$bin" diff --isolated --no-default-rules --rules fixtures/engine/fix-that-breaks-syntax-is-dropped/rule.yml \
 	fixtures/engine/fix-that-breaks-syntax-is-dropped/input.py
-expect_err "fixes not applied: said without --verbose" "input.py: fixes not applied: the fixed code would not parse"
+expect_err "fixes not applied: said without --verbose" "input.py: 1 fix not applied: the fixed code would not parse"
 # a module imported from the file's own folder that raises at import on a Mac
 # (sibling.h): read beside the file, and beside --stdin-filename's file
 sib=fixtures/engine/reach-sibling-import-fails

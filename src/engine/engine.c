@@ -11,6 +11,7 @@
 #include "deprecated.h"
 #include "edit.h"
 #include "fix.h"
+#include "fix_check.h"
 #include "fix_floor.h"
 #include "names.h"
 #include "parse.h"
@@ -584,110 +585,6 @@ static mpsfix_prefilter_verdict read_words(pass *ps)
 	return any || (ps->opts->suppress && ps->opts->unused_suppressions) ? v : MPSFIX_PREFILTER_SKIP;
 }
 
-/* ---- syntax errors that a fix moves ------------------------------------------- */
-
-typedef ARRAY(mpsfix_span) span_list;
-
-static mpsfix_walk_action collect_error(TSNode n, void *payload)
-{
-	if (ts_node_is_missing(n) || ts_node_symbol(n) == (TSSymbol)-1 /* ERROR */) {
-		ARRAY_PUSH((span_list *)payload, ((mpsfix_span){ts_node_start_byte(n), ts_node_end_byte(n)}));
-		return MPSFIX_WALK_SKIP;
-	}
-	return ts_node_has_error(n) ? MPSFIX_WALK_DESCEND : MPSFIX_WALK_SKIP;
-}
-
-static int compare_spans(const void *a, const void *b)
-{
-	const mpsfix_span *x = a, *y = b;
-
-	if (x->start != y->start)
-		return x->start < y->start ? -1 : 1;
-	return x->end < y->end ? -1 : x->end > y->end;
-}
-
-/*
- * tree-sitter's error recovery is not local: a fix can change how code far
- * from it parses around a syntax error, and so whether a match there is
- * "inside a syntax error".  A later pass would then fix code the first
- * parse called broken, which no finding reported.  This says whether the
- * ERROR and MISSING nodes away from the applied edits differ between the
- * text before (`old`) and after them (`now`).
- */
-typedef struct {
-	uint32_t start, end; /* in the text before */
-	int64_t at;          /* where its text starts in the text after */
-	size_t len;
-} placed_edit;
-
-static int compare_placed(const void *a, const void *b)
-{
-	const placed_edit *x = a, *y = b;
-
-	return x->start < y->start ? -1 : x->start > y->start;
-}
-
-static bool errors_moved(TSNode old, TSNode now, const mpsfix_edits *edits)
-{
-	span_list before = {0}, after = {0};
-	ARRAY(placed_edit) applied = {0};
-	size_t kept = 0, nkept = 0, k = 0;
-	int64_t delta = 0;
-	bool moved;
-
-	if (!ts_node_has_error(old) && !ts_node_has_error(now))
-		return false;
-	/* both come in document order, never nested (an ERROR's inside is skipped) */
-	mpsfix_walk(old, collect_error, &before);
-	mpsfix_walk(now, collect_error, &after);
-	for (size_t i = 0; i < edits->len; i++)
-		if (edits->items[i].applied)
-			ARRAY_PUSH(&applied, ((placed_edit){edits->items[i].start, edits->items[i].end, 0,
-							    edits->items[i].len}));
-	if (applied.len > 1)
-		qsort(applied.items, applied.len, sizeof(*applied.items), compare_placed);
-	for (size_t i = 0; i < applied.len; i++) { /* applied edits never overlap */
-		applied.items[i].at = (int64_t)applied.items[i].start + delta;
-		delta += (int64_t)applied.items[i].len - (int64_t)(applied.items[i].end - applied.items[i].start);
-	}
-	/* the old spans that touch no edit, moved to where they are in the new text */
-	delta = 0;
-	for (size_t i = 0; i < before.len; i++) {
-		mpsfix_span sp = before.items[i];
-		bool touched = false;
-
-		while (k < applied.len && applied.items[k].end < sp.start) {
-			delta = applied.items[k].at + (int64_t)applied.items[k].len - applied.items[k].end;
-			k++;
-		}
-		for (size_t j = k; j < applied.len && applied.items[j].start <= sp.end && !touched; j++)
-			touched = sp.start <= applied.items[j].end;
-		if (!touched)
-			before.items[kept++] = (mpsfix_span){(uint32_t)(sp.start + delta),
-							     (uint32_t)(sp.end + delta)};
-	}
-	/* the new spans that touch no edit's new text */
-	k = 0;
-	for (size_t i = 0; i < after.len; i++) {
-		mpsfix_span sp = after.items[i];
-		bool touched = false;
-
-		while (k < applied.len && applied.items[k].at + (int64_t)applied.items[k].len < sp.start)
-			k++;
-		for (size_t j = k; j < applied.len && applied.items[j].at <= (int64_t)sp.end && !touched; j++)
-			touched = (int64_t)sp.start <= applied.items[j].at + (int64_t)applied.items[j].len;
-		if (!touched)
-			after.items[nkept++] = sp;
-	}
-	moved = kept != nkept;
-	for (size_t i = 0; i < kept && !moved; i++)
-		moved = compare_spans(&before.items[i], &after.items[i]) != 0;
-	free(before.items);
-	free(after.items);
-	free(applied.items);
-	return moved;
-}
-
 /*
  * Where the edits applied to a text put their new bytes in the result:
  * sorted ranges of the new text (an identical shared edit counts once).
@@ -763,6 +660,40 @@ done:
 	return error;
 }
 
+/*
+ * Leave the fixes `bad[g]` (of findings g) to a manual fix: their edits go,
+ * and the finding says why (the file's warning is said once).
+ */
+static void drop_fixes(mpsfix_result *out, mpsfix_edits *edits, const unsigned char *bad, const char *path,
+		       bool *warned)
+{
+	size_t kept = 0, n = 0;
+	bool moves = false;
+
+	for (size_t i = 0; i < edits->len; i++)
+		if (edits->items[i].group < out->len && bad[edits->items[i].group])
+			free(edits->items[i].text);
+		else
+			edits->items[kept++] = edits->items[i];
+	edits->len = kept;
+	for (size_t g = 0; g < out->len; g++)
+		if (bad[g] && out->items[g].fix == MPSFIX_FIX_AVAILABLE) {
+			moves = bad[g] == MPSFIX_FIX_MOVES_ERRORS;
+			out->items[g].fix = MPSFIX_FIX_MANUAL;
+			free(out->items[g].reason);
+			out->items[g].reason = mpsfix_xstrdup(moves ? "the fix would change how the code around a "
+								      "syntax error parses"
+								    : "the fixed file would not parse");
+			n++;
+		}
+	if (n && !*warned)
+		add_warning(out, mpsfix_xasprintf(n == 1 && moves ? "%s: %zu fix not applied: it would change how the "
+							"code around the file's syntax errors parses"
+							  : "%s: %zu fix%s not applied: the fixed code would not parse",
+						  path, n, n == 1 ? "" : "es"));
+	*warned = *warned || n;
+}
+
 int mpsfix_engine_run(mpsfix_result *out, mpsfix_ctx *ctx, const mpsfix_index *ix,
 		      const mpsfix_source *src, const mpsfix_engine_opts *opts)
 {
@@ -773,6 +704,7 @@ int mpsfix_engine_run(mpsfix_result *out, mpsfix_ctx *ctx, const mpsfix_index *i
 	uint32_t base_errors;
 	const mpsfix_source *now = src;
 	const char *revert = NULL; /* why the fixes are not kept */
+	bool warned_bad = false;
 	pass ps = {.ctx = ctx, .ix = ix, .opts = opts};
 	int error = 0;
 
@@ -823,6 +755,24 @@ int mpsfix_engine_run(mpsfix_result *out, mpsfix_ctx *ctx, const mpsfix_index *i
 						next.data ? next.data : "", (uint32_t)next.len)) < 0)
 			goto done;
 		errors = mpsfix_error_count(ts_tree_root_node(next_tree));
+		if (errors > base_errors ||
+		    mpsfix_fix_errors_moved(ts_tree_root_node(tree), ts_tree_root_node(next_tree), &edits)) {
+			/* the fixes that do it on their own are left to a manual fix, the others applied */
+			unsigned char *bad = mpsfix_xcalloc(out->len + 1, 1);
+			size_t nbad = 0;
+
+			ts_tree_delete(next_tree);
+			next_tree = NULL;
+			error = mpsfix_fix_bad_groups(ctx->parser, src->path, now->data, now->len, ts_tree_root_node(tree),
+						      base_errors, &edits, bad, out->len, &nbad);
+			if (error >= 0 && nbad)
+				drop_fixes(out, &edits, bad, src->path, &warned_bad);
+			free(bad);
+			if (error < 0)
+				goto done;
+			if (nbad)
+				continue;
+		}
 		if (errors > base_errors) {
 			add_warning(out, mpsfix_xasprintf("%s: fixes not applied: the fixed code would not parse "
 							  "(%u syntax errors instead of %u)",
@@ -830,7 +780,7 @@ int mpsfix_engine_run(mpsfix_result *out, mpsfix_ctx *ctx, const mpsfix_index *i
 			revert = "the fixed file would not parse";
 			break;
 		}
-		if (errors_moved(ts_tree_root_node(tree), ts_tree_root_node(next_tree), &edits)) {
+		if (mpsfix_fix_errors_moved(ts_tree_root_node(tree), ts_tree_root_node(next_tree), &edits)) {
 			add_warning(out, mpsfix_xasprintf("%s: fixes not applied: they would change how the code "
 							  "around the file's syntax errors parses", src->path));
 			revert = "the fix would change how the code around a syntax error parses";
