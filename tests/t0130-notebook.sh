@@ -156,4 +156,16 @@ got=$(cd "$tmp/r2" && git log --format=%s -1)
 expect_eq "commit NOTEBOOK: the notebook alone" "$got" \
 "mpsfix: MPS101 dataloader-pin-memory: pin_memory does nothing on MPS: turn it off where MPS is available (1 site)"
 
+# an import a fix adds goes after a cell magic, which must stay its cell's first line
+mkdir -p "$tmp/magic"
+printf '%s\n' '{' ' "cells": [' '  {' '   "cell_type": "code",' '   "execution_count": null,' \
+	'   "metadata": {},' '   "outputs": [],' '   "source": [' '    "%%capture\n",' '    "import torch\n"' '   ]' \
+	'  },' '  {' '   "cell_type": "code",' '   "execution_count": null,' '   "metadata": {},' '   "outputs": [],' \
+	'   "source": [' '    "with torch.autocast(\"mps\"):\n",' '    "    pass\n"' '   ]' '  }' ' ],' \
+	' "metadata": {},' ' "nbformat": 4,' ' "nbformat_minor": 5' '}' >"$tmp/magic/m.ipynb"
+run "$bin" fix --isolated --target-torch '<2.5' "$tmp/magic/m.ipynb"
+got=$(python3 -c 'import json, sys; print("|".join(json.load(open(sys.argv[1]))["cells"][0]["source"]).replace("\n", "/"))' \
+	"$tmp/magic/m.ipynb")
+expect_eq "fix: an added import goes after the cell magic" "$got" "%%capture/|import contextlib/|/|import torch/"
+
 test_done

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "notebook.h"
 #include "parse.h"
 #include "stdlib_names.h"
 
@@ -383,6 +384,15 @@ static uint32_t cell_floor(const layout *L, uint32_t from, uint32_t to)
 
 /* ---- the file's layout ------------------------------------------------------- */
 
+/* Is top-level statement `st` an IPython line the notebook masked (`pass  #<mark>mK`: notebook.h)? */
+static bool masked_line(const mpsfix_module_imports *n, TSNode st)
+{
+	static const char mask[] = "pass  #" MPSFIX_NB_MARK_STR "m";
+	uint32_t s = ts_node_start_byte(st);
+
+	return n->len - s >= sizeof(mask) - 1 && !memcmp(n->src + s, mask, sizeof(mask) - 1);
+}
+
 static void read_layout(layout *L, uint32_t before)
 {
 	const mpsfix_module_imports *n = L->n;
@@ -398,9 +408,13 @@ static void read_layout(layout *L, uint32_t before)
 				L->limit = line_start(n, ts_node_start_byte(n->top[k]));
 			break;
 		}
-	if (n->ntop && is_docstring(&L->s, n->top[0]) && ts_node_start_byte(n->top[0]) < L->limit) {
-		floor = next_line(n, ts_node_end_byte(n->top[0]));
-		i = 1;
+	/* a notebook's IPython lines at the top (a cell magic must stay its
+	   cell's first line): the imports go after them */
+	while (L->cells && i < n->ntop && masked_line(n, n->top[i]) && ts_node_start_byte(n->top[i]) < L->limit)
+		floor = next_line(n, ts_node_end_byte(n->top[i++]));
+	if (i < n->ntop && is_docstring(&L->s, n->top[i]) && ts_node_start_byte(n->top[i]) < L->limit) {
+		floor = next_line(n, ts_node_end_byte(n->top[i]));
+		i++;
 	}
 	first_stmt = i;
 	prev_end = floor;

@@ -30,6 +30,7 @@
 
 /** The byte that marks cell and mask lines in the text (ASCII unit separator). */
 #define MPSFIX_NB_MARK '\x1f'
+#define MPSFIX_NB_MARK_STR "\x1f"
 
 typedef struct {
 	uint32_t number;        /* 1-based, among every cell */
