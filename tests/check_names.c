@@ -600,7 +600,10 @@ START_TEST(test_names_import_point_cells)
 	ADDED("import numpy\n#\x1f" "2\nimport torch\n#\x1f" "3\nz\n", "z", "contextlib",
 	      "import contextlib\n\nimport numpy\n#\x1f" "2\nimport torch\n#\x1f" "3\nz\n");
 	/* no import block: a new line at the top of the first code cell */
-	ADDED("pass  #\x1fm0\n#\x1f" "2\nz\n", "z", "torch", "import torch\n\npass  #\x1fm0\n#\x1f" "2\nz\n");
+	ADDED("x = 1\n#\x1f" "2\nz\n", "z", "torch", "import torch\n\nx = 1\n#\x1f" "2\nz\n");
+	/* after the IPython lines there (a cell magic must stay its cell's first line) */
+	ADDED("pass  #\x1fm0\n#\x1f" "2\nz\n", "z", "torch", "pass  #\x1fm0\n#\x1f" "2\nimport torch\n\nz\n");
+	ADDED("pass  #\x1fm0\nx = 1\n#\x1f" "2\nz\n", "z", "torch", "pass  #\x1fm0\nimport torch\n\nx = 1\n#\x1f" "2\nz\n");
 	/* the same text outside a notebook is one group */
 	{
 		fixture f = open_code("import os\n#\x1f" "2\nfrom torch import nn\nz\n");
