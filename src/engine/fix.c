@@ -9,6 +9,7 @@
 #include "cond.h"
 #include "fix_fstring.h"
 #include "fix_import.h"
+#include "fix_move.h"
 #include "fix_stmt.h"
 #include "names.h"
 #include "parse.h"
@@ -574,107 +575,6 @@ static char *remove_statement(mpsfix_fix_ctx *fc, TSNode target, mpsfix_edits *e
 	return NULL;
 }
 
-/* Does a module-level `import ROOT` (or `import ROOT.x`) come before byte `before`? */
-static bool imported_before(TSNode module, const char *src, const char *root, uint32_t before)
-{
-	for (uint32_t i = 0; i < ts_node_named_child_count(module); i++) {
-		TSNode st = ts_node_named_child(module, i);
-
-		if (ts_node_start_byte(st) >= before)
-			break;
-		if (!is(st, "import_statement"))
-			continue;
-		for (uint32_t k = 0; k < ts_node_named_child_count(st); k++) {
-			TSNode name = ts_node_named_child(st, k);
-
-			if (is(name, "dotted_name") && mpsfix_node_text_is(ts_node_named_child(name, 0), src, root))
-				return true;
-		}
-	}
-	return false;
-}
-
-/*
- * Insert the template as lines before the first module-level import of
- * fe->module.  Dotted names are written as spelled, with an `import ROOT`
- * line first when no plain import of ROOT comes before that place.
- */
-static char *insert_before_import(mpsfix_fix_ctx *fc, const mpsfix_fix_edit *fe, const mpsfix_match *m,
-				  mpsfix_edits *edits, uint32_t group)
-{
-	const char *nl = mpsfix_source_newline(fc->src);
-	TSNode imp = mpsfix_first_import_of(fc->root, fc->src->data, fe->module);
-	mpsfix_buf text = MPSFIX_BUF_INIT;
-	uint32_t at;
-	char *reason = NULL;
-	bool imports = false;
-
-	if (ts_node_is_null(imp))
-		return mpsfix_xasprintf("the file has no module-level import of %s to put the code before",
-					fe->module);
-	at = ts_node_start_byte(imp);
-	if (at >= ts_node_start_byte(m->node))
-		return mpsfix_xasprintf("the code already comes before the first import of %s", fe->module);
-	/* a blank line away from the imports on each side, so that each group
-	 * stays as sorted as it was (ruff's I001): before the group holding the
-	 * import, or, when that group imports what the code needs, between
-	 * those imports and this one */
-	{
-		uint32_t group_at = ts_node_start_byte(mpsfix_fix_import_group_start(imp, fc->src->data));
-		bool needed_in_group = false;
-
-		for (size_t q = 0; q < mpsfix_template_qname_count(fe->tmpl); q++) {
-			char *root = root_of(mpsfix_template_qname(fe->tmpl, q));
-
-			if (imported_before(fc->root, fc->src->data, root, at) &&
-			    !imported_before(fc->root, fc->src->data, root, group_at))
-				needed_in_group = true;
-			free(root);
-		}
-		if (!needed_in_group)
-			at = group_at;
-	}
-	if (!mpsfix_fix_after_blank_line(fc->src->data, at))
-		mpsfix_buf_adds(&text, nl);
-	for (size_t q = 0; q < mpsfix_template_qname_count(fe->tmpl); q++) {
-		char *root = root_of(mpsfix_template_qname(fe->tmpl, q));
-		bool dup = false;
-
-		for (size_t k = 0; k < q && !dup; k++) {
-			char *other = root_of(mpsfix_template_qname(fe->tmpl, k));
-
-			dup = !strcmp(other, root);
-			free(other);
-		}
-		if (!dup && fc->names) {
-			mpsfix_buf b = MPSFIX_BUF_INIT;
-
-			if (mpsfix_names_spell(fc->names, imp, root, &b) == MPSFIX_SPELL_SHADOWED)
-				reason = mpsfix_xasprintf("`%s` means something else in this file", root);
-			mpsfix_buf_release(&b);
-		}
-		if (!dup && !reason && !imported_before(fc->root, fc->src->data, root, at)) {
-			mpsfix_buf_printf(&text, "import %s%s", root, nl);
-			imports = true;
-		}
-		free(root);
-		if (reason)
-			goto done;
-	}
-	if (imports)
-		mpsfix_buf_adds(&text, nl);
-	if (mpsfix_template_render(&text, NULL, fe->tmpl, m, fc->src, imp, NULL) < 0) {
-		reason = mpsfix_xstrdup(mpsfix_error_last()->message);
-		goto done;
-	}
-	mpsfix_buf_adds(&text, nl);
-	mpsfix_buf_adds(&text, nl);
-	mpsfix_edits_add(edits, at, at, text.data, text.len, group);
-done:
-	mpsfix_buf_release(&text);
-	return reason;
-}
-
 static int by_start(const void *a, const void *b)
 {
 	const mpsfix_edit *x = a, *y = b;
@@ -829,7 +729,7 @@ char *mpsfix_fix_render(mpsfix_fix_ctx *fc, const mpsfix_rule *r, const mpsfix_m
 		removal rm;
 
 		if (fe->op == MPSFIX_FIX_INSERT)
-			reason = insert_before_import(fc, fe, m, edits, group);
+			reason = mpsfix_fix_insert_before_import(fc, fe, m, edits, group);
 		else if (ts_node_is_null(target))
 			reason = mpsfix_xasprintf("%s%s was not passed", is_param_name(fe->target) ? "" : "$",
 						  fe->target);

@@ -1,0 +1,166 @@
+/*
+ * fix_move.c: code a fix puts before the first import of a module (see
+ * fix_move.h).
+ */
+#include "fix_move.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "fix_import.h"
+#include "names.h"
+#include "parse.h"
+#include "template.h"
+
+static bool is(TSNode n, const char *type)
+{
+	return !ts_node_is_null(n) && !strcmp(ts_node_type(n), type);
+}
+
+/* The first component of a dotted name: the module to import. */
+static char *root_of(const char *qname)
+{
+	return mpsfix_xstrndup(qname, strcspn(qname, "."));
+}
+
+/* Does a module-level `import ROOT` (or `import ROOT.x`) come before byte `before`? */
+static bool imported_before(TSNode module, const char *src, const char *root, uint32_t before)
+{
+	for (uint32_t i = 0; i < ts_node_named_child_count(module); i++) {
+		TSNode st = ts_node_named_child(module, i);
+
+		if (ts_node_start_byte(st) >= before)
+			break;
+		if (!is(st, "import_statement"))
+			continue;
+		for (uint32_t k = 0; k < ts_node_named_child_count(st); k++) {
+			TSNode name = ts_node_named_child(st, k);
+
+			if (is(name, "dotted_name") && mpsfix_node_text_is(ts_node_named_child(name, 0), src, root))
+				return true;
+		}
+	}
+	return false;
+}
+
+/* Does code under `n` read or set the process environment (os.environ, getenv, putenv, load_dotenv)? */
+static mpsfix_walk_action find_environment(TSNode n, void *payload)
+{
+	static const char *const names[] = {"environ", "environb", "getenv", "getenvb", "putenv", "unsetenv"};
+	const char *src = ((const char **)payload)[0];
+	uint32_t s = ts_node_start_byte(n), len = ts_node_end_byte(n) - s;
+
+	if (!is(n, "identifier"))
+		return MPSFIX_WALK_DESCEND;
+	for (size_t i = 0; i < MPSFIX_ARRAY_SIZE(names); i++)
+		if (strlen(names[i]) == len && !memcmp(src + s, names[i], len))
+			goto found;
+	for (uint32_t i = 0; i + 6 <= len; i++)
+		if (!memcmp(src + s + i, "dotenv", 6))
+			goto found;
+	return MPSFIX_WALK_DESCEND;
+found:
+	((const char **)payload)[1] = src + s;
+	return MPSFIX_WALK_STOP;
+}
+
+/*
+ * Why the code cannot move up to byte `at` from `end`: a statement between
+ * reads or sets the environment, and would see (or undo) the moved code's
+ * value; or NULL.
+ */
+static char *environment_between(mpsfix_fix_ctx *fc, uint32_t at, uint32_t end)
+{
+	for (uint32_t i = 0; i < ts_node_named_child_count(fc->root); i++) {
+		TSNode st = ts_node_named_child(fc->root, i);
+		const char *seen[2] = {fc->src->data, NULL};
+
+		if (ts_node_start_byte(st) < at || ts_node_end_byte(st) > end || is(st, "import_statement") ||
+		    is(st, "import_from_statement"))
+			continue; /* (an import alone uses nothing: its name, used, is seen) */
+		mpsfix_walk(st, find_environment, seen);
+		if (seen[1])
+			return mpsfix_xasprintf("the code between the import and here uses the environment (line %u), "
+						"which moving it would change",
+						ts_node_start_point(st).row + 1);
+	}
+	return NULL;
+}
+
+char *mpsfix_fix_insert_before_import(mpsfix_fix_ctx *fc, const mpsfix_fix_edit *fe, const mpsfix_match *m,
+				      mpsfix_edits *edits, uint32_t group)
+{
+	const char *nl = mpsfix_source_newline(fc->src);
+	TSNode imp = mpsfix_first_import_of(fc->root, fc->src->data, fe->module);
+	mpsfix_buf text = MPSFIX_BUF_INIT;
+	uint32_t at;
+	char *reason = NULL;
+	bool imports = false;
+
+	if (ts_node_is_null(imp))
+		return mpsfix_xasprintf("the file has no module-level import of %s to put the code before",
+					fe->module);
+	at = ts_node_start_byte(imp);
+	if (at >= ts_node_start_byte(m->node))
+		return mpsfix_xasprintf("the code already comes before the first import of %s", fe->module);
+	/* a blank line away from the imports on each side, so that each group
+	 * stays as sorted as it was (ruff's I001): before the group holding the
+	 * import, or, when that group imports what the code needs, between
+	 * those imports and this one */
+	{
+		uint32_t group_at = ts_node_start_byte(mpsfix_fix_import_group_start(imp, fc->src->data));
+		bool needed_in_group = false;
+
+		for (size_t q = 0; q < mpsfix_template_qname_count(fe->tmpl); q++) {
+			char *root = root_of(mpsfix_template_qname(fe->tmpl, q));
+
+			if (imported_before(fc->root, fc->src->data, root, at) &&
+			    !imported_before(fc->root, fc->src->data, root, group_at))
+				needed_in_group = true;
+			free(root);
+		}
+		if (!needed_in_group)
+			at = group_at;
+	}
+	if ((reason = environment_between(fc, at, ts_node_start_byte(m->node))) != NULL)
+		return reason;
+	if (!mpsfix_fix_after_blank_line(fc->src->data, at))
+		mpsfix_buf_adds(&text, nl);
+	for (size_t q = 0; q < mpsfix_template_qname_count(fe->tmpl); q++) {
+		char *root = root_of(mpsfix_template_qname(fe->tmpl, q));
+		bool dup = false;
+
+		for (size_t k = 0; k < q && !dup; k++) {
+			char *other = root_of(mpsfix_template_qname(fe->tmpl, k));
+
+			dup = !strcmp(other, root);
+			free(other);
+		}
+		if (!dup && fc->names) {
+			mpsfix_buf b = MPSFIX_BUF_INIT;
+
+			if (mpsfix_names_spell(fc->names, imp, root, &b) == MPSFIX_SPELL_SHADOWED)
+				reason = mpsfix_xasprintf("`%s` means something else in this file", root);
+			mpsfix_buf_release(&b);
+		}
+		if (!dup && !reason && !imported_before(fc->root, fc->src->data, root, at)) {
+			mpsfix_buf_printf(&text, "import %s%s", root, nl);
+			imports = true;
+		}
+		free(root);
+		if (reason)
+			goto done;
+	}
+	if (imports)
+		mpsfix_buf_adds(&text, nl);
+	if (mpsfix_template_render(&text, NULL, fe->tmpl, m, fc->src, imp, NULL) < 0) {
+		reason = mpsfix_xstrdup(mpsfix_error_last()->message);
+		goto done;
+	}
+	mpsfix_buf_adds(&text, nl);
+	mpsfix_buf_adds(&text, nl);
+	mpsfix_edits_add(edits, at, at, text.data, text.len, group);
+done:
+	mpsfix_buf_release(&text);
+	return reason;
+}

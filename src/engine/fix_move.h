@@ -1,0 +1,28 @@
+/*
+ * fix_move.h: a fix that puts its code before the first module-level import
+ * of a module (`before-import:` in a rule's fix, mpsfix-rules(5)), as
+ * MPS203 moves `os.environ["PYTORCH_ENABLE_MPS_FALLBACK"] = "1"` above
+ * `import torch`.
+ */
+#ifndef MPSFIX_FIX_MOVE_H
+#define MPSFIX_FIX_MOVE_H
+
+#include "common.h"
+#include "edit.h"
+#include "fix.h"
+#include "match.h"
+#include "rule.h"
+
+/**
+ * Insert fix edit `fe`'s template, rendered for match `m`, as lines before
+ * the first module-level import of fe->module (before that import's group,
+ * or just before it when the group imports what the code needs).  Dotted
+ * names are written as spelled, with an `import ROOT` line first when no
+ * plain import of ROOT comes before that place.  Returns why it cannot be
+ * done (the caller frees it), or NULL with the edit added to `edits` in
+ * fix `group`.
+ */
+char *mpsfix_fix_insert_before_import(mpsfix_fix_ctx *fc, const mpsfix_fix_edit *fe, const mpsfix_match *m,
+				      mpsfix_edits *edits, uint32_t group);
+
+#endif
