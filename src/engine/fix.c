@@ -729,7 +729,7 @@ char *mpsfix_fix_render(mpsfix_fix_ctx *fc, const mpsfix_rule *r, const mpsfix_m
 		removal rm;
 
 		if (fe->op == MPSFIX_FIX_INSERT)
-			reason = mpsfix_fix_insert_before_import(fc, fe, m, edits, group);
+			reason = mpsfix_fix_insert_before_import(fc->src, fc->root, fc->names, fe, m, edits, group);
 		else if (ts_node_is_null(target))
 			reason = mpsfix_xasprintf("%s%s was not passed", is_param_name(fe->target) ? "" : "$",
 						  fe->target);

@@ -17,6 +17,13 @@ static bool is(TSNode n, const char *type)
 	return !ts_node_is_null(n) && !strcmp(ts_node_type(n), type);
 }
 
+/* The text a fix is written in. */
+typedef struct {
+	const mpsfix_source *src;
+	TSNode root;
+	mpsfix_names *names;
+} fix_place;
+
 /* The first component of a dotted name: the module to import. */
 static char *root_of(const char *qname)
 {
@@ -69,7 +76,7 @@ found:
  * reads or sets the environment, and would see (or undo) the moved code's
  * value; or NULL.
  */
-static char *environment_between(mpsfix_fix_ctx *fc, uint32_t at, uint32_t end)
+static char *environment_between(const fix_place *fc, uint32_t at, uint32_t end)
 {
 	for (uint32_t i = 0; i < ts_node_named_child_count(fc->root); i++) {
 		TSNode st = ts_node_named_child(fc->root, i);
@@ -87,9 +94,11 @@ static char *environment_between(mpsfix_fix_ctx *fc, uint32_t at, uint32_t end)
 	return NULL;
 }
 
-char *mpsfix_fix_insert_before_import(mpsfix_fix_ctx *fc, const mpsfix_fix_edit *fe, const mpsfix_match *m,
-				      mpsfix_edits *edits, uint32_t group)
+char *mpsfix_fix_insert_before_import(const mpsfix_source *src, TSNode module, mpsfix_names *names,
+				      const mpsfix_fix_edit *fe, const mpsfix_match *m, mpsfix_edits *edits,
+				      uint32_t group)
 {
+	fix_place place = {src, module, names}, *fc = &place;
 	const char *nl = mpsfix_source_newline(fc->src);
 	TSNode imp = mpsfix_first_import_of(fc->root, fc->src->data, fe->module);
 	mpsfix_buf text = MPSFIX_BUF_INIT;
