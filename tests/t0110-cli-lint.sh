@@ -435,6 +435,7 @@ printf 'import torch\ny = x.to("mps")\n' >"$h/s.py"
 run_in "$h" "$bin" check --isolated --format concise --staged
 expect_rc "--staged: exit 1" 1
 expect_out "--staged checks the staged content" "s.py:2:5: MPS006"
+expect_no_out "--staged leaves out the files with no staged change (m.py as HEAD has it)" "m.py"
 run_in "$h" "$bin" check --isolated --format concise s.py
 expect_rc "plain check of the work tree: exit 0" 0
 expect_no_out "plain check does not see the staged content" "s.py"

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "git.h"
 #include "pathutil.h"
 
 void mpsfix_cmd_error(const char *message)
@@ -136,8 +137,24 @@ int mpsfix_cmd_files(mpsfix_cmd *cmd, mpsfix_strvec *files)
 		.on_warning = mpsfix_cmd_on_warning,
 	};
 
-	return mpsfix_discover_files(files, opts->npaths ? opts->paths : dot, opts->npaths ? opts->npaths : 1,
-				     &dopts, mpsfix_cmd_on_error, cmd);
+	int error = mpsfix_discover_files(files, opts->npaths ? opts->paths : dot, opts->npaths ? opts->npaths : 1,
+					  &dopts, mpsfix_cmd_on_error, cmd);
+	size_t kept = 0;
+
+	for (size_t i = 0; opts->staged && error >= 0 && i < files->len; i++) {
+		/* --staged: the files that have staged changes (a file it cannot
+		   tell about stays, and says why when it is read) */
+		bool changed = true;
+
+		if (strcmp(files->items[i], "-") && mpsfix_git_staged_changed(&changed, files->items[i]) == 0 &&
+		    !changed)
+			free(files->items[i]);
+		else
+			files->items[kept++] = files->items[i];
+	}
+	if (opts->staged && error >= 0)
+		files->len = kept;
+	return error;
 }
 
 bool mpsfix_cmd_color(const mpsfix_cmd *cmd, FILE *f)

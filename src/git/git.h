@@ -74,6 +74,14 @@ int mpsfix_git_ignores_folder(bool *ignored, const char *dir);
  */
 int mpsfix_git_read_staged(mpsfix_buf *out, const char *path);
 
+/**
+ * Does `path` have staged changes: is its entry in the index of its
+ * repository other than HEAD's (new, or another content or mode; every
+ * staged file where HEAD has no commit yet)?  False when it is not in the
+ * index.  MPSFIX_ERROR outside a repository.
+ */
+int mpsfix_git_staged_changed(bool *changed, const char *path);
+
 /** Line ranges [first, last] (1-based, inclusive) of a file. */
 typedef struct {
 	uint32_t first, last;

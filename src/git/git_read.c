@@ -89,6 +89,62 @@ done:
 	return error;
 }
 
+/* HEAD's tree, or NULL where HEAD has no commit yet. */
+static int head_tree(git_tree **out, git_repository *repo)
+{
+	git_reference *ref = NULL;
+	int rc = git_repository_head(&ref, repo);
+
+	*out = NULL;
+	if (rc == GIT_EUNBORNBRANCH || rc == GIT_ENOTFOUND) {
+		git_error_clear();
+		return 0;
+	}
+	if (rc == 0)
+		rc = git_reference_peel((git_object **)out, ref, GIT_OBJECT_TREE);
+	git_reference_free(ref);
+	return rc;
+}
+
+int mpsfix_git_staged_changed(bool *changed, const char *path)
+{
+	git_repository *repo = NULL;
+	git_index *index = NULL;
+	git_tree *head = NULL;
+	git_tree_entry *was = NULL;
+	const git_index_entry *e;
+	char *name = NULL;
+	int rc, error;
+
+	*changed = false;
+	if ((error = open_for_file(&repo, &name, path)) < 0)
+		goto done;
+	if ((rc = git_repository_index(&index, repo)) < 0) {
+		error = mpsfix_git__fail(rc, path);
+		goto done;
+	}
+	if ((e = git_index_get_bypath(index, name, 0)) == NULL || e->mode == GIT_FILEMODE_COMMIT) {
+		git_error_clear();
+		goto done; /* not staged at all */
+	}
+	if ((rc = head_tree(&head, repo)) < 0) {
+		error = mpsfix_git__fail(rc, path);
+		goto done;
+	}
+	/* new in the index (or no commit yet), or staged other than HEAD has it */
+	*changed = !head || git_tree_entry_bypath(&was, head, name) < 0 ||
+		   !git_oid_equal(git_tree_entry_id(was), &e->id) ||
+		   (uint32_t)git_tree_entry_filemode(was) != e->mode;
+	git_error_clear();
+done:
+	git_tree_entry_free(was);
+	git_tree_free(head);
+	git_index_free(index);
+	git_repository_free(repo);
+	free(name);
+	return error;
+}
+
 typedef ARRAY(mpsfix_line_range) range_list;
 
 /* Add lines first..last to `r`, whose lines arrive in increasing order. */
