@@ -42,6 +42,11 @@ run_in "$tmp/p" "$bin" check --format sarif train.ipynb
 got=$(printf '%s\n' "$out" | python3 -c 'import json, sys
 print(json.load(sys.stdin)["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["region"]["startLine"])')
 expect_eq "check --format sarif: the notebook's line" "$got" "$std_line"
+got=$(printf '%s\n' "$out" | python3 -c 'import json, sys
+r = json.load(sys.stdin)["runs"][0]["results"][0]
+print(sorted(r["locations"][0]["physicalLocation"]["region"]), r["properties"], "fixes" in r)')
+expect_eq "check --format sarif: no byte offsets or replacements in a notebook, the cell in the properties" "$got" \
+	"['endLine', 'startLine'] {'cell': 3, 'cellLine': 2, 'cellColumn': 13, 'cellEndColumn': 37} False"
 
 # --- diff and fix ----------------------------------------------------------------------
 (cd "$tmp/p" && git init -q && git add train.ipynb && git -c user.name=t -c user.email=t@t commit -qm nb)

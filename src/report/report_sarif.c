@@ -154,16 +154,28 @@ json_t *mpsfix_report__sarif_result(mpsfix_reporter *r, const char *path,
 	json_object_set_new(o, "message", sarif_text(text ? text : it->message));
 	free(text);
 	json_object_set_new(region, "startLine", json_integer(it->file_line));
-	json_object_set_new(region, "startColumn", json_integer(it->col));
-	json_object_set_new(region, "endLine", json_integer(it->file_end_line));
-	json_object_set_new(region, "endColumn", json_integer(it->end_col));
-	json_object_set_new(region, "byteOffset", json_integer(it->start));
-	json_object_set_new(region, "byteLength", json_integer(it->end - it->start));
+	if (it->cell) {
+		/* a notebook: the lines of its JSON that hold the code; columns and
+		   bytes there are the escaped JSON's, not the code's, so the cell
+		   and its own line and columns go in the properties */
+		json_object_set_new(region, "endLine", json_integer(it->file_end_line));
+		json_object_set_new(o, "properties", json_pack("{s:i, s:i, s:i, s:i}", "cell", (json_int_t)it->cell,
+							       "cellLine", (json_int_t)it->cell_line,
+							       "cellColumn", (json_int_t)it->col,
+							       "cellEndColumn", (json_int_t)it->end_col));
+	} else {
+		json_object_set_new(region, "startColumn", json_integer(it->col));
+		json_object_set_new(region, "endLine", json_integer(it->file_end_line));
+		json_object_set_new(region, "endColumn", json_integer(it->end_col));
+		json_object_set_new(region, "byteOffset", json_integer(it->start));
+		json_object_set_new(region, "byteLength", json_integer(it->end - it->start));
+	}
 	json_object_set_new(phys, "artifactLocation", sarif_artifact(path));
 	json_object_set_new(phys, "region", region);
 	json_object_set_new(loc, "physicalLocation", phys);
 	json_object_set_new(o, "locations", json_pack("[o]", loc));
-	if ((it->fix == MPSFIX_FIX_AVAILABLE || it->fix == MPSFIX_FIX_UNSAFE) && it->nedits)
+	/* a notebook's edits are of its code, not of the file's bytes: no replacements */
+	if ((it->fix == MPSFIX_FIX_AVAILABLE || it->fix == MPSFIX_FIX_UNSAFE) && it->nedits && !it->cell)
 		json_object_set_new(o, "fixes", sarif_fix(path, it));
 	return o;
 }
