@@ -175,6 +175,20 @@ grep -q 'non_blocking' "$tmp/bad/big.py" && fail "big file fixed" || ok "big fil
 if grep -q 'non_blocking' "$tmp/bad/syntax-error.py"; then ok "syntax-error file: broken statement untouched"; else fail "syntax-error file: broken statement untouched"; fi
 run timeout 60 "$bin" check "$tmp/bad/empty.py"
 expect_rc "empty file is clean" 0
+if [ -n "$as_user" ]; then
+	# a writable file in a folder that takes no new file (the fix's temporary
+	# file): not fixed, its findings reported as check reports them
+	mkdir -p "$tmp/nowrite/sub"
+	printf 'import torch
+y = x.to("mps", non_blocking=True)
+' >"$tmp/nowrite/sub/a.py"
+	chmod 666 "$tmp/nowrite/sub/a.py"
+	chmod 755 "$tmp/nowrite/sub"
+	run $as_user "$bin" fix --isolated "$tmp/nowrite/sub/a.py"
+	expect_rc "fix in a folder that takes no new file: exit 1 (the finding left)" 1
+	expect_err "fix in a folder that takes no new file: why" "a.py: not fixed: its folder"
+	expect_out "fix in a folder that takes no new file: its finding reported" "a.py:2:5: MPS006"
+fi
 
 # --- what could not be checked: said only with -v/--verbose; what stops a fix always
 mkdir -p "$tmp/star"

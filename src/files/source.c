@@ -749,6 +749,28 @@ int mpsfix_source_write_atomic(const char *path, const char *data, size_t len,
 	return replace_file(path, data, len, have_mode, mode, NULL);
 }
 
+/*
+ * The new text replaces the file through a temporary file beside it (the
+ * link's target, for a symbolic link): its folder must take new files.
+ */
+static int check_folder_writable(const char *path)
+{
+	char *target = realpath(path, NULL), *slash;
+	int error = 0;
+
+	if (!target)
+		return 0; /* the write says why, if it fails */
+	slash = strrchr(target, '/');
+	if (slash)
+		*(slash == target ? slash + 1 : slash) = '\0';
+	if (access(slash ? target : ".", W_OK | X_OK) < 0 && (errno == EACCES || errno == EPERM))
+		error = mpsfix_error_set(MPSFIX_ESKIP, "%s: not fixed: its folder %s does not let this user "
+					 "create the temporary file a fix is written through", path,
+					 slash ? target : ".");
+	free(target);
+	return error;
+}
+
 int mpsfix_source_check_writable(const mpsfix_source *s, const char *path)
 {
 	struct stat st;
@@ -769,7 +791,7 @@ int mpsfix_source_check_writable(const mpsfix_source *s, const char *path)
 		return mpsfix_error_set(MPSFIX_ESKIP, "%s: not fixed: the file has %lu hard links "
 					"(replacing it would separate them)", path,
 					(unsigned long)st.st_nlink);
-	return 0;
+	return check_folder_writable(path);
 }
 
 int mpsfix_source_write_back(const mpsfix_source *s, const char *path,
