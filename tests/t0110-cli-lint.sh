@@ -135,6 +135,14 @@ run_in "$tmp/ex/badcfg" "$bin" check
 expect_rc "broken config: 2" 2
 expect_err "broken config: file:line:col" ".mpsfix.yml:2:1: unknown key 'unsafe-fix'"
 expect_empty_out "broken config: no partial run"
+printf 'extend-select: MPS204\nper-file-ignores:\n  "*.py": [MPS001, NOPE1]\n' >"$tmp/ex/badcfg/.mpsfix.yml"
+run_in "$tmp/ex/badcfg" "$bin" check
+expect_rc "a config's unknown code: 2" 2
+expect_err "a config's unknown code in per-file-ignores: file:line:col, not an option" \
+	".mpsfix.yml:3:20: 'per-file-ignores': 'NOPE1' names no rule"
+printf 'select: [MPS999]\n' >"$tmp/ex/badcfg/.mpsfix.yml"
+run_in "$tmp/ex/badcfg" "$bin" check
+expect_err "a config's unknown code in select: file:line:col, not --select" ".mpsfix.yml:1:10: 'select': 'MPS999' names no rule"
 run "$bin" check --isolated --rules fixtures/bad-rules/"$(ls fixtures/bad-rules | grep '\.yml$' | head -n 1)" "$proj"
 expect_rc "broken rule file: 2" 2
 run "$bin" diff --isolated "$proj"

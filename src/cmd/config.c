@@ -137,6 +137,13 @@ static int load_strings(const loader *ld, const char *name, const mpsfix_yaml_no
 		if (item->len == 0)
 			return mpsfix_yaml_fail(ld->doc, item, "empty string in '%s'", name);
 		mpsfix_strvec_push(out, item->value);
+		if (!strcmp(name, "select") || !strcmp(name, "extend-select") || !strcmp(name, "ignore") ||
+		    !strcmp(name, "per-file-ignores")) {
+			mpsfix_strvec_push(&ld->cfg->selectors, item->value);
+			mpsfix_strvec_push_owned(&ld->cfg->selectors_at,
+						 mpsfix_xasprintf("%s:%u:%u: '%s'", ld->doc->path, item->line,
+								  item->col, name));
+		}
 	}
 	return 0;
 }
@@ -314,6 +321,8 @@ void mpsfix_config_release(mpsfix_config *cfg)
 		return;
 	free(cfg->path);
 	free(cfg->dir);
+	mpsfix_strvec_release(&cfg->selectors);
+	mpsfix_strvec_release(&cfg->selectors_at);
 	mpsfix_strvec_release(&cfg->select);
 	mpsfix_strvec_release(&cfg->extend_select);
 	mpsfix_strvec_release(&cfg->ignore);

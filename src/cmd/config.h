@@ -42,9 +42,13 @@ typedef struct {
 	char *target_torch;     /* or NULL (owned) */
 	int unsafe_fixes;       /* -1 not set, else 0/1 */
 	uint32_t line_length;   /* 0: not set */
+	/* every rule selector of the file (select, extend-select, ignore and
+	   per-file-ignores' codes), where it stands ("PATH:LINE:COL: 'KEY'"),
+	   to be checked against the rules once they are loaded */
+	mpsfix_strvec selectors, selectors_at;
 } mpsfix_config;
 
-#define MPSFIX_CONFIG_INIT {NULL, NULL, false, {0}, {0}, {0}, {0}, {0}, NULL, 0, NULL, -1, 0}
+#define MPSFIX_CONFIG_INIT {NULL, NULL, false, {0}, {0}, {0}, {0}, {0}, NULL, 0, NULL, -1, 0, {0}, {0}}
 
 /**
  * Find `.mpsfix.yml` upward from folder `start`.  Returns 0 with *out the

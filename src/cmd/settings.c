@@ -247,6 +247,12 @@ int mpsfix_settings_resolve(mpsfix_settings *set, const mpsfix_opts *opts, const
 	copy_strings(&set->ignore, &cfg->ignore);
 	split_list(&set->ignore, &opts->ignore);
 	set->unsafe_fixes = opts->unsafe_fixes >= 0 ? opts->unsafe_fixes > 0 : cfg->unsafe_fixes > 0;
+	/* the configuration's selectors first, named where they stand */
+	for (size_t i = 0; i < cfg->selectors.len; i++)
+		if (!mpsfix_selector_known(cfg->selectors.items[i], rules, nrules))
+			return mpsfix_error_set(MPSFIX_ERROR, "%s: '%s' names no rule (give a code such as "
+						"MPS001, a prefix such as MPS1, or a rule id)", cfg->selectors_at.items[i],
+						cfg->selectors.items[i]);
 	if ((error = check_selectors(&set->select, "--select", rules, nrules)) < 0 ||
 	    (error = check_selectors(&set->extend_select, "--extend-select", rules, nrules)) < 0 ||
 	    (error = check_selectors(&set->ignore, "--ignore", rules, nrules)) < 0 ||
