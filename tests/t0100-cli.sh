@@ -420,4 +420,18 @@ run "$bin" test rules
 expect_rc "shipped rule examples pass" 0
 expect_out "test prints counts" " passed, 0 failed"
 
+# control characters of a repository's file names and lines never reach the terminal
+mkdir -p "$tmp/esc"
+esc=$(printf '\033')
+printf 'import torch\ny = x.to("mps", non_blocking=True)  # \033[31mRED\033]0;title\007\n' >"$tmp/esc/e${esc}[2Jv.py"
+printf '\000' >"$tmp/esc/b${esc}.py"
+run "$bin" check --isolated --format full "$tmp/esc"
+case "$out$err" in
+*"$esc"*) fail "no escape character reaches the terminal" "$(printf '%s\n%s' "$out" "$err" | od -c | head -n 5)" ;;
+*) ok "no escape character reaches the terminal" ;;
+esac
+expect_out "a file name's control character shown as \\x1b" 'e\x1b[2Jv.py:2:5: MPS006'
+expect_out "a source line's control characters shown as \\xNN" '# \x1b[31mRED\x1b]0;title\x07'
+expect_err "a message's file name too" 'b\x1b.py: skipped: binary file'
+
 test_done

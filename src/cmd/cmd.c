@@ -12,10 +12,16 @@
 
 #include "git.h"
 #include "pathutil.h"
+#include "text.h"
 
 void mpsfix_cmd_error(const char *message)
 {
-	fprintf(stderr, "mpsfix: %s\n", message);
+	/* file names and lines of a repository: no terminal control sequences */
+	mpsfix_buf b = MPSFIX_BUF_INIT;
+
+	mpsfix_text_visible(&b, message, strlen(message), "\t\n");
+	fprintf(stderr, "mpsfix: %s\n", b.data ? b.data : "");
+	mpsfix_buf_release(&b);
 }
 
 void mpsfix_cmd_on_error(void *payload, const char *message)

@@ -5,6 +5,10 @@
  */
 #include "report_internal.h"
 
+#include <string.h>
+
+#include "text.h"
+
 #define TAB_WIDTH 4          /* full: a tab shows as this many spaces */
 #define SNIPPET_LINES 4      /* full: longer findings show 2 lines, "...", the last */
 
@@ -51,11 +55,21 @@ static const char *severity_color(mpsfix_severity s)
 	return NULL;
 }
 
+/* A file's name as a terminal may show it (text.h): no control characters. */
+static void put_path(const mpsfix_reporter *r, const char *path)
+{
+	mpsfix_buf b = MPSFIX_BUF_INIT;
+
+	mpsfix_text_visible(&b, path, strlen(path), NULL);
+	put(r, C_BOLD, b.data ? b.data : "");
+	mpsfix_buf_release(&b);
+}
+
 /* path:line:col: CODE [*] message, with the manual fix's reason when `reason`. */
 void mpsfix_report__text_line(const mpsfix_reporter *r, const char *path,
 			      const mpsfix_report_item *it, bool reason)
 {
-	put(r, C_BOLD, path);
+	put_path(r, path);
 	if (it->cell)
 		fprintf(r->out, ":cell %u:%u:%u: ", it->cell, it->cell_line, it->col);
 	else
@@ -112,6 +126,11 @@ static void render_line(mpsfix_buf *out, const char *s, size_t n, uint32_t *from
 			for (int k = 0; k < TAB_WIDTH; k++)
 				mpsfix_buf_addc(out, ' ');
 			width += TAB_WIDTH;
+		} else if (cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp <= 0x9f)) {
+			size_t at = out->len; /* a control character, shown as \xNN (text.h) */
+
+			mpsfix_text_visible(out, s + i, len, NULL);
+			width += (uint32_t)(out->len - at);
 		} else {
 			mpsfix_buf_add(out, s + i, len);
 			width += char_width(cp);

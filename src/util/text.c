@@ -129,3 +129,25 @@ size_t mpsfix_text_utf8_char(const unsigned char *s, size_t n, uint32_t *cp)
 	*cp = c;
 	return len;
 }
+
+void mpsfix_text_visible(mpsfix_buf *out, const char *s, size_t n, const char *keep)
+{
+	for (size_t i = 0; i < n;) {
+		unsigned char c = (unsigned char)s[i];
+		uint32_t cp = c;
+		size_t len = c < 0x80 ? 1 : mpsfix_text_utf8_char((const unsigned char *)s + i, n - i, &cp);
+
+		if (len == 0) {
+			mpsfix_buf_printf(out, "\\x%02x", c); /* no UTF-8 */
+			i++;
+			continue;
+		}
+		if ((cp < 0x20 && !(c && strchr(keep ? keep : "", c))) || cp == 0x7f)
+			mpsfix_buf_printf(out, "\\x%02x", (unsigned)cp);
+		else if (cp >= 0x80 && cp <= 0x9f)
+			mpsfix_buf_printf(out, "\\u%04x", (unsigned)cp);
+		else
+			mpsfix_buf_add(out, s + i, len);
+		i += len;
+	}
+}

@@ -43,6 +43,15 @@ bool mpsfix_text_spelled(const char *value, size_t n, const char *raw, size_t ra
  */
 size_t mpsfix_text_utf8_char(const unsigned char *s, size_t n, uint32_t *cp);
 
+/**
+ * Append `n` bytes of `s` to `out` as a terminal may show them: the control
+ * characters (C0 but those in `keep`, such as "\t\n"; DEL; C1, U+0080 to
+ * U+009F) and bytes that are no UTF-8 as `\xNN` (`\u0085` for C1), so that
+ * a file name or a line of a repository cannot move the cursor, clear the
+ * screen or set the window's title (ESC sequences), nor split a line.
+ */
+void mpsfix_text_visible(mpsfix_buf *out, const char *s, size_t n, const char *keep);
+
 /** The value of hexadecimal digit `c` (0-9, a-f, A-F), or -1. */
 int mpsfix_text_hex_digit(char c);
 
