@@ -580,6 +580,11 @@ START_TEST(test_names_import_point_order)
 	      "from __future__ import annotations\n\nimport os\n\nimport torch\n\nz\n");
 	ADDED("import sys\n\nimport yaml\n\nz\n", "z", "torch,contextlib",
 	      "import contextlib\nimport sys\n\nimport torch\nimport yaml\n\nz\n");
+	/* `import M` before `import M as x`, as isort sorts them */
+	ADDED("import torch as th\nfrom torch.utils.data import DataLoader\n\nz\n", "z", "torch",
+	      "import torch\nimport torch as th\nfrom torch.utils.data import DataLoader\n\nz\n");
+	ADDED("import numpy as np\nimport torch as th\n\nz\n", "z", "torch",
+	      "import numpy as np\nimport torch\nimport torch as th\n\nz\n");
 }
 END_TEST
 

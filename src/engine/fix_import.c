@@ -39,6 +39,7 @@ typedef struct {
 	section sec;
 	bool from;      /* `from M import x` */
 	uint32_t level; /* the dots of a relative import */
+	bool aliased;   /* `import M as x`: after `import M` (isort, ruff's I001) */
 	char *name;     /* M, its names joined by dots; "" for `from . import x` */
 	uint32_t group, block;
 } member;
@@ -283,8 +284,10 @@ static void read_member(const layout *L, TSNode st, member *m)
 	}
 	if (k == s->import) {
 		mod = ts_node_named_child(st, 0);
-		if (!ts_node_is_null(mod) && ts_node_symbol(mod) == s->aliased)
+		if (!ts_node_is_null(mod) && ts_node_symbol(mod) == s->aliased) {
 			mod = ts_node_child_by_field_name(mod, "name", 4);
+			m->aliased = true;
+		}
 	} else {
 		mod = ts_node_child_by_field_name(st, "module_name", 11);
 	}
@@ -368,7 +371,9 @@ static int member_cmp(const member *a, const member *b)
 	if (a->level != b->level)
 		return a->level > b->level ? -1 : 1;
 	c = natcmp(a->name, b->name, true);
-	return c ? c : natcmp(a->name, b->name, false);
+	if (!c)
+		c = natcmp(a->name, b->name, false);
+	return c ? c : (int)a->aliased - (int)b->aliased;
 }
 
 /* The start of the line after the last cell line in [from, to), or `from`. */
