@@ -173,4 +173,15 @@ got=$(python3 -c 'import json, sys; print("|".join(json.load(open(sys.argv[1]))[
 	"$tmp/magic/m.ipynb")
 expect_eq "fix: an added import goes after the cell magic" "$got" "%%capture/|import contextlib/|/|import torch/"
 
+# the lines a fix writes in a cell end as that cell's lines do
+printf '%s\n' '{' ' "cells": [' '  {' '   "cell_type": "code",' '   "execution_count": null,' \
+	'   "metadata": {},' '   "outputs": [],' '   "source": [' '    "import torch\n"' '   ]' \
+	'  },' '  {' '   "cell_type": "code",' '   "execution_count": null,' '   "metadata": {},' '   "outputs": [],' \
+	'   "source": [' '    "if a: torch.cuda.synchronize()\r\n",' '    "z = 2\r\n"' '   ]' '  }' ' ],' \
+	' "metadata": {},' ' "nbformat": 4,' ' "nbformat_minor": 5' '}' >"$tmp/magic/eol.ipynb"
+run "$bin" fix --isolated "$tmp/magic/eol.ipynb"
+got=$(python3 -c 'import json, sys; print(sorted(set(l[-2:] for l in json.load(open(sys.argv[1]))["cells"][1]["source"])))' \
+	"$tmp/magic/eol.ipynb")
+expect_eq "fix: the lines written in a CRLF cell end with CRLF" "$got" "['\\r\\n']"
+
 test_done

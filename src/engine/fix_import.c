@@ -20,6 +20,7 @@
 #include "notebook.h"
 #include "parse.h"
 #include "stdlib_names.h"
+#include "text.h"
 
 /* isort's sections, in their order; MIXED is a group with several */
 typedef enum { S_FUTURE, S_STDLIB, S_OTHER, S_LOCAL, S_MIXED } section;
@@ -636,11 +637,16 @@ static bool starts_member(const layout *L, uint32_t at)
 }
 
 /* The edit for the places p[0, np), which share one offset. */
-static void make_edit(const layout *L, const place *p, size_t np, const char *nl, mpsfix_import_edit *out)
+static void make_edit(const layout *L, const place *p, size_t np, const char *file_nl, mpsfix_import_edit *out)
 {
 	const mpsfix_module_imports *n = L->n;
 	mpsfix_buf b = MPSFIX_BUF_INIT;
 	uint32_t at = p[0].at;
+	/* the lines end as their neighbours do (a notebook's cells may differ) */
+	const char *nl = mpsfix_text_newline_at(n->src, n->len, at);
+
+	if (!nl)
+		nl = file_nl;
 
 	out->start = out->end = at;
 	if (at > 0 && (n->src[at - 1] == '\n' || n->src[at - 1] == '\r')) {

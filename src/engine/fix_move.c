@@ -99,7 +99,7 @@ char *mpsfix_fix_insert_before_import(const mpsfix_source *src, TSNode module, m
 				      uint32_t group)
 {
 	fix_place place = {src, module, names}, *fc = &place;
-	const char *nl = mpsfix_source_newline(fc->src);
+	const char *nl;
 	TSNode imp = mpsfix_first_import_of(fc->root, fc->src->data, fe->module);
 	mpsfix_buf text = MPSFIX_BUF_INIT;
 	uint32_t at;
@@ -133,6 +133,7 @@ char *mpsfix_fix_insert_before_import(const mpsfix_source *src, TSNode module, m
 	}
 	if ((reason = environment_between(fc, at, ts_node_start_byte(m->node))) != NULL)
 		return reason;
+	nl = mpsfix_source_newline_at(fc->src, at);
 	if (!mpsfix_fix_after_blank_line(fc->src->data, at))
 		mpsfix_buf_adds(&text, nl);
 	for (size_t q = 0; q < mpsfix_template_qname_count(fe->tmpl); q++) {

@@ -103,7 +103,7 @@ char *mpsfix_fix_place_statements(const mpsfix_source *src, TSNode target, mpsfi
 		mpsfix_buf_add(&b, step_text, step_len);
 		out->start = ts_node_end_byte(colon);
 		out->indent = mpsfix_buf_detach(&b, NULL);
-		out->prefix = mpsfix_xasprintf("%s%s", mpsfix_source_newline(src), out->indent);
+		out->prefix = mpsfix_xasprintf("%s%s", mpsfix_source_newline_at(src, out->start), out->indent);
 	}
 	out->layout = (mpsfix_template_layout){
 		.indent = out->indent,

@@ -671,7 +671,7 @@ static bool wrap_line(wctx *w, const mpsfix_source *src, TSNode root, uint32_t l
 		pack(w, &ln, cont, cont_len);
 	}
 	if (w->out.len > 1) {
-		render(w, mpsfix_source_newline(src), &text);
+		render(w, mpsfix_source_newline_at(src, cs), &text);
 		mpsfix_edits_add(edits, cs, T(w, (uint32_t)w->toks.len - 1)->e, text.data, text.len, group);
 		changed = true;
 	}

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "pathutil.h"
+#include "text.h"
 
 /* POSIX 2008's st_mtim and st_ctim; macOS names them st_mtimespec, st_ctimespec */
 #ifdef __APPLE__
@@ -517,6 +518,13 @@ mpsfix_span mpsfix_source_line(const mpsfix_source *s, uint32_t line)
 const char *mpsfix_source_newline(const mpsfix_source *s)
 {
 	return s->crlf ? "\r\n" : "\n";
+}
+
+const char *mpsfix_source_newline_at(const mpsfix_source *s, uint32_t at)
+{
+	const char *nl = mpsfix_text_newline_at(s->data, s->len, at);
+
+	return nl ? nl : mpsfix_source_newline(s);
 }
 
 /* ------------------------------------------------------------------------ */

@@ -128,6 +128,15 @@ mpsfix_span mpsfix_source_line(const mpsfix_source *s, uint32_t line);
 const char *mpsfix_source_newline(const mpsfix_source *s);
 
 /**
+ * The line ending of the line that holds byte `at` ("\r\n", "\n" or a lone
+ * "\r"), else of the line before it (the text's last line has none), else
+ * mpsfix_source_newline(): lines a fix writes there end as their
+ * neighbours do, in a notebook's cell whose source has other line endings
+ * than the rest, or a file with old Mac line endings.
+ */
+const char *mpsfix_source_newline_at(const mpsfix_source *s, uint32_t at);
+
+/**
  * Replace the file at `path` with `data` atomically: a temporary file in the
  * same folder, fsync, rename over the original, fsync of the folder.  The
  * original's permission bits are kept (`mode`, when `have_mode`).  On any

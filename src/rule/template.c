@@ -751,7 +751,7 @@ static int render(mpsfix_buf *out, mpsfix_spans *kept, const mpsfix_template *t,
 	uint32_t pos = 0;
 	emitter em = {
 		.out = out,
-		.newline = mpsfix_source_newline(src),
+		.newline = mpsfix_source_newline_at(src, ts_node_start_byte(target)),
 		.indent = layout->indent,
 		.indent_len = layout->indent_len,
 		.step = layout->step,

@@ -151,3 +151,26 @@ void mpsfix_text_visible(mpsfix_buf *out, const char *s, size_t n, const char *k
 		i += len;
 	}
 }
+
+/* The line ending that byte `p` (a \r or \n) belongs to. */
+static const char *ending_of(const char *p, const char *start, const char *end)
+{
+	if (*p == '\r')
+		return p + 1 < end && p[1] == '\n' ? "\r\n" : "\r";
+	return p > start && p[-1] == '\r' ? "\r\n" : "\n";
+}
+
+const char *mpsfix_text_newline_at(const char *s, size_t n, size_t at)
+{
+	const char *end = s + n;
+
+	if (at > n)
+		at = n;
+	for (const char *p = s + at; p < end; p++)
+		if (*p == '\n' || *p == '\r')
+			return ending_of(p, s, end);
+	for (const char *p = s + at; p > s; p--)
+		if (p[-1] == '\n' || p[-1] == '\r')
+			return ending_of(p - 1, s, end);
+	return NULL;
+}

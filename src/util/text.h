@@ -52,6 +52,13 @@ size_t mpsfix_text_utf8_char(const unsigned char *s, size_t n, uint32_t *cp);
  */
 void mpsfix_text_visible(mpsfix_buf *out, const char *s, size_t n, const char *keep);
 
+/**
+ * The line ending ("\r\n", "\n" or a lone "\r") of the line of `s` (`n`
+ * bytes) that holds byte `at`, else of the last line before it; NULL when
+ * the text has none.
+ */
+const char *mpsfix_text_newline_at(const char *s, size_t n, size_t at);
+
 /** The value of hexadecimal digit `c` (0-9, a-f, A-F), or -1. */
 int mpsfix_text_hex_digit(char c);
 
