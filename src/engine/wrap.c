@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "parse.h"
+#include "text.h"
 
 /* where a line may break, the strongest first (ruff's and black's order) */
 enum {
@@ -82,13 +83,16 @@ uint32_t mpsfix_wrap_width(const char *s, size_t len, uint32_t column)
 {
 	uint32_t start = column;
 
-	for (size_t i = 0; i < len; i++) {
+	for (size_t i = 0; i < len;) {
 		unsigned char c = (unsigned char)s[i];
+		uint32_t cp = c;
+		size_t n = c < 0x80 ? 1 : mpsfix_text_utf8_char((const unsigned char *)s + i, len - i, &cp);
 
 		if (c == '\t')
 			column += 4 - column % 4;
-		else if ((c & 0xC0) != 0x80)
-			column++;
+		else
+			column += n ? mpsfix_text_char_width(cp) : 1; /* CJK: 2, as ruff's E501 counts */
+		i += n ? n : 1;
 	}
 	return column - start;
 }

@@ -36,7 +36,11 @@
 size_t mpsfix_wrap_lines(const mpsfix_source *src, TSNode root, const mpsfix_span *changed, size_t n,
 			 uint32_t limit, mpsfix_edits *edits, uint32_t group);
 
-/** The width of `len` bytes of text in columns (ruff's: a tab reaches the next multiple of 4). */
+/**
+ * The width of `len` bytes of text in columns, as ruff counts them for
+ * E501: a tab reaches the next multiple of 4, an East Asian wide character
+ * takes 2 (mpsfix_text_char_width()).
+ */
 uint32_t mpsfix_wrap_width(const char *s, size_t len, uint32_t column);
 
 #endif

@@ -19,21 +19,6 @@
 #define C_BLUE "\033[1;34m"
 #define C_GREEN "\033[1;32m"
 
-/* Terminal columns of code point `c` (tabs are handled by the caller). */
-static unsigned char_width(uint32_t c)
-{
-	if ((c >= 0x300 && c <= 0x36f) || (c >= 0x200b && c <= 0x200f) || c == 0xfeff)
-		return 0; /* combining marks, zero-width spaces */
-	if ((c >= 0x1100 && c <= 0x115f) || (c >= 0x2e80 && c <= 0x303e) ||
-	    (c >= 0x3041 && c <= 0xa4cf) || (c >= 0xac00 && c <= 0xd7a3) ||
-	    (c >= 0xf900 && c <= 0xfaff) || (c >= 0xfe30 && c <= 0xfe4f) ||
-	    (c >= 0xff00 && c <= 0xff60) || (c >= 0xffe0 && c <= 0xffe6) ||
-	    (c >= 0x1f300 && c <= 0x1f64f) || (c >= 0x1f900 && c <= 0x1f9ff) ||
-	    (c >= 0x20000 && c <= 0x3fffd))
-		return 2; /* East Asian wide, emoji */
-	return 1;
-}
-
 static void put(const mpsfix_reporter *r, const char *color, const char *s)
 {
 	if (r->opts.color && color)
@@ -133,7 +118,7 @@ static void render_line(mpsfix_buf *out, const char *s, size_t n, uint32_t *from
 			width += (uint32_t)(out->len - at);
 		} else {
 			mpsfix_buf_add(out, s + i, len);
-			width += char_width(cp);
+			width += mpsfix_text_char_width(cp);
 		}
 		i += len;
 		ch++;

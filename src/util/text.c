@@ -174,3 +174,17 @@ const char *mpsfix_text_newline_at(const char *s, size_t n, size_t at)
 			return ending_of(p - 1, s, end);
 	return NULL;
 }
+
+unsigned mpsfix_text_char_width(uint32_t c)
+{
+	if ((c >= 0x300 && c <= 0x36f) || (c >= 0x200b && c <= 0x200f) || c == 0xfeff)
+		return 0; /* combining marks, zero-width spaces */
+	if ((c >= 0x1100 && c <= 0x115f) || (c >= 0x2e80 && c <= 0x303e) ||
+	    (c >= 0x3041 && c <= 0xa4cf) || (c >= 0xac00 && c <= 0xd7a3) ||
+	    (c >= 0xf900 && c <= 0xfaff) || (c >= 0xfe30 && c <= 0xfe4f) ||
+	    (c >= 0xff00 && c <= 0xff60) || (c >= 0xffe0 && c <= 0xffe6) ||
+	    (c >= 0x1f300 && c <= 0x1f64f) || (c >= 0x1f900 && c <= 0x1f9ff) ||
+	    (c >= 0x20000 && c <= 0x3fffd))
+		return 2; /* East Asian wide, emoji */
+	return 1;
+}

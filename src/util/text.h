@@ -59,6 +59,13 @@ void mpsfix_text_visible(mpsfix_buf *out, const char *s, size_t n, const char *k
  */
 const char *mpsfix_text_newline_at(const char *s, size_t n, size_t at);
 
+/**
+ * The columns a terminal, ruff and black give code point `c` (tabs aside):
+ * 0 for combining marks and zero-width spaces, 2 for East Asian wide
+ * characters and emoji, else 1.
+ */
+unsigned mpsfix_text_char_width(uint32_t c);
+
 /** The value of hexadecimal digit `c` (0-9, a-f, A-F), or -1. */
 int mpsfix_text_hex_digit(char c);
 
