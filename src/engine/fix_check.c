@@ -103,44 +103,108 @@ bool mpsfix_fix_errors_moved(TSNode old, TSNode now, const mpsfix_edits *edits)
 	return moved;
 }
 
+/* The fixes of one file, tried in sets. */
+typedef struct {
+	TSParser *parser;
+	const char *path, *text;
+	size_t len;
+	TSNode root;
+	uint32_t base_errors;
+	const mpsfix_edits *edits;
+	size_t ngroups;
+	bool *in;             /* the groups of the set being tried */
+	mpsfix_edits set;
+	mpsfix_buf out;
+	unsigned char *bad;
+	size_t nbad;
+} trial;
+
+/* How groups g[0, n) applied together parse: 0 as the text did, else MPSFIX_FIX_*; below 0 an error. */
+static int try_groups(trial *t, const uint32_t *g, size_t n)
+{
+	TSTree *tree = NULL;
+	size_t applied = 0;
+	int error, verdict = 0;
+
+	for (size_t i = 0; i < n; i++)
+		t->in[g[i]] = true;
+	mpsfix_edits_clear(&t->set);
+	for (size_t k = 0; k < t->edits->len; k++) {
+		const mpsfix_edit *e = &t->edits->items[k];
+
+		if (e->applied && e->group < t->ngroups && t->in[e->group])
+			mpsfix_edits_add(&t->set, e->start, e->end, e->text, e->len, e->group);
+	}
+	for (size_t i = 0; i < n; i++)
+		t->in[g[i]] = false;
+	if ((error = mpsfix_edits_apply(&t->out, &t->set, t->text, t->len, &applied, NULL)) < 0)
+		return error;
+	if (!applied)
+		return 0;
+	if ((error = mpsfix_parse_named(&tree, t->parser, t->path, t->out.data ? t->out.data : "",
+					(uint32_t)t->out.len)) < 0)
+		return error;
+	if (mpsfix_error_count(ts_tree_root_node(tree)) > t->base_errors)
+		verdict = MPSFIX_FIX_BREAKS_PARSE;
+	else if (mpsfix_fix_errors_moved(t->root, ts_tree_root_node(tree), &t->set))
+		verdict = MPSFIX_FIX_MOVES_ERRORS;
+	ts_tree_delete(tree);
+	return verdict;
+}
+
+/*
+ * Of groups g[0, n), which together parse worse (`verdict`), the ones that
+ * do on their own: each half is tried, and a half that fails is split in
+ * turn (some 2 log n parses a fix to blame, not one a fix).  When both
+ * halves parse, the fixes fail only together: none is to blame alone.
+ */
+static int split(trial *t, const uint32_t *g, size_t n, int verdict)
+{
+	size_t h = n / 2;
+	int v1, v2, error = 0;
+
+	if (n == 1) {
+		t->bad[g[0]] = (unsigned char)verdict;
+		t->nbad++;
+		return 0;
+	}
+	if ((v1 = try_groups(t, g, h)) < 0)
+		return v1;
+	if ((v2 = try_groups(t, g + h, n - h)) < 0)
+		return v2;
+	if (v1 > 0 && (error = split(t, g, h, v1)) < 0)
+		return error;
+	if (v2 > 0)
+		error = split(t, g + h, n - h, v2);
+	return error;
+}
+
 int mpsfix_fix_bad_groups(TSParser *parser, const char *path, const char *text, size_t len, TSNode root,
 			  uint32_t base_errors, const mpsfix_edits *edits, unsigned char *bad, size_t ngroups,
 			  size_t *nbad)
 {
-	mpsfix_edits one = MPSFIX_EDITS_INIT;
-	mpsfix_buf out = MPSFIX_BUF_INIT;
-	TSTree *tree = NULL;
+	trial t = {parser, path, text, len, root, base_errors, edits, ngroups,
+		   mpsfix_xcalloc(ngroups + 1, sizeof(bool)), MPSFIX_EDITS_INIT, MPSFIX_BUF_INIT, bad, 0};
+	uint32_t *g = mpsfix_xcalloc(ngroups + 1, sizeof(uint32_t));
 	bool *seen = mpsfix_xcalloc(ngroups + 1, sizeof(bool));
-	int error = 0;
+	size_t n = 0;
+	int error = 0, verdict;
 
-	*nbad = 0;
-	for (size_t i = 0; i < edits->len && error >= 0; i++) {
-		uint32_t g = edits->items[i].group;
-		size_t applied = 0;
+	for (size_t i = 0; i < edits->len; i++) { /* the groups applied, in the order of their first edit */
+		uint32_t gr = edits->items[i].group;
 
-		if (!edits->items[i].applied || g >= ngroups || seen[g])
-			continue;
-		seen[g] = true;
-		/* the group alone, on the text as it was */
-		mpsfix_edits_clear(&one);
-		for (size_t k = i; k < edits->len; k++)
-			if (edits->items[k].group == g && edits->items[k].applied)
-				mpsfix_edits_add(&one, edits->items[k].start, edits->items[k].end, edits->items[k].text,
-						 edits->items[k].len, g);
-		if ((error = mpsfix_edits_apply(&out, &one, text, len, &applied, NULL)) < 0 || !applied)
-			continue;
-		if ((error = mpsfix_parse_named(&tree, parser, path, out.data ? out.data : "", (uint32_t)out.len)) < 0)
-			continue;
-		if (mpsfix_error_count(ts_tree_root_node(tree)) > base_errors)
-			bad[g] = MPSFIX_FIX_BREAKS_PARSE;
-		else if (mpsfix_fix_errors_moved(root, ts_tree_root_node(tree), &one))
-			bad[g] = MPSFIX_FIX_MOVES_ERRORS;
-		*nbad += bad[g] != 0;
-		ts_tree_delete(tree);
-		tree = NULL;
+		if (edits->items[i].applied && gr < ngroups && !seen[gr]) {
+			seen[gr] = true;
+			g[n++] = gr;
+		}
 	}
-	mpsfix_edits_release(&one);
-	mpsfix_buf_release(&out);
+	if (n && (verdict = try_groups(&t, g, n)) != 0)
+		error = verdict < 0 ? verdict : split(&t, g, n, verdict);
+	*nbad = t.nbad;
+	mpsfix_edits_release(&t.set);
+	mpsfix_buf_release(&t.out);
+	free(t.in);
+	free(g);
 	free(seen);
 	return error < 0 ? error : 0;
 }

@@ -25,7 +25,9 @@ bool mpsfix_fix_errors_moved(TSNode old, TSNode now, const mpsfix_edits *edits);
 /**
  * Which of the fixes (groups) of `edits` that were applied together
  * (their `applied` flags) to `text` (`len` bytes, named `path`, whose tree
- * `root` has `base_errors` syntax errors) make it parse worse on their own:
+ * `root` has `base_errors` syntax errors) make it parse worse on their own
+ * (found by halving the set that does, some 2 log n parses a fix to blame;
+ * fixes that fail only together are not blamed):
  * more syntax errors (bad[g] = MPSFIX_FIX_BREAKS_PARSE), or its errors
  * moved (above: MPSFIX_FIX_MOVES_ERRORS), for each such group g (<
  * `ngroups`; `bad` is not cleared first); `*nbad` gets their number.
