@@ -571,6 +571,20 @@ static char *remove_statement(mpsfix_fix_ctx *fc, TSNode target, mpsfix_edits *e
 			break;
 	if (drops_comment(stmt, first.start, end, NULL))
 		return mpsfix_xstrdup("the fix would drop a comment");
+	if (end >= src->len) {
+		/* the file's last statement: the blank lines above it would end the
+		   file (W391), so they go too */
+		uint32_t b = first.start, p;
+
+		while (b > 0) {
+			for (p = b - 1; p > 0 && src->data[p - 1] != '\n';)
+				p--;
+			if (!blank(src->data, p, b - 1))
+				break;
+			b = p;
+		}
+		first.start = b > 0 ? b : first.start;
+	}
 	mpsfix_edits_add(edits, first.start, end, "", 0, group);
 	return NULL;
 }

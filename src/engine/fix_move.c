@@ -50,24 +50,94 @@ static bool imported_before(TSNode module, const char *src, const char *root, ui
 	return false;
 }
 
-/* Does code under `n` read or set the process environment (os.environ, getenv, putenv, load_dotenv)? */
+/* Is `n` a string written out, with no {...} of an f-string? */
+static bool plain_string(TSNode n)
+{
+	if (!is(n, "string"))
+		return false;
+	for (uint32_t i = 0; i < ts_node_named_child_count(n); i++)
+		if (is(ts_node_named_child(n, i), "interpolation"))
+			return false;
+	return true;
+}
+
+/* The first argument of call `call`, or a null node. */
+static TSNode first_argument(TSNode call)
+{
+	TSNode args = ts_node_child_by_field_name(call, "arguments", 9);
+
+	return is(args, "argument_list") && ts_node_named_child_count(args) ? ts_node_named_child(args, 0)
+									     : (TSNode){0};
+}
+
+/*
+ * Is `use` (os.environ or environ, os.getenv or getenv...) used on one key
+ * written out: os.environ["KEY"], os.environ.get("KEY"), "KEY" in
+ * os.environ, os.getenv("KEY")?  Whether KEY is the moved one is the
+ * strings' check.
+ */
+static bool one_key(TSNode use, bool mapping)
+{
+	TSNode p = ts_node_parent(use), call;
+
+	if (!mapping) /* getenv("KEY"), putenv("KEY", v), unsetenv("KEY") */
+		return is(p, "call") && ts_node_eq(ts_node_child_by_field_name(p, "function", 8), use) &&
+		       plain_string(first_argument(p));
+	if (is(p, "subscript") && ts_node_eq(ts_node_child_by_field_name(p, "value", 5), use))
+		return plain_string(ts_node_child_by_field_name(p, "subscript", 9));
+	if (is(p, "comparison_operator")) /* "KEY" in os.environ */
+		return plain_string(ts_node_named_child(p, 0)) && ts_node_eq(ts_node_named_child(p, 1), use);
+	call = ts_node_parent(p);
+	return is(p, "attribute") && is(call, "call") &&
+	       ts_node_eq(ts_node_child_by_field_name(call, "function", 8), p) && plain_string(first_argument(call));
+}
+
+/*
+ * Does code under `n`, run where it stands (not a function's body or a
+ * lambda's), read or set the fallback variable itself ("PYTORCH_ENABLE_MPS_
+ * FALLBACK" in a string), or the environment as a whole (os.environ copied,
+ * updated or handed on, getenv() of a computed key, load_dotenv())?
+ * Another key written out (os.environ["TOKENIZERS_PARALLELISM"] = "false")
+ * neither sees nor undoes the moved line.
+ */
 static mpsfix_walk_action find_environment(TSNode n, void *payload)
 {
-	static const char *const names[] = {"environ", "environb", "getenv", "getenvb", "putenv", "unsetenv"};
-	const char *src = ((const char **)payload)[0];
+	static const char *const maps[] = {"environ", "environb"};
+	static const char *const calls[] = {"getenv", "getenvb", "putenv", "unsetenv"};
+	const char **seen = payload, *src = seen[0];
 	uint32_t s = ts_node_start_byte(n), len = ts_node_end_byte(n) - s;
+	static const char key[] = "PYTORCH_ENABLE_MPS_FALLBACK";
+	TSNode use = n;
 
+	if (is(n, "function_definition")) { /* its defaults run now, its body when called */
+		mpsfix_walk(ts_node_child_by_field_name(n, "parameters", 10), find_environment, payload);
+		return seen[1] ? MPSFIX_WALK_STOP : MPSFIX_WALK_SKIP;
+	}
+	if (is(n, "lambda"))
+		return MPSFIX_WALK_SKIP;
+	if (is(n, "string")) {
+		for (uint32_t i = 0; i + sizeof(key) - 1 <= len; i++)
+			if (!memcmp(src + s + i, key, sizeof(key) - 1))
+				goto found;
+		return MPSFIX_WALK_DESCEND;
+	}
 	if (!is(n, "identifier"))
 		return MPSFIX_WALK_DESCEND;
-	for (size_t i = 0; i < MPSFIX_ARRAY_SIZE(names); i++)
-		if (strlen(names[i]) == len && !memcmp(src + s, names[i], len))
-			goto found;
 	for (uint32_t i = 0; i + 6 <= len; i++)
 		if (!memcmp(src + s + i, "dotenv", 6))
+			goto found; /* load_dotenv() may set any key */
+	if (is(ts_node_parent(n), "attribute") &&
+	    ts_node_eq(ts_node_child_by_field_name(ts_node_parent(n), "attribute", 9), n))
+		use = ts_node_parent(n); /* os.environ */
+	for (size_t i = 0; i < MPSFIX_ARRAY_SIZE(maps); i++)
+		if (strlen(maps[i]) == len && !memcmp(src + s, maps[i], len) && !one_key(use, true))
+			goto found;
+	for (size_t i = 0; i < MPSFIX_ARRAY_SIZE(calls); i++)
+		if (strlen(calls[i]) == len && !memcmp(src + s, calls[i], len) && !one_key(use, false))
 			goto found;
 	return MPSFIX_WALK_DESCEND;
 found:
-	((const char **)payload)[1] = src + s;
+	seen[1] = src + s;
 	return MPSFIX_WALK_STOP;
 }
 
@@ -87,8 +157,8 @@ static char *environment_between(const fix_place *fc, uint32_t at, uint32_t end)
 			continue; /* (an import alone uses nothing: its name, used, is seen) */
 		mpsfix_walk(st, find_environment, seen);
 		if (seen[1])
-			return mpsfix_xasprintf("the code between the import and here uses the environment (line %u), "
-						"which moving it would change",
+			return mpsfix_xasprintf("the code between the import and here uses the variable or the whole "
+						"environment (line %u), which moving it would change",
 						ts_node_start_point(st).row + 1);
 	}
 	return NULL;
