@@ -18,12 +18,13 @@ typedef struct {
 	bool quote[2];  /* '"' and '\'': the quote of a one-quoted f-string */
 	bool oneline;   /* a one-quoted f-string: no line break */
 	bool any;       /* inside an f-string's replacement field at all */
+	bool echoed;    /* in `{expr=}`, which prints the expression's text */
 } fstring_limits;
 
 /* The limits of the f-strings whose replacement fields hold [start, end). */
 static fstring_limits limits_at(TSNode root, const char *src, uint32_t start, uint32_t end)
 {
-	fstring_limits l = {{false, false}, false, false};
+	fstring_limits l = {{false, false}, false, false, false};
 	TSNode n = ts_node_descendant_for_byte_range(root, start, end);
 
 	for (; !ts_node_is_null(n); n = ts_node_parent(n)) {
@@ -32,6 +33,8 @@ static fstring_limits limits_at(TSNode root, const char *src, uint32_t start, ui
 
 		if (!is(n, "interpolation"))
 			continue;
+		for (uint32_t i = 0; i < ts_node_child_count(n); i++)
+			l.echoed = l.echoed || is(ts_node_child(n, i), "=");
 		while (!ts_node_is_null(s) && !is(s, "string"))
 			s = ts_node_parent(s);
 		open = mpsfix_first_named(s);
@@ -59,6 +62,8 @@ char *mpsfix_fix_fstring(TSNode root, const char *src, mpsfix_edit *items, size_
 
 		if (!l.any)
 			continue;
+		if (l.echoed)
+			return mpsfix_xstrdup("inside an f-string's {...=}, which prints the expression's own text");
 		if (memchr(e->text, '\\', e->len) || memchr(e->text, '#', e->len) ||
 		    (l.oneline && memchr(e->text, '\n', e->len)))
 			return mpsfix_xstrdup("inside an f-string, where Python before 3.12 allows no backslash, "

@@ -21,7 +21,8 @@
  * quote of a one-quoted f-string around it, and not the other quote, its
  * quotes are swapped (`"mps"` becomes `'mps'` in `f"{...}"`).  Returns why
  * the fix cannot be written so (both quotes are taken, by nested f-strings
- * or by the text; a backslash, a `#` or a line break), or NULL.  The caller
+ * or by the text; a backslash, a `#` or a line break; a field `{expr=}`,
+ * which prints the expression's own text), or NULL.  The caller
  * frees the text.
  */
 char *mpsfix_fix_fstring(TSNode root, const char *src, mpsfix_edit *items, size_t n);

@@ -6,9 +6,9 @@
 # included (`None or is_available()` is False, not None).  Where MPS is
 # available (is_available patched, the on-mps lines) only a value A that is
 # True turns pinning on.
-# semantic: fixes MPS103=10
-# semantic: on-mps turned_on = [False] * 8 + [True, False]
-# semantic: on-mps-ignore pin_memory pin_count pin_text pin_flag pin_cuda pin_from pin_not kw_values values
+# semantic: fixes MPS103=11
+# semantic: on-mps turned_on = [False] * 9 + [True, False]
+# semantic: on-mps-ignore pin_memory pin_count pin_text pin_flag pin_cuda pin_from pin_not pin_and kw_values values
 import types
 
 import torch
@@ -23,6 +23,7 @@ pin_flag = _args.pin_mem != 0 or torch.backends.mps.is_available()
 pin_cuda = torch.cuda.is_available() or torch.backends.mps.is_available()
 _args.pin_from = (_args.pin or torch.backends.mps.is_available())
 pin_not = not _args.on or torch.backends.mps.is_available()
+pin_and = _args.pin and torch.cuda.is_available() or torch.backends.mps.is_available()
 
 # as a pin_memory= argument (a DataLoader's is MPS101's)
 def _kw(pin_memory=None):
@@ -34,6 +35,6 @@ kw_values = [
     _kw(pin_memory=_args.on or torch.backends.mps.is_available()),
     _kw(pin_memory=_args.pin_mem or torch.backends.mps.is_available()),
 ]
-values = [pin_memory, pin_count, pin_text, pin_flag, pin_cuda, _args.pin_from, pin_not] + kw_values
+values = [pin_memory, pin_count, pin_text, pin_flag, pin_cuda, _args.pin_from, pin_not, pin_and] + kw_values
 pin_from = _args.pin_from
 turned_on = [v is True for v in values]
