@@ -784,7 +784,8 @@ char *mpsfix_fix_render(mpsfix_fix_ctx *fc, const mpsfix_rule *r, const mpsfix_m
 				reason = mpsfix_xstrdup("the edits of this fix overlap");
 	}
 	if (!reason) /* in an f-string's {...}, what Python before 3.12 reads */
-		reason = mpsfix_fix_fstring(fc->root, fc->src->data, edits->items + mark, edits->len - mark);
+		reason = mpsfix_fix_fstring(fc->root, fc->src->data, edits->items + mark, edits->len - mark,
+					    &fc->fstrings);
 	if (!reason) {
 		/* a fix that changes nothing here would be applied again and again */
 		bool same = true;

@@ -24,10 +24,12 @@ typedef struct {
 	mpsfix_matcher *matcher;      /* for the `when` of fix cases (may be NULL: then
 					 a case with sub-patterns in `when` never holds) */
 	mpsfix_torch_range target;    /* the file's torch target, for `when: {torch: ...}` */
+	signed char fstrings;         /* the text may hold f-strings (1), holds none (-1),
+					 not looked at yet (0): fix_fstring.h */
 } mpsfix_fix_ctx;
 
 #define MPSFIX_FIX_CTX_INIT(src, root, names, matcher, target) \
-	{(src), (root), (names), (matcher), (target)}
+	{(src), (root), (names), (matcher), (target), 0}
 
 /**
  * Add the edits of `r`'s fix for match `m` to `edits`, all in `group`: the

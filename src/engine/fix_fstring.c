@@ -21,39 +21,70 @@ typedef struct {
 	bool echoed;    /* in `{expr=}`, which prints the expression's text */
 } fstring_limits;
 
-/* The limits of the f-strings whose replacement fields hold [start, end). */
+/* What the f-string `str` (a string node) forbids in an expression of its fields. */
+static void string_limits(fstring_limits *l, const char *src, TSNode str)
+{
+	TSNode open = mpsfix_first_named(str);
+	uint32_t os, oe;
+
+	if (!is(open, "string_start"))
+		return;
+	os = ts_node_start_byte(open);
+	oe = ts_node_end_byte(open);
+	l->any = true;
+	if (oe - os >= 3 && src[oe - 1] == src[oe - 2] && src[oe - 2] == src[oe - 3])
+		return; /* f"""...""": either quote may stand inside */
+	l->quote[src[oe - 1] == '\''] = true;
+	l->oneline = true;
+}
+
+/*
+ * The limits of the f-strings whose replacement fields hold [start, end),
+ * found from the root down (a node's parent costs a walk from the root in
+ * tree-sitter: from the place up, a long chain `a + b + ...` of fixes took
+ * the cube of its length).
+ */
 static fstring_limits limits_at(TSNode root, const char *src, uint32_t start, uint32_t end)
 {
 	fstring_limits l = {{false, false}, false, false, false};
-	TSNode n = ts_node_descendant_for_byte_range(root, start, end);
+	TSTreeCursor c = ts_tree_cursor_new(root);
+	TSNode str = {0};
 
-	for (; !ts_node_is_null(n); n = ts_node_parent(n)) {
-		TSNode s = n, open;
-		uint32_t os, oe;
+	while (ts_tree_cursor_goto_first_child_for_byte(&c, start) >= 0) {
+		TSNode n = ts_tree_cursor_current_node(&c);
 
-		if (!is(n, "interpolation"))
+		if (ts_node_start_byte(n) > start || ts_node_end_byte(n) < end)
+			break; /* no node below holds all of it */
+		if (is(n, "string"))
+			str = n;
+		if (!is(n, "interpolation") || ts_node_is_null(str))
 			continue;
 		for (uint32_t i = 0; i < ts_node_child_count(n); i++)
 			l.echoed = l.echoed || is(ts_node_child(n, i), "=");
-		while (!ts_node_is_null(s) && !is(s, "string"))
-			s = ts_node_parent(s);
-		open = mpsfix_first_named(s);
-		if (!is(open, "string_start"))
-			continue;
-		os = ts_node_start_byte(open);
-		oe = ts_node_end_byte(open);
-		l.any = true;
-		if (oe - os >= 3 && src[oe - 1] == src[oe - 2] && src[oe - 2] == src[oe - 3])
-			continue; /* f"""...""": either quote may stand inside */
-		l.quote[src[oe - 1] == '\''] = true;
-		l.oneline = true;
+		string_limits(&l, src, str);
 	}
+	ts_tree_cursor_delete(&c);
 	return l;
 }
 
-char *mpsfix_fix_fstring(TSNode root, const char *src, mpsfix_edit *items, size_t n)
+/* May text `src` hold an f-string: a quote after an f (f"", rf"", fR'')? */
+static bool may_hold_fstrings(const char *src, size_t len)
+{
+	for (size_t i = 1; i < len; i++)
+		if ((src[i] == '"' || src[i] == '\'') &&
+		    ((src[i - 1] | 0x20) == 'f' || (i > 1 && (src[i - 2] | 0x20) == 'f' && (src[i - 1] | 0x20) == 'r')))
+			return true;
+	return false;
+}
+
+char *mpsfix_fix_fstring(TSNode root, const char *src, mpsfix_edit *items, size_t n, signed char *fstrings)
 {
 	static const char quotes[2] = {'"', '\''};
+
+	if (!*fstrings)
+		*fstrings = may_hold_fstrings(src, ts_node_end_byte(root)) ? 1 : -1;
+	if (*fstrings < 0)
+		return NULL;
 
 	for (size_t i = 0; i < n; i++) {
 		mpsfix_edit *e = &items[i];

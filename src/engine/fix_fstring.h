@@ -23,8 +23,9 @@
  * the fix cannot be written so (both quotes are taken, by nested f-strings
  * or by the text; a backslash, a `#` or a line break; a field `{expr=}`,
  * which prints the expression's own text), or NULL.  The caller
- * frees the text.
+ * frees the text.  `*fstrings` keeps whether the text may hold f-strings
+ * at all (0 at first: it is looked for once, a byte scan).
  */
-char *mpsfix_fix_fstring(TSNode root, const char *src, mpsfix_edit *items, size_t n);
+char *mpsfix_fix_fstring(TSNode root, const char *src, mpsfix_edit *items, size_t n, signed char *fstrings);
 
 #endif
