@@ -732,6 +732,7 @@ int mpsfix_engine_run(mpsfix_result *out, mpsfix_ctx *ctx, const mpsfix_index *i
 	for (out->passes = 0; edits.len; ) {
 		size_t applied = 0, deferred = 0;
 		uint32_t errors;
+		bool moved;
 
 		if (opts->max_passes && out->passes == opts->max_passes)
 			break;
@@ -755,14 +756,13 @@ int mpsfix_engine_run(mpsfix_result *out, mpsfix_ctx *ctx, const mpsfix_index *i
 						next.data ? next.data : "", (uint32_t)next.len)) < 0)
 			goto done;
 		errors = mpsfix_error_count(ts_tree_root_node(next_tree));
-		if (errors > base_errors ||
-		    mpsfix_fix_errors_moved(ts_tree_root_node(tree), ts_tree_root_node(next_tree), &edits)) {
+		moved = errors <= base_errors &&
+			mpsfix_fix_errors_moved(ts_tree_root_node(tree), ts_tree_root_node(next_tree), &edits);
+		if (errors > base_errors || moved) {
 			/* the fixes that do it on their own are left to a manual fix, the others applied */
 			unsigned char *bad = mpsfix_xcalloc(out->len + 1, 1);
 			size_t nbad = 0;
 
-			ts_tree_delete(next_tree);
-			next_tree = NULL;
 			error = mpsfix_fix_bad_groups(ctx->parser, src->path, now->data, now->len, ts_tree_root_node(tree),
 						      base_errors, &edits, bad, out->len, &nbad);
 			if (error >= 0 && nbad)
@@ -770,8 +770,11 @@ int mpsfix_engine_run(mpsfix_result *out, mpsfix_ctx *ctx, const mpsfix_index *i
 			free(bad);
 			if (error < 0)
 				goto done;
-			if (nbad)
+			if (nbad) { /* (a pass over the rest: the tree of this text is not needed) */
+				ts_tree_delete(next_tree);
+				next_tree = NULL;
 				continue;
+			}
 		}
 		if (errors > base_errors) {
 			add_warning(out, mpsfix_xasprintf("%s: fixes not applied: the fixed code would not parse "
@@ -780,7 +783,7 @@ int mpsfix_engine_run(mpsfix_result *out, mpsfix_ctx *ctx, const mpsfix_index *i
 			revert = "the fixed file would not parse";
 			break;
 		}
-		if (mpsfix_fix_errors_moved(ts_tree_root_node(tree), ts_tree_root_node(next_tree), &edits)) {
+		if (moved) {
 			add_warning(out, mpsfix_xasprintf("%s: fixes not applied: they would change how the code "
 							  "around the file's syntax errors parses", src->path));
 			revert = "the fix would change how the code around a syntax error parses";
