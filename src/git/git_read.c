@@ -54,6 +54,28 @@ done:
 	return error;
 }
 
+/*
+ * Open the work tree holding `path`, its index and the file's entry there
+ * (*e); MPSFIX_ENOMATCH when the file is not in the index (or is a
+ * submodule's commit).  The caller frees *repo, *index and *name.
+ */
+static int staged_entry(git_repository **repo, git_index **index, char **name, const git_index_entry **e,
+			const char *path)
+{
+	int rc, error;
+
+	*index = NULL;
+	if ((error = open_for_file(repo, name, path)) < 0)
+		return error;
+	if ((rc = git_repository_index(index, *repo)) < 0)
+		return mpsfix_git__fail(rc, path);
+	if ((*e = git_index_get_bypath(*index, *name, 0)) == NULL || (*e)->mode == GIT_FILEMODE_COMMIT) {
+		git_error_clear();
+		return mpsfix_error_set(MPSFIX_ENOMATCH, "%s: not staged", path);
+	}
+	return 0;
+}
+
 int mpsfix_git_read_staged(mpsfix_buf *out, const char *path)
 {
 	git_repository *repo = NULL;
@@ -64,17 +86,8 @@ int mpsfix_git_read_staged(mpsfix_buf *out, const char *path)
 	char *name = NULL;
 	int rc, error;
 
-	if ((error = open_for_file(&repo, &name, path)) < 0)
+	if ((error = staged_entry(&repo, &index, &name, &e, path)) < 0)
 		goto done;
-	if ((rc = git_repository_index(&index, repo)) < 0) {
-		error = mpsfix_git__fail(rc, path);
-		goto done;
-	}
-	if ((e = git_index_get_bypath(index, name, 0)) == NULL || e->mode == GIT_FILEMODE_COMMIT) {
-		git_error_clear();
-		error = mpsfix_error_set(MPSFIX_ENOMATCH, "%s: not staged", path);
-		goto done;
-	}
 	git_oid_cpy(&id, &e->id);
 	if ((rc = git_blob_lookup(&blob, repo, &id)) < 0) {
 		error = mpsfix_git__fail(rc, path);
@@ -117,15 +130,10 @@ int mpsfix_git_staged_changed(bool *changed, const char *path)
 	int rc, error;
 
 	*changed = false;
-	if ((error = open_for_file(&repo, &name, path)) < 0)
+	if ((error = staged_entry(&repo, &index, &name, &e, path)) < 0) {
+		if (error == MPSFIX_ENOMATCH)
+			error = 0; /* not staged at all */
 		goto done;
-	if ((rc = git_repository_index(&index, repo)) < 0) {
-		error = mpsfix_git__fail(rc, path);
-		goto done;
-	}
-	if ((e = git_index_get_bypath(index, name, 0)) == NULL || e->mode == GIT_FILEMODE_COMMIT) {
-		git_error_clear();
-		goto done; /* not staged at all */
 	}
 	if ((rc = head_tree(&head, repo)) < 0) {
 		error = mpsfix_git__fail(rc, path);
