@@ -164,6 +164,31 @@ static char *environment_between(const fix_place *fc, uint32_t at, uint32_t end)
 	return NULL;
 }
 
+static bool blank_byte(char c)
+{
+	return c == ' ' || c == '\t' || c == '\f';
+}
+
+/*
+ * Where the `;` before statement start `at` begins, blanks included, when
+ * another statement ends on its line (`import os; import torch`): those
+ * bytes become the line break before the inserted code (a `;` left at a
+ * line's end is E703, its blank W291).  Else `at`.
+ */
+static uint32_t separator_before(const char *s, uint32_t at)
+{
+	uint32_t p = at;
+
+	while (p > 0 && blank_byte(s[p - 1]))
+		p--;
+	if (p == 0 || s[p - 1] != ';')
+		return at;
+	p--;
+	while (p > 0 && blank_byte(s[p - 1]))
+		p--;
+	return p;
+}
+
 char *mpsfix_fix_insert_before_import(const mpsfix_source *src, TSNode module, mpsfix_names *names,
 				      const mpsfix_fix_edit *fe, const mpsfix_match *m, mpsfix_edits *edits,
 				      uint32_t group)
@@ -172,7 +197,7 @@ char *mpsfix_fix_insert_before_import(const mpsfix_source *src, TSNode module, m
 	const char *nl;
 	TSNode imp = mpsfix_first_import_of(fc->root, fc->src->data, fe->module);
 	mpsfix_buf text = MPSFIX_BUF_INIT;
-	uint32_t at;
+	uint32_t at, from;
 	char *reason = NULL;
 	bool imports = false;
 
@@ -203,8 +228,9 @@ char *mpsfix_fix_insert_before_import(const mpsfix_source *src, TSNode module, m
 	}
 	if ((reason = environment_between(fc, at, ts_node_start_byte(m->node))) != NULL)
 		return reason;
+	from = separator_before(fc->src->data, at);
 	nl = mpsfix_source_newline_at(fc->src, at);
-	if (!mpsfix_fix_after_blank_line(fc->src->data, at))
+	if (from != at || !mpsfix_fix_after_blank_line(fc->src->data, at))
 		mpsfix_buf_adds(&text, nl);
 	for (size_t q = 0; q < mpsfix_template_qname_count(fe->tmpl); q++) {
 		char *root = root_of(mpsfix_template_qname(fe->tmpl, q));
@@ -239,7 +265,7 @@ char *mpsfix_fix_insert_before_import(const mpsfix_source *src, TSNode module, m
 	}
 	mpsfix_buf_adds(&text, nl);
 	mpsfix_buf_adds(&text, nl);
-	mpsfix_edits_add(edits, at, at, text.data, text.len, group);
+	mpsfix_edits_add(edits, from, at, text.data, text.len, group);
 done:
 	mpsfix_buf_release(&text);
 	return reason;
