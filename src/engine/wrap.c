@@ -631,6 +631,56 @@ static void render(const wctx *w, const char *nl, mpsfix_buf *b)
 	}
 }
 
+/*
+ * A line that holds more than one statement (`if ok: x = f(a, b)`,
+ * `a = f(c); b = 2`): the code before and after a bracket pair cannot move
+ * to lines of its own without more than line breaks, so only a bracket
+ * pair is broken, its contents one step deeper than the line: the last one
+ * whose first and last lines then fit, else the last one.  False when the
+ * line has no pair with something inside.
+ */
+static bool shared_split(wctx *w, const wline *ln)
+{
+	int best = -1, fallback = -1;
+	wline head, body, tail;
+	uint32_t o;
+
+	for (uint32_t i = code_end(w, ln); i-- > ln->a;) {
+		const tok *c = T(w, i);
+
+		if (c->kind != TOK_CLOSE || c->depth != ln->d0 || c->pair < (int)ln->a ||
+		    (uint32_t)c->pair + 1 == i)
+			continue;
+		if (fallback < 0)
+			fallback = (int)i;
+		head = part(ln, ln->a, (uint32_t)c->pair + 1);
+		head.pre = ln->pre;
+		tail = part(ln, i, ln->b);
+		tail.post = ln->post;
+		if (fits(w, &head) && fits(w, &tail)) {
+			best = (int)i;
+			break;
+		}
+	}
+	if (best < 0 && (best = fallback) < 0)
+		return false;
+	o = (uint32_t)T(w, (uint32_t)best)->pair;
+	head = part(ln, ln->a, o + 1);
+	head.pre = ln->pre;
+	body = part(ln, o + 1, (uint32_t)best);
+	body.comma_ok = comma_may_follow(T(w, o)->parent);
+	body.steps++;
+	body.d0 = ln->d0 + 1;
+	body.inside = true;
+	body.body = true;
+	tail = part(ln, (uint32_t)best, ln->b);
+	tail.post = ln->post;
+	ARRAY_PUSH(&w->out, head);
+	transform(w, body, 1);
+	transform(w, tail, 1);
+	return true;
+}
+
 static bool wrap_line(wctx *w, const mpsfix_source *src, TSNode root, uint32_t line,
 		      mpsfix_edits *edits, uint32_t group)
 {
@@ -639,7 +689,7 @@ static bool wrap_line(wctx *w, const mpsfix_source *src, TSNode root, uint32_t l
 	TSNode stmt;
 	wline ln = {0};
 	mpsfix_buf text = MPSFIX_BUF_INIT;
-	bool changed = false;
+	bool changed = false, shared = false;
 
 	w->toks.len = 0;
 	w->out.len = 0;
@@ -653,13 +703,16 @@ static bool wrap_line(wctx *w, const mpsfix_source *src, TSNode root, uint32_t l
 		return false;
 	ss = ts_node_start_byte(stmt);
 	se = header_end(stmt);
-	for (size_t i = 0; i < w->toks.len; i++)
-		if (T(w, (uint32_t)i)->kind != TOK_COMMENT &&
-		    (T(w, (uint32_t)i)->s < ss || T(w, (uint32_t)i)->e > se))
-			return false; /* another statement, or the body, shares the line */
 	ln = (wline){0, (uint32_t)w->toks.len, src->data + span.start, cs - span.start, 0, 0,
 		     false, false, false, "", ""};
-	if (ss >= span.start && se <= span.end) {
+	for (size_t i = 0; i < w->toks.len && !shared; i++)
+		shared = T(w, (uint32_t)i)->kind != TOK_COMMENT &&
+			 (T(w, (uint32_t)i)->s < ss || T(w, (uint32_t)i)->e > se);
+	if (shared) {
+		/* another statement, or the body, shares the line */
+		if (ss < span.start || !shared_split(w, &ln))
+			return false;
+	} else if (ss >= span.start && se <= span.end) {
 		transform(w, ln, 0);
 	} else {
 		mpsfix_span next = {0, 0};

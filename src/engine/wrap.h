@@ -10,6 +10,9 @@
  * the test of an `if`/`while` holding an operator, inside parentheses
  * around it; then each new line the same way, a bracket's contents at its
  * commas, then at a conditional expression's `if`/`else`, then at `and`/`or`.
+ * A line that holds more than one statement (a one-line suite, `;`) is
+ * broken inside one bracket pair only, the last whose first and last lines
+ * then fit.
  * A line of a statement that already spans several lines keeps the user's
  * layout: its elements are broken at their commas, as many a line as fit,
  * continuing at the indentation of the statement's next line.  Nothing but
@@ -30,7 +33,8 @@
  * break each line of `src` longer than `limit` columns and holding a byte of
  * one of `changed[0..n)` (ranges of `src`).  `root` is src's syntax tree.
  * Lines it cannot break (a long string, a comment, code outside brackets
- * with no value to parenthesize) are left as they are.  Returns the number
+ * with no value to parenthesize, a line of several statements with no
+ * bracket pair) are left as they are.  Returns the number
  * of edits added.
  */
 size_t mpsfix_wrap_lines(const mpsfix_source *src, TSNode root, const mpsfix_span *changed, size_t n,
