@@ -239,6 +239,9 @@ elif [ -f "$shim" ]; then
 	expect_rc "file changed while processed: fix exits 2" 2
 	expect_err "file changed while processed: message" \
 		"c.py: not fixed: the file changed while mpsfix was working on it; nothing was written (run mpsfix again)"
+	# (as a full disk does: whatever stops the write leaves the findings to report)
+	expect_out "file changed while processed: its finding is reported" "c.py:2:5: MPS006"
+	expect_err "file changed while processed: the summary counts it" "0 fixed, 1 finding left"
 	same_files "file changed while processed: the other writer's bytes kept" "$d/c.py" "$d/c.want"
 	no_temp_files "file changed while processed" "$d"
 	run "$bin" fix "$d/c.py"

@@ -278,8 +278,17 @@ void mpsfix_cmd_file(const mpsfix_cmd *cmd, const mpsfix_index *index, mpsfix_ct
 		/* the fixed text goes to standard output, the report to standard error */
 		fwrite(out_data, 1, out_len, stdout);
 	} else if (write_back && res->changed &&
-		   (error = mpsfix_source_write_back(notebook ? &raw : src, path, out_data, out_len)) < 0) {
-		goto fail;
+		   mpsfix_source_write_back(notebook ? &raw : src, path, out_data, out_len) < 0) {
+		/* not written (a full disk, a file changed meanwhile): an error, and
+		 * the file's findings stay, as check reports them */
+		note_error(rec);
+		rec->io_error = true;
+		mpsfix_result_release(res);
+		mpsfix_source_release(&rec->fixed);
+		rec->show_fixed = false;
+		eo.fix = false;
+		if ((error = mpsfix_engine_run(res, ctx, index, src, &eo)) < 0)
+			goto fail;
 	}
 	rec->done = true;
 	rec->changed = res->changed;
