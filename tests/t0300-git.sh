@@ -213,6 +213,17 @@ expect_eq "detached: HEAD stays detached where it was" "$(cd "$tmp/d1" && git re
 	"$(cd "$tmp/d1" && git rev-parse main)
 detached"
 
+# an index another git holds: refused before any commit (a branch moved over
+# an index left behind makes the next `git commit` undo the fixes)
+mkrepo "$tmp/l1"
+before=$(state "$tmp/l1")
+: >"$tmp/l1/.git/index.lock"
+run_in "$tmp/l1" "$bin" commit
+expect_rc "index locked: refused" 2
+expect_err "index locked: says why" "the index is locked ("
+expect_eq "index locked: nothing committed or written" "$(state "$tmp/l1")" "$before"
+rm -f "$tmp/l1/.git/index.lock"
+
 mkdir -p "$tmp/e1" && cp fixtures/demo/train.py "$tmp/e1/"
 (cd "$tmp/e1" && git init -q && git config user.name A && git config user.email a@example.com && git add train.py)
 run_in "$tmp/e1" "$bin" commit

@@ -6,10 +6,12 @@
 #include "git_internal.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "source.h"
 
@@ -243,6 +245,29 @@ done:
 	return error;
 }
 
+/*
+ * Can the index be written: is it free of another git's lock?  Asked before
+ * anything is written, as git commit asks first: a branch moved over an
+ * index that stays behind makes the next `git commit` undo the fixes.
+ */
+static int index_free(mpsfix_git_repo *r)
+{
+	char *lock = mpsfix_xasprintf("%sindex.lock", git_repository_path(r->repo));
+	int fd = open(lock, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666), error = 0;
+
+	if (fd >= 0) {
+		close(fd);
+		unlink(lock);
+	} else {
+		error = mpsfix_error_set(MPSFIX_ERROR, errno == EEXIST ?
+					 "the index is locked (%s exists: another git command is running, or one "
+					 "was stopped; remove the file if none is)" : "cannot lock the index (%s): %s",
+					 lock, strerror(errno));
+	}
+	free(lock);
+	return error;
+}
+
 int mpsfix_git_advance(mpsfix_git_repo *r, const char *id, const mpsfix_git_change *final, size_t n)
 {
 	git_tree *head_tree = NULL;
@@ -262,7 +287,8 @@ int mpsfix_git_advance(mpsfix_git_repo *r, const char *id, const mpsfix_git_chan
 							: "HEAD is detached: no branch to move");
 		goto done;
 	}
-	if ((error = mpsfix_git__commit_tree(&head_tree, NULL, r->repo, &r->head)) < 0)
+	if ((error = index_free(r)) < 0 ||
+	    (error = mpsfix_git__commit_tree(&head_tree, NULL, r->repo, &r->head)) < 0)
 		goto done;
 	if ((rc = git_repository_index(&index, r->repo)) < 0) {
 		error = mpsfix_git__fail(rc, "cannot read the index");
