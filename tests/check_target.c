@@ -39,6 +39,14 @@ static void make_dir(const char *rel)
 	free(path);
 }
 
+static void drop(const char *rel)
+{
+	char *path = tmp_path(rel);
+
+	ck_assert_int_eq(remove(path), 0);
+	free(path);
+}
+
 static void put(const char *rel, const char *text)
 {
 	char *path = tmp_path(rel);
@@ -214,6 +222,72 @@ START_TEST(test_target_pins)
 	ck_assert_int_eq(resolve(&t, NULL, NULL, NULL, "proj"), 0);
 	ck_assert_str_eq(t.summary, "target torch >=2.1 (../requirements.txt:2 and 2 more)");
 	mpsfix_target_release(&t);
+}
+END_TEST
+
+/* The label of the target the pins of folder proj give (and release it). */
+static const char *label_of(mpsfix_target *t, char buf[MPSFIX_TORCH_RANGE_STRMAX])
+{
+	ck_assert_int_eq(resolve(t, NULL, NULL, NULL, "proj"), 0);
+	strcpy(buf, mpsfix_target_label(t));
+	mpsfix_target_release(t);
+	return buf;
+}
+
+START_TEST(test_target_pin_sets)
+{
+	mpsfix_target t;
+	char buf[MPSFIX_TORCH_RANGE_STRMAX];
+	FILE *f;
+	char *path;
+
+	go("proj");
+	/* pins installed together all hold: a constraints file, two lines of one file */
+	put("proj/requirements.txt", "torch>=2.4\n-c constraints.txt\n");
+	put("proj/constraints.txt", "torch<2.6\n");
+	ck_assert_str_eq(label_of(&t, buf), ">=2.4,<2.6");
+	put("proj/requirements.txt", "torch>=2.1\nnumpy\ntorch<2.3\n");
+	ck_assert_str_eq(label_of(&t, buf), ">=2.1,<2.3");
+	/* pins for some machines (a marker) are alternatives */
+	put("proj/requirements.txt", "torch>=2.7,<3.0; sys_platform != 'darwin'\n"
+				     "torch>=2.7,<2.8; sys_platform == 'darwin'\ntorch>=2.5\n");
+	ck_assert_str_eq(label_of(&t, buf), ">=2.5");
+	/* pins that leave no version (pip refuses them): the range around them */
+	put("proj/requirements.txt", "torch>=2.5\ntorch<2.3\n");
+	ck_assert_str_eq(label_of(&t, buf), ">=1.12");
+	/* another requirement file is an alternative setup */
+	put("proj/requirements.txt", "torch>=2.4\n-c constraints.txt\n");
+	put("proj/requirements-old.txt", "torch==2.1.*\n");
+	ck_assert_str_eq(label_of(&t, buf), ">=2.1,<2.6");
+	drop("proj/requirements-old.txt");
+	drop("proj/constraints.txt");
+	drop("proj/requirements.txt");
+	/* [project] dependencies with uv's constraints; extras apart */
+	put("proj/pyproject.toml", "[project]\ndependencies = ['torch>=2.4']\n"
+				   "[project.optional-dependencies]\nold = ['torch==2.0']\n"
+				   "[tool.uv]\nconstraint-dependencies = ['torch<2.6']\n");
+	ck_assert_str_eq(label_of(&t, buf), ">=2.4,<2.6");
+	put("proj/pyproject.toml", "[project]\nname = 'x'\n[project.optional-dependencies]\n"
+				   "a = ['torch==2.1']\nb = ['torch==2.3']\n");
+	ck_assert_str_eq(label_of(&t, buf), ">=2.1,<2.4");
+	drop("proj/pyproject.toml");
+	/* an upper bound alone starts at 1.12, the first release with MPS */
+	put("proj/requirements.txt", "torch<2.3\n");
+	ck_assert_str_eq(label_of(&t, buf), ">=1.12,<2.3");
+	put("proj/requirements.txt", "torch==1.10\n");
+	ck_assert_str_eq(label_of(&t, buf), "1.10");
+	/* a byte order mark; UTF-16, as PowerShell writes `pip freeze >` */
+	put("proj/requirements.txt", "\xEF\xBB\xBFtorch>=2.6\n");
+	ck_assert_str_eq(label_of(&t, buf), ">=2.6");
+	path = tmp_path("proj/requirements.txt");
+	ck_assert_ptr_nonnull(f = fopen(path, "wb"));
+	fwrite("\xFF\xFEt\0o\0r\0c\0h\0=\0=\0\x31\0.\0\x31\0\x33\0\r\0\n\0", 1, 28, f);
+	ck_assert_int_eq(fclose(f), 0);
+	free(path);
+	ck_assert_str_eq(label_of(&t, buf), "1.13");
+	drop("proj/requirements.txt");
+	put("proj/environment.yml", "\xEF\xBB\xBFname: x\ndependencies:\n  - pytorch>=2.6\n");
+	ck_assert_str_eq(label_of(&t, buf), ">=2.6");
 }
 END_TEST
 
@@ -522,7 +596,7 @@ START_TEST(test_targets_summary)
 	free(words);
 	files[0] = 0;
 	r = mpsfix_targets_hull(&t, files);
-	ck_assert_str_eq(mpsfix_torch_range_format(buf, r), "all");
+	ck_assert_str_eq(mpsfix_torch_range_format(buf, r), ">=1.12"); /* p2's <2.0 from 1.12 on */
 	mpsfix_targets_release(&t);
 }
 END_TEST
@@ -538,6 +612,7 @@ Suite *mpsfix_suite_target(void)
 	tcase_add_test(tc, test_target_config);
 	tcase_add_test(tc, test_target_pins);
 	tcase_add_test(tc, test_target_implied);
+	tcase_add_test(tc, test_target_pin_sets);
 	tcase_add_test(tc, test_target_default);
 	tcase_add_test(tc, test_target_runs);
 	tcase_add_test(tc, test_target_root);

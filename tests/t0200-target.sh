@@ -171,7 +171,7 @@ expect_err "setup.cfg" "target torch >=2.0,<3.0 (setup.cfg:3)"
 rm "$q/setup.cfg"
 printf 'setup(install_requires=["torch<2.2"])\n' >"$q/setup.py"
 run_in "$q" "$bin" check $R --format concise
-expect_err "setup.py" "target torch <2.2 (setup.py:1)"
+expect_err "setup.py" "target torch >=1.12,<2.2 (setup.py:1)"
 rm "$q/setup.py"
 printf 'dependencies:\n  - pytorch::pytorch=2.0.1\n' >"$q/environment.yml"
 run_in "$q" "$bin" check $R --format concise

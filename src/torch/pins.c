@@ -58,6 +58,8 @@ static void take_pin(mpsfix_pins_scan *sc, const char *file, uint32_t line, mpsf
 		.range = r,
 		.optional = sc->optional,
 		.implied = implied,
+		/* (a pin with an environment marker is for some machines: an alternative) */
+		.set = sc->set && !memchr(text.s, ';', text.n) ? sc->set : ++sc->nsets,
 	});
 }
 
@@ -149,6 +151,13 @@ bool mpsfix_pins__read_file(mpsfix_pins_scan *sc, mpsfix_buf *b, const char *pat
 static void scan_data(mpsfix_pins_scan *sc, mpsfix_pins_format format, const char *name, const char *dir,
 		      const char *data, size_t len)
 {
+	/* a UTF-8 byte-order mark, which Python, PyYAML and configparser read
+	   past (tomllib refuses it in pyproject.toml, and so does toml.c) */
+	if (format != MPSFIX_PINS_PYPROJECT && format != MPSFIX_PINS_REQUIREMENTS && len >= 3 &&
+	    !memcmp(data, "\xEF\xBB\xBF", 3)) {
+		data += 3;
+		len -= 3;
+	}
 	switch (format) {
 	case MPSFIX_PINS_REQUIREMENTS:
 		mpsfix_pins__scan_requirements(sc, name, dir, data, len);
@@ -194,7 +203,11 @@ static void scan_file(mpsfix_pins_scan *sc, mpsfix_pins_format format, const cha
 	dir = mpsfix_xstrdup(path);
 	slash = strrchr(dir, '/');
 	*(slash == dir ? slash + 1 : slash) = '\0';
+	/* a requirement file and what it includes and constrains with (-r, -c)
+	   are installed together: one set */
+	sc->set = format == MPSFIX_PINS_REQUIREMENTS ? ++sc->nsets : 0;
 	scan_data(sc, format, rel, dir, b.data ? b.data : "", b.len);
+	sc->set = 0;
 done:
 	mpsfix_buf_release(&b);
 	free(dir);

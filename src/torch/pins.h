@@ -15,6 +15,13 @@
  * (conda `pytorch` specs, and the `pip:` list, read as requirement-file
  * lines).
  *
+ * Pins installed together form a set (mpsfix_pin.set): a requirement file
+ * with the files it includes and constrains with (-r, -c), [project]
+ * dependencies with [tool.uv] constraint-dependencies; every other pin is a
+ * set of its own (an alternative setup).  A requirement file may start
+ * with a UTF-8 byte-order mark or be UTF-16 (pip decodes both); the other
+ * files but pyproject.toml may start with a UTF-8 mark.
+ *
  * Optional dependencies ([project.optional-dependencies], setup.cfg's
  * [options.extras_require], setup.py's extras_require and the lists of
  * requirement strings setup.py keeps in variables that install_requires
@@ -61,6 +68,11 @@ typedef struct {
 	mpsfix_torch_range range;
 	bool optional;            /* from optional dependencies (read as nothing else names torch) */
 	bool implied;             /* a floor another package's requirement implies */
+	uint32_t set;             /* the pins installed together: those of one set all
+				     hold at once (a requirement file with the files it
+				     includes and constrains with; [project] dependencies
+				     with [tool.uv] constraint-dependencies); sets are
+				     alternatives (requirements-cuda.txt, an extra) */
 } mpsfix_pin;
 
 typedef struct mpsfix_pins {

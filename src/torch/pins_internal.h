@@ -22,6 +22,8 @@ typedef struct {
 	char *root;              /* the root, real and absolute; NULL: includes are not followed */
 	mpsfix_strvec visited;    /* real paths of the files read */
 	bool optional;            /* the reader is in optional dependencies (extras) */
+	uint32_t set;             /* the set of the pins read now (0: each pin its own) */
+	uint32_t nsets;           /* the sets given out */
 	struct mpsfix_pins *extra; /* their pins and warnings, until mpsfix_pins__finish */
 	bool named;               /* a dependency that is not optional names torch */
 	bool named_optional;      /* an optional one does */

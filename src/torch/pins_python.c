@@ -283,16 +283,45 @@ void mpsfix_pins__requirement_line(mpsfix_pins_scan *sc, const char *name, uint3
 }
 
 /*
+ * A requirements file's text as pip decodes it: past a UTF-8 byte-order
+ * mark, or from UTF-16 with one (PowerShell's `pip freeze > requirements.txt`
+ * writes that); characters outside ASCII, which no pin holds, become '?'.
+ */
+static void requirements_text(mpsfix_buf *utf16, const char **data, size_t *len)
+{
+	const unsigned char *u = (const unsigned char *)*data;
+	bool le;
+
+	if (*len >= 3 && u[0] == 0xEF && u[1] == 0xBB && u[2] == 0xBF) {
+		*data += 3;
+		*len -= 3;
+		return;
+	}
+	if (*len < 2 || !((u[0] == 0xFF && u[1] == 0xFE) || (u[0] == 0xFE && u[1] == 0xFF)))
+		return;
+	le = u[0] == 0xFF;
+	for (size_t k = 2; k + 1 < *len; k += 2) {
+		unsigned c = le ? (unsigned)u[k] | (unsigned)u[k + 1] << 8 : (unsigned)u[k] << 8 | (unsigned)u[k + 1];
+
+		mpsfix_buf_addc(utf16, c < 0x80 ? (char)c : '?');
+	}
+	*data = utf16->data ? utf16->data : "";
+	*len = utf16->len;
+}
+
+/*
  * A pip requirements file: '#' starts a comment at the start of a line or
  * after a blank; a line ending in '\' goes on on the next line.
  */
 void mpsfix_pins__scan_requirements(mpsfix_pins_scan *sc, const char *name, const char *dir,
 				    const char *data, size_t len)
 {
-	mpsfix_buf logical = MPSFIX_BUF_INIT;
+	mpsfix_buf logical = MPSFIX_BUF_INIT, utf16 = MPSFIX_BUF_INIT;
 	uint32_t line = 1, start_line = 1;
 	size_t i = 0;
 	bool was_implied = sc->implies;
+
+	requirements_text(&utf16, &data, &len);
 
 	/* the project's requirements.txt installs what it names; requirements-docs.txt,
 	   a constraints file or another included file need not */
@@ -330,6 +359,7 @@ void mpsfix_pins__scan_requirements(mpsfix_pins_scan *sc, const char *name, cons
 		i = next;
 	}
 	mpsfix_buf_release(&logical);
+	mpsfix_buf_release(&utf16);
 	sc->implies = was_implied;
 }
 
@@ -340,13 +370,14 @@ void mpsfix_pins__scan_requirements(mpsfix_pins_scan *sc, const char *name, cons
 typedef struct {
 	mpsfix_pins_scan *sc;
 	const char *name;
+	uint32_t main_set; /* [project] dependencies and uv's constraints: installed together */
 } pyproject;
 
 /* A string value at `path`: is it a torch pin? */
 static void pyproject_string(void *payload, const mpsfix_toml_path *path, const char *value,
 			     uint32_t line)
 {
-	const pyproject *pp = payload;
+	pyproject *pp = payload;
 	size_t n = path->len, dep = 0;
 	mpsfix_text_slice v = {value, strlen(value)};
 	mpsfix_torch_range r;
@@ -360,16 +391,20 @@ static void pyproject_string(void *payload, const mpsfix_toml_path *path, const 
 		pp->sc->optional = false;
 		return;
 	}
-	if (n == 2 && mpsfix_toml_path_is(path, 0, "project") && mpsfix_toml_path_is(path, 1, "dependencies")) {
-		pp->sc->implies = true; /* what installing the project installs */
+	if ((n == 2 && mpsfix_toml_path_is(path, 0, "project") && mpsfix_toml_path_is(path, 1, "dependencies")) ||
+	    (n == 3 && mpsfix_toml_path_is(path, 0, "tool") && mpsfix_toml_path_is(path, 1, "uv") &&
+	     mpsfix_toml_path_is(path, 2, "constraint-dependencies"))) {
+		/* what installing the project installs, and uv's constraints on it */
+		pp->sc->implies = mpsfix_toml_path_is(path, 0, "project");
+		pp->sc->set = pp->main_set ? pp->main_set : (pp->main_set = ++pp->sc->nsets);
 		mpsfix_pins__requirement(pp->sc, pp->name, line, v);
 		pp->sc->implies = false;
+		pp->sc->set = 0;
 		return;
 	}
 	if ((n == 2 && mpsfix_toml_path_is(path, 0, "dependency-groups")) ||
 	    (n == 3 && mpsfix_toml_path_is(path, 0, "tool") && mpsfix_toml_path_is(path, 1, "uv") &&
-	     (mpsfix_toml_path_is(path, 2, "constraint-dependencies") ||
-	      mpsfix_toml_path_is(path, 2, "override-dependencies") ||
+	     (mpsfix_toml_path_is(path, 2, "override-dependencies") ||
 	      mpsfix_toml_path_is(path, 2, "dev-dependencies")))) {
 		mpsfix_pins__requirement(pp->sc, pp->name, line, v);
 		return;
@@ -398,7 +433,7 @@ static void pyproject_string(void *payload, const mpsfix_toml_path *path, const 
 /* pyproject.toml, read with the TOML reader of toml.c: its first problem ends the file's pins. */
 void mpsfix_pins__scan_pyproject(mpsfix_pins_scan *sc, const char *name, const char *data, size_t len)
 {
-	pyproject pp = {sc, name};
+	pyproject pp = {sc, name, 0};
 	uint32_t line = 0;
 
 	if (mpsfix_toml_read(data, len, pyproject_string, &pp, &line) < 0)

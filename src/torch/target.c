@@ -34,17 +34,40 @@ static void from_pins(mpsfix_target *t, const char *root)
 
 	bool direct = false;
 
-	/* the hull of the torch pins (several files may pin several setups) ... */
-	for (size_t i = 0; i < p->len; i++)
-		if (!p->items[i].implied) {
-			t->range = direct ? mpsfix_torch_range_hull(t->range, p->items[i].range) : p->items[i].range;
-			direct = true;
+	/* the pins of one set all hold (their intersection; pins that leave no
+	   version, which pip would refuse, give their hull), and the sets are
+	   alternatives (several files may pin several setups): their hull ... */
+	for (size_t i = 0; i < p->len; i++) {
+		mpsfix_torch_range r = p->items[i].range, all = r;
+		bool met = true, done = p->items[i].implied;
+
+		for (size_t k = 0; k < i && !done; k++)
+			done = !p->items[k].implied && p->items[k].set == p->items[i].set;
+		if (done)
+			continue; /* an implied floor, or a set already taken */
+		for (size_t k = i + 1; k < p->len; k++) {
+			const mpsfix_torch_range *o = &p->items[k].range;
+
+			if (p->items[k].implied || p->items[k].set != p->items[i].set)
+				continue;
+			met = met && mpsfix_torch_range_meets(r, *o);
+			if (met)
+				r = (mpsfix_torch_range){r.lo > o->lo ? r.lo : o->lo, r.hi < o->hi ? r.hi : o->hi};
+			all = mpsfix_torch_range_hull(all, *o);
 		}
+		r = met ? r : all;
+		t->range = direct ? mpsfix_torch_range_hull(t->range, r) : r;
+		direct = true;
+	}
 	/* ... within every floor another requirement implies, when some version is left */
 	for (size_t i = 0; i < p->len; i++)
 		if (p->items[i].implied && mpsfix_torch_range_meets(t->range, p->items[i].range) &&
 		    p->items[i].range.lo > t->range.lo)
 			t->range.lo = p->items[i].range.lo;
+	/* ... from 1.12 on, the first release with MPS, where the pins reach it
+	   (`torch<2.3` says nothing of versions that have no MPS at all) */
+	if (t->range.lo < MPSFIX_TORCH_FIRST_MPS && t->range.hi >= MPSFIX_TORCH_FIRST_MPS)
+		t->range.lo = MPSFIX_TORCH_FIRST_MPS;
 	t->source = MPSFIX_TARGET_PINS;
 	if (p->len == 1)
 		t->origin = mpsfix_xasprintf("%s:%u", shown, first->line);

@@ -2,9 +2,11 @@
  * target.h: which torch versions a run targets, and where that came from.
  *
  * The first of: --target-torch SPEC; `target-torch:` in the configuration;
- * the project's own pins (pins.h), their hull (the smallest range holding
- * every pinned version: a rule runs when any pinned version has its
- * problem); every MPS-capable version (>=1.12).  A rule runs when its
+ * the project's own pins (pins.h): the pins of one set all hold (their
+ * intersection), the sets are alternatives (their hull, the smallest range
+ * holding every pinned version: a rule runs when any pinned version has its
+ * problem), from 1.12 on where they reach it; every MPS-capable version
+ * (>=1.12).  A rule runs when its
  * `torch:` range meets the target.
  */
 #ifndef MPSFIX_TARGET_H
