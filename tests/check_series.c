@@ -111,7 +111,7 @@ START_TEST(test_series_fix_rule_by_rule)
 
 	/* nothing left of either rule */
 	ix = mpsfix_index_new(rules, 2);
-	ck_assert_int_eq(mpsfix_series_remaining(&left, &s, &ctx, ix, &eo, NULL, NULL), 0);
+	ck_assert_int_eq(mpsfix_series_remaining(&left, &s, &ctx, ix, &eo, NULL, NULL, NULL, NULL), 0);
 	ck_assert_uint_eq(left.findings, 0);
 	mpsfix_index_free(ix);
 	mpsfix_series_release(&s);
@@ -138,6 +138,15 @@ static void unsafe_in_b(void *payload, const mpsfix_series_file *f, mpsfix_engin
 	eo->unsafe_fixes = !strcmp(f->path, "b.py");
 }
 
+/* mpsfix_series_remaining's report of a file's findings: "PATH:LINE;" each */
+static void note_left(void *payload, const mpsfix_source *src, const mpsfix_result *res)
+{
+	mpsfix_buf *b = payload;
+
+	for (size_t i = 0; i < res->len; i++)
+		mpsfix_buf_printf(b, "%s:%u;", src->path, res->items[i].line);
+}
+
 START_TEST(test_series_unsafe_and_remaining)
 {
 	mpsfix_series s = MPSFIX_SERIES_INIT;
@@ -156,14 +165,14 @@ START_TEST(test_series_unsafe_and_remaining)
 	/* the unsafe fix waits for --unsafe-fixes; the suppressed call stays */
 	ck_assert_uint_eq(s.nsteps, 1);
 	ck_assert_str_eq(text_of(&s, 0), "four(1)\none(2)  # noqa: MPS901\ntwo(3)\n");
-	ck_assert_int_eq(mpsfix_series_remaining(&left, &s, &ctx, ix, &eo, NULL, NULL), 0);
+	ck_assert_int_eq(mpsfix_series_remaining(&left, &s, &ctx, ix, &eo, NULL, NULL, NULL, NULL), 0);
 	ck_assert_uint_eq(left.findings, 1);
 	ck_assert_uint_eq(left.unsafe_fixable, 1);
 	/* with unsafe fixes */
 	eo.unsafe_fixes = true;
 	ck_assert_int_eq(mpsfix_series_fix(&s, &ctx, rules, 2, &eo, NULL, NULL), 0);
 	ck_assert_str_eq(text_of(&s, 0), "five(1)\none(2)  # noqa: MPS901\ntwo(3)\n");
-	ck_assert_int_eq(mpsfix_series_remaining(&left, &s, &ctx, ix, &eo, NULL, NULL), 0);
+	ck_assert_int_eq(mpsfix_series_remaining(&left, &s, &ctx, ix, &eo, NULL, NULL, NULL, NULL), 0);
 	ck_assert_uint_eq(left.findings, 0);
 	mpsfix_index_free(ix);
 	mpsfix_series_release(&s);
@@ -182,6 +191,7 @@ START_TEST(test_series_options_per_file)
 	mpsfix_series_left left;
 	mpsfix_index *ix = mpsfix_index_new(&rule, 1);
 	mpsfix_ctx ctx;
+	mpsfix_buf where = MPSFIX_BUF_INIT;
 
 	ck_assert_int_eq(mpsfix_ctx_init(&ctx), 0);
 	mpsfix_series_add_file(&s, "a.py", "a.py", "four(1)\n", 8, false, 0);
@@ -190,9 +200,11 @@ START_TEST(test_series_options_per_file)
 	ck_assert_str_eq(text_of(&s, 0), "four(1)\n");
 	ck_assert_str_eq(text_of(&s, 1), "five(2)\n");
 	ck_assert(!eo.unsafe_fixes); /* the caller's options stay as they were */
-	ck_assert_int_eq(mpsfix_series_remaining(&left, &s, &ctx, ix, &eo, unsafe_in_b, NULL), 0);
+	ck_assert_int_eq(mpsfix_series_remaining(&left, &s, &ctx, ix, &eo, unsafe_in_b, NULL, note_left, &where), 0);
 	ck_assert_uint_eq(left.findings, 1);
 	ck_assert_uint_eq(left.unsafe_fixable, 1);
+	ck_assert_str_eq(where.data, "a.py:1;"); /* the one left, named */
+	mpsfix_buf_release(&where);
 	mpsfix_index_free(ix);
 	mpsfix_series_release(&s);
 	mpsfix_rule_free(rule);

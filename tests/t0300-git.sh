@@ -67,6 +67,7 @@ mkrepo "$tmp/c2"
 run_in "$tmp/c2" "$bin" commit --squash -s
 expect_rc "squash: exit 1 (the unsafe fix is left)" 1
 expect_err "squash: says what is left" "1 finding left; target torch: every MPS-capable version; 1 more fixable with --unsafe-fixes"
+expect_err "squash: names where it is" "device.py:9:25: MPS104 [~] device selection never tries MPS"
 expect_eq "squash: one commit" "$(cd "$tmp/c2" && git log --format=%s -1)" "mpsfix: fix MPS006, MPS101 (3 sites)"
 expect_eq "squash: trailers" "$(cd "$tmp/c2" && git log -1 --format=%B | git interpret-trailers --parse)" \
 "Mpsfix-Rule: MPS006

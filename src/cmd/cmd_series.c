@@ -16,6 +16,7 @@
 
 #include "commit.h"
 #include "pathutil.h"
+#include "report.h"
 #include "review.h"
 #include "series.h"
 #include "targets.h"
@@ -260,6 +261,15 @@ static int series_review(mpsfix_cmd *st, mpsfix_series *s, mpsfix_recorder *rec,
 	return mpsfix_review_run(rr, s, &st->ctx, order, n, eo, &ro, series_on_file, ss);
 }
 
+/* A file's findings that remain: on standard error, as check --format concise writes them. */
+static void series_left(void *payload, const mpsfix_source *src, const mpsfix_result *res)
+{
+	mpsfix_reporter *r = payload;
+
+	if (mpsfix_report_file(r, src->path, src, res, NULL, 0) < 0)
+		mpsfix_cmd_error(mpsfix_error_last()->message);
+}
+
 /* The summary line's words for the targets of the files scanned (owned). */
 static char *series_target_words(const mpsfix_cmd *st, const mpsfix_series *s, const series_scope *ss)
 {
@@ -324,6 +334,7 @@ static int run_series(mpsfix_cmd *st, const mpsfix_strvec *files, const size_t *
 	mpsfix_commit_list commits = {NULL, 0};
 	mpsfix_patch_list patches = {NULL, 0};
 	mpsfix_recorder *rec = NULL;
+	mpsfix_reporter *left_rep = NULL;
 	mpsfix_rule **order = mpsfix_xcalloc(nenabled + 1, sizeof(*order));
 	size_t skipped = 0, sites = 0, written = 0;
 	int status = MPSFIX_EXIT_OK;
@@ -359,7 +370,11 @@ static int run_series(mpsfix_cmd *st, const mpsfix_strvec *files, const size_t *
 		mpsfix_cmd_error(s.warnings[i]);
 	for (size_t i = 0; i < s.nsteps; i++)
 		sites += s.steps[i].sites;
-	if (mpsfix_series_remaining(&left, &s, &st->ctx, index, &eo, series_on_file, &ss) < 0)
+	fflush(stdout);
+	left_rep = mpsfix_reporter_new(stderr, &(mpsfix_report_opts){
+		.format = MPSFIX_FORMAT_CONCISE, .color = mpsfix_cmd_color(st, stderr)});
+	if (mpsfix_series_remaining(&left, &s, &st->ctx, index, &eo, series_on_file, &ss, series_left,
+				    left_rep) < 0)
 		goto fail;
 	if (*st->interrupted)
 		goto interrupt;
@@ -426,6 +441,7 @@ done:
 	mpsfix_patch_list_release(&patches);
 	mpsfix_commit_list_release(&commits);
 	mpsfix_recorder_free(rec);
+	mpsfix_reporter_free(left_rep);
 	mpsfix_series_release(&s);
 	free(order);
 	return status;

@@ -149,7 +149,8 @@ int mpsfix_series_record_fixed(mpsfix_series *s, const mpsfix_rule *rule, size_t
 /* Run the engine over file `i`'s latest text (a notebook's into `nb`); MPSFIX_ESKIP marks it skipped. */
 static int run_file(mpsfix_result *res, mpsfix_notebook *nb, mpsfix_series *s, size_t i, mpsfix_ctx *ctx,
 		    const mpsfix_index *ix, const mpsfix_engine_opts *eo,
-		    mpsfix_series_file_cb on_file, void *payload)
+		    mpsfix_series_file_cb on_file, void *payload,
+		    mpsfix_series_left_cb on_left, void *left_payload)
 {
 	mpsfix_source src = MPSFIX_SOURCE_INIT;
 	mpsfix_engine_opts fo = *eo;
@@ -159,6 +160,8 @@ static int run_file(mpsfix_result *res, mpsfix_notebook *nb, mpsfix_series *s, s
 		on_file(payload, &s->files[i], &fo);
 	if ((error = mpsfix_series_source(&src, nb, s, i)) == 0)
 		error = mpsfix_engine_run(res, ctx, ix, &src, &fo);
+	if (error == 0 && on_left && res->len)
+		on_left(left_payload, &src, res);
 	mpsfix_source_release(&src);
 	if (error == MPSFIX_ESKIP) {
 		s->files[i].skipped = true;
@@ -189,7 +192,7 @@ int mpsfix_series_fix(mpsfix_series *s, mpsfix_ctx *ctx, mpsfix_rule *const *rul
 
 			if (s->files[i].skipped)
 				continue;
-			error = run_file(&res, &nb, s, i, ctx, ix, &fo, on_file, payload);
+			error = run_file(&res, &nb, s, i, ctx, ix, &fo, on_file, payload, NULL, NULL);
 			if (error == 0 && res.changed &&
 			    (error = mpsfix_series_record_fixed(s, rules[r], i, &nb, res.text, res.text_len,
 								res.fixed)) == MPSFIX_ESKIP) {
@@ -208,7 +211,8 @@ int mpsfix_series_fix(mpsfix_series *s, mpsfix_ctx *ctx, mpsfix_rule *const *rul
 
 int mpsfix_series_remaining(mpsfix_series_left *out, mpsfix_series *s, mpsfix_ctx *ctx,
 			    const mpsfix_index *ix, const mpsfix_engine_opts *eo,
-			    mpsfix_series_file_cb on_file, void *payload)
+			    mpsfix_series_file_cb on_file, void *payload,
+			    mpsfix_series_left_cb on_left, void *left_payload)
 {
 	mpsfix_engine_opts co = *eo;
 	int error = 0;
@@ -222,7 +226,7 @@ int mpsfix_series_remaining(mpsfix_series_left *out, mpsfix_series *s, mpsfix_ct
 
 		if (s->files[i].skipped)
 			continue;
-		error = run_file(&res, &nb, s, i, ctx, ix, &co, on_file, payload);
+		error = run_file(&res, &nb, s, i, ctx, ix, &co, on_file, payload, on_left, left_payload);
 		mpsfix_notebook_release(&nb);
 		if (error == MPSFIX_ESKIP)
 			error = 0;

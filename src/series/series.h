@@ -114,10 +114,17 @@ typedef struct {
 	size_t unsafe_fixable;  /* of them, with an unsafe fix not enabled */
 } mpsfix_series_left;
 
-/** Run the rules of `ix` (check mode) over every file's latest text. */
+/* A file's findings that remain, in its latest text `src` (a notebook's with its cells). */
+typedef void (*mpsfix_series_left_cb)(void *payload, const mpsfix_source *src, const mpsfix_result *res);
+
+/**
+ * Run the rules of `ix` (check mode) over every file's latest text;
+ * `on_left` (may be NULL) is told of each file's findings.
+ */
 int mpsfix_series_remaining(mpsfix_series_left *out, mpsfix_series *s, mpsfix_ctx *ctx,
 			    const mpsfix_index *ix, const mpsfix_engine_opts *eo,
-			    mpsfix_series_file_cb on_file, void *payload);
+			    mpsfix_series_file_cb on_file, void *payload,
+			    mpsfix_series_left_cb on_left, void *left_payload);
 
 /** The files whose latest text differs from the original, by index (newly allocated); *n set. */
 size_t *mpsfix_series_changed(const mpsfix_series *s, size_t *n);
