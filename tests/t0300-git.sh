@@ -167,6 +167,18 @@ case $out in "From "*"Subject: [PATCH] mpsfix: fix MPS006, MPS101, MPS104 (4 sit
 git clone -q "$tmp/p1" "$tmp/p1am2"
 (cd "$tmp/p1am2" && git config user.name R && git config user.email r@example.com && git am -q) <"$tmp/out"
 expect_eq "patch --stdout: git am reads it from standard input" "$(cd "$tmp/p1am2" && git rev-parse HEAD^{tree})" "$fixed_tree"
+expect_no_err "patch: no CRLF note for LF files" "--keep-cr"
+# a CRLF file: git am drops the CRs unless --keep-cr, which the note says
+mkrepo "$tmp/p2"
+(cd "$tmp/p2" && printf 'import torch\r\ny = torch.ones(1).to("mps", non_blocking=True)\r\n' >crlf.py &&
+	git add crlf.py && git commit -qm crlf)
+run_in "$tmp/p2" "$bin" patch --unsafe-fixes --stdout crlf.py
+expect_err "patch, CRLF file: a note names git am --keep-cr" \
+	"note: the patches change lines that end in CRLF, which git am drops by default: apply them with git am --keep-cr"
+git clone -q "$tmp/p2" "$tmp/p2am"
+(cd "$tmp/p2am" && git config user.name R && git config user.email r@example.com && git am -q --keep-cr) <"$tmp/out" 2>/dev/null
+(cd "$tmp/p2" && "$bin" fix -q crlf.py)
+same_files "patch, CRLF file: git am --keep-cr gives what fix gives" "$tmp/p2/crlf.py" "$tmp/p2am/crlf.py"
 # -o DIR is --output-directory DIR, as in git format-patch (before the command too)
 names=$(cd "$tmp/patches" && ls)
 run_in "$tmp/p1" "$bin" patch --unsafe-fixes -o "$tmp/patches-o"

@@ -137,6 +137,21 @@ static int write_patches(const mpsfix_cmd *st, const mpsfix_patch_list *patches)
 	return error;
 }
 
+/*
+ * git am drops the CRs of a patch's lines (git mailsplit reads mail, whose
+ * lines end in CRLF), so a series that changes a CRLF file applies only
+ * with --keep-cr: say so.
+ */
+static void crlf_note(const mpsfix_patch_list *patches)
+{
+	for (size_t i = 0; i < patches->len; i++)
+		if (memchr(patches->items[i].text.data, '\r', patches->items[i].text.len)) {
+			fprintf(stderr, "mpsfix: note: the patches change lines that end in CRLF, which "
+				"git am drops by default: apply them with git am --keep-cr\n");
+			return;
+		}
+}
+
 /* mpsfix review: the accepted fixes into the files. */
 static int write_reviewed(mpsfix_cmd *st, const mpsfix_series *s, char **args, size_t nargs, size_t *written)
 {
@@ -382,6 +397,7 @@ static int run_series(mpsfix_cmd *st, const mpsfix_strvec *files, const size_t *
 	if (opts->command == MPSFIX_CMD_PATCH) {
 		if (mpsfix_recorder_patches(&patches, rec, &s) < 0 || write_patches(st, &patches) < 0)
 			goto fail;
+		crlf_note(&patches);
 	} else if (record) {
 		if (mpsfix_recorder_check(rec, &s, false) < 0 || mpsfix_recorder_commit(&commits, rec, &s) < 0)
 			goto fail;
