@@ -112,9 +112,13 @@ cp "$tmp/sl/outside/o.py" "$tmp/sl/o.orig"
 ln -s ../outside/o.py "$tmp/sl/root/link.py"
 run "$bin" fix "$tmp/sl/root"
 expect_err "symlink leaving the folder is reported" "link.py: not fixed: a symbolic link to a file outside"
+expect_out "symlink leaving the folder: its finding needs a manual fix" "(needs a manual fix: a symbolic link to a file outside"
 same_files "symlink leaving the folder is not written through" "$tmp/sl/outside/o.py" "$tmp/sl/o.orig"
 [ -L "$tmp/sl/root/link.py" ] && ok "the symlink stays a symlink" || fail "the symlink stays a symlink"
 grep -q non_blocking "$tmp/sl/root/in.py" && fail "files inside the folder are fixed" || ok "files inside the folder are fixed"
+run "$bin" check --format concise "$tmp/sl/root"
+expect_out "symlink leaving the folder: check says what fix will do" \
+	"link.py:2:5: MPS006 non_blocking=True copies to MPS can corrupt data (needs a manual fix: a symbolic link to a file outside"
 run "$bin" fix "$tmp/sl/root//"
 same_files "symlink guard holds for 'root//'" "$tmp/sl/outside/o.py" "$tmp/sl/o.orig"
 

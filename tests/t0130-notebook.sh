@@ -129,7 +129,13 @@ run "$bin" fix "$tmp/compact.ipynb"
 expect_rc "a layout not reproduced: the finding stays (exit 1)" 1
 expect_err "a layout not reproduced: why" "cell 1: not fixed: its source is not written the way nbformat writes JSON"
 expect_out "a layout not reproduced: the finding is reported" "compact.ipynb:cell 1:2:5: MPS001"
+expect_out "a layout not reproduced: as needing a manual fix, with the reason" \
+	"(needs a manual fix: cell 1: its source is not written the way nbformat writes JSON"
 same_files "a layout not reproduced: the file is left alone" "$tmp/compact.before" "$tmp/compact.ipynb"
+run "$bin" check --format concise "$tmp/compact.ipynb"
+expect_out "a layout not reproduced: check says manual too, not [*]" \
+	"compact.ipynb:cell 1:2:5: MPS001 torch.std_mean has no MPS kernel before torch 2.4: split it into torch.std and torch.mean (needs a manual fix: cell 1: its source is not written the way nbformat writes JSON"
+expect_err "a layout not reproduced: check counts it as not fixable" "1 finding (0 fixable)"
 
 # --- commit and patch: notebooks in the same per-rule commits as scripts ------------------------
 mkrepo "$tmp/r"

@@ -134,6 +134,71 @@ static void note_error(mpsfix_file_record *rec)
 	mpsfix_strvec_push(&rec->messages, mpsfix_error_last()->message);
 }
 
+/* Why a notebook's fixes are not written, from mpsfix_notebook_render()'s
+   message "a.ipynb: cell 2: not fixed: its source ...": "cell 2: its source ...". */
+static char *render_reason(const char *display)
+{
+	const char *m = mpsfix_error_last()->message, *nf = strstr(m, "not fixed: ");
+	size_t n = strlen(display);
+
+	if (!strncmp(m, display, n) && m[n] == ':' && m[n + 1] == ' ')
+		m += n + 2;
+	return nf && nf >= m ? mpsfix_xasprintf("%.*s%s", (int)(nf - m), m, nf + 11) : mpsfix_xstrdup(m);
+}
+
+/* Why fix does not write through a link to a file outside `root`. */
+static char *link_reason(const char *root)
+{
+	return mpsfix_xasprintf("a symbolic link to a file outside %s, which fix does not write", root);
+}
+
+/*
+ * check: would fix write what it fixes?  Not through a link out of the
+ * folder, nor a notebook cell laid out other than as nbformat writes it
+ * (its JSON could not be written back exactly): the findings fix would make
+ * are then manual, with that reason, as fix reports them.
+ */
+static int check_writable(mpsfix_ctx *ctx, const mpsfix_index *index, mpsfix_result *res,
+			  const mpsfix_engine_opts *eo, const mpsfix_source *src, const mpsfix_notebook *nb,
+			  const char *display, const char *raw, size_t raw_len, const char *path, const char *root)
+{
+	mpsfix_engine_opts fo = *eo;
+	mpsfix_result fixed = MPSFIX_RESULT_INIT;
+	mpsfix_buf out = MPSFIX_BUF_INIT;
+	char *reason = NULL;
+	bool fixable = false;
+	int error = 0;
+
+	for (size_t i = 0; i < res->len && !fixable; i++)
+		fixable = res->items[i].fix == MPSFIX_FIX_AVAILABLE || res->items[i].fix == MPSFIX_FIX_UNSAFE;
+	if (!fixable)
+		return 0;
+	if (mpsfix_cmd_leaves_root(path, root)) {
+		reason = link_reason(root);
+	} else if (nb) {
+		fo.fix = true;
+		fo.unsafe_fixes = true; /* every fix fix might write */
+		fo.unused_suppressions = false;
+		if ((error = mpsfix_engine_run(&fixed, ctx, index, src, &fo)) < 0)
+			goto done;
+		if (fixed.changed &&
+		    (error = mpsfix_notebook_render(&out, NULL, nb, display, raw, raw_len, fixed.text,
+						    fixed.text_len)) == MPSFIX_ESKIP) {
+			reason = render_reason(display);
+			error = 0;
+		}
+		if (error < 0)
+			goto done;
+	}
+	if (reason)
+		mpsfix_result_make_manual(res, reason);
+done:
+	free(reason);
+	mpsfix_buf_release(&out);
+	mpsfix_result_release(&fixed);
+	return error;
+}
+
 void mpsfix_cmd_file(const mpsfix_cmd *cmd, const mpsfix_index *index, mpsfix_ctx *ctx,
 		     mpsfix_file_record *rec, const char *path, const char *root,
 		     const mpsfix_torch_range *target, uint32_t line_length)
@@ -159,7 +224,7 @@ void mpsfix_cmd_file(const mpsfix_cmd *cmd, const mpsfix_index *index, mpsfix_ct
 		.line_length = line_length,
 	};
 	bool write_back = opts->command == MPSFIX_CMD_FIX;
-	char *rel = NULL, *skip_rel = NULL;
+	char *rel = NULL, *skip_rel = NULL, *manual = NULL; /* why fix writes nothing, for the findings */
 	/* a notebook: its file, its cells, and the fixed file */
 	bool notebook = mpsfix_is_notebook_path(display);
 	mpsfix_source raw = MPSFIX_SOURCE_INIT;
@@ -191,6 +256,7 @@ void mpsfix_cmd_file(const mpsfix_cmd *cmd, const mpsfix_index *index, mpsfix_ct
 		mpsfix_strvec_push(&rec->messages, msg);
 		free(msg);
 		write_back = eo.fix = false; /* its findings stay, as check reports them */
+		manual = link_reason(root);
 	} else if (write_back && !is_stdin && mpsfix_source_check_writable(notebook ? &raw : src, path) < 0) {
 		note_error(rec);
 		if (mpsfix_error_last()->code != MPSFIX_ESKIP)
@@ -213,6 +279,8 @@ void mpsfix_cmd_file(const mpsfix_cmd *cmd, const mpsfix_index *index, mpsfix_ct
 		scope.since_active = true;
 	}
 	error = mpsfix_engine_run(res, ctx, index, src, &eo);
+	if (error == 0 && manual)
+		mpsfix_result_make_manual(res, manual);
 	if (error == MPSFIX_ESKIP) {
 		note_error(rec);
 		rec->skipped = true;
@@ -236,12 +304,17 @@ void mpsfix_cmd_file(const mpsfix_cmd *cmd, const mpsfix_index *index, mpsfix_ct
 			goto fail;
 		diff_of = &fixing;
 	}
+	if (opts->command == MPSFIX_CMD_CHECK && !is_stdin && (error = check_writable(ctx, index, res, &eo, src,
+										       notebook ? &nb : NULL, display, raw.data, raw.len,
+										       path, root)) < 0)
+		goto fail;
 	if (notebook && diff_of->text && diff_of->changed &&
 	    (error = mpsfix_notebook_render(&nb_out, &fixed_nb, &nb, display, raw.data, raw.len,
 					    diff_of->text, diff_of->text_len)) < 0) {
 		if (error != MPSFIX_ESKIP)
 			goto fail;
 		/* not written: its findings stay, as check reports them */
+		manual = render_reason(display);
 		note_error(rec);
 		write_back = false;
 		if (diff_of == res) {
@@ -249,6 +322,7 @@ void mpsfix_cmd_file(const mpsfix_cmd *cmd, const mpsfix_index *index, mpsfix_ct
 			eo.fix = false;
 			if ((error = mpsfix_engine_run(res, ctx, index, src, &eo)) < 0)
 				goto fail;
+			mpsfix_result_make_manual(res, manual);
 		}
 		diff_of = NULL;
 	}
@@ -318,6 +392,7 @@ done:
 	mpsfix_buf_release(&nb_out);
 	free(rel);
 	free(skip_rel);
+	free(manual);
 	free(scope.since);
 	mpsfix_result_release(&fixing);
 }

@@ -137,6 +137,24 @@ static void findings_release(mpsfix_result *r)
 	r->len = r->cap = 0;
 }
 
+void mpsfix_result_make_manual(mpsfix_result *r, const char *reason)
+{
+	for (size_t i = 0; i < r->len; i++) {
+		mpsfix_finding *f = &r->items[i];
+
+		if (f->fix != MPSFIX_FIX_AVAILABLE && f->fix != MPSFIX_FIX_UNSAFE)
+			continue;
+		for (size_t k = 0; k < f->nedits; k++)
+			free(f->edits[k].text);
+		free(f->edits);
+		free(f->reason);
+		f->edits = NULL;
+		f->nedits = 0;
+		f->fix = MPSFIX_FIX_MANUAL;
+		f->reason = mpsfix_xstrdup(reason);
+	}
+}
+
 void mpsfix_result_release(mpsfix_result *r)
 {
 	if (!r)

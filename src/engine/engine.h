@@ -79,6 +79,13 @@ typedef struct {
 
 void mpsfix_result_release(mpsfix_result *r);
 
+/**
+ * Make every finding of `r` with a fix (available or unsafe) one that needs
+ * a manual fix, for `reason`: what the fixed text cannot be written for
+ * (a notebook's layout, a link out of the folder), which check learns too.
+ */
+void mpsfix_result_make_manual(mpsfix_result *r, const char *reason);
+
 typedef struct {
 	bool fix;           /* compute the fixed text (fix and diff) */
 	bool unsafe_fixes;  /* unsafe fixes count as available and are applied */
