@@ -237,6 +237,18 @@ expect_err "index locked: says why" "the index is locked ("
 expect_eq "index locked: nothing committed or written" "$(state "$tmp/l1")" "$before"
 rm -f "$tmp/l1/.git/index.lock"
 
+# a repository git reads and libgit2 cannot (SHA-256 objects): its folder is
+# walked, with a warning, rather than the run failing
+if git init -q --object-format=sha256 "$tmp/sha" 2>/dev/null; then
+	cp fixtures/demo/train.py "$tmp/sha/"
+	run_in "$tmp/sha" "$bin" check --format concise
+	expect_rc "SHA-256 repository: checked (findings: exit 1)" 1
+	expect_out "SHA-256 repository: its files are read" "train.py:"
+	expect_err "SHA-256 repository: the walk is said" "its git repository cannot be read ("
+else
+	ok "SHA-256 repository: not run (this git has no --object-format)"
+fi
+
 mkdir -p "$tmp/e1" && cp fixtures/demo/train.py "$tmp/e1/"
 (cd "$tmp/e1" && git init -q && git config user.name A && git config user.email a@example.com && git add train.py)
 run_in "$tmp/e1" "$bin" commit

@@ -453,12 +453,17 @@ int mpsfix_discover_files(mpsfix_strvec *out, char *const *args, size_t nargs,
 		}
 		size_t start = out->len, found;
 		bool ignored = false;
-		if (opts->use_git && opts->walk_ignored && !opts->no_ignore &&
-		    (error = mpsfix_git_ignores_folder(&ignored, arg)) < 0)
-			goto done;
-		/* a folder git ignores, named on the command line: walked */
-		if (opts->use_git && !ignored && (error = git_files(out, &listed, arg, opts->no_ignore)) < 0)
-			goto done;
+		/* a folder git ignores, named on the command line: walked; so is one
+		   of a repository git can read and libgit2 cannot (a sparse index,
+		   SHA-256 objects: newer than the library), which is said */
+		if ((opts->use_git && opts->walk_ignored && !opts->no_ignore &&
+		     mpsfix_git_ignores_folder(&ignored, arg) < 0) ||
+		    (opts->use_git && !ignored && git_files(out, &listed, arg, opts->no_ignore) < 0)) {
+			report(&w, "%s: its git repository cannot be read (%s): the folder is walked instead, "
+			       "so files git ignores are read too", arg, mpsfix_error_last()->message);
+			out->len = start;
+			listed = ignored = false;
+		}
 		if (!listed)
 			walk(out, arg, &r);
 		found = out->len - start;
