@@ -767,6 +767,93 @@ static TSNode passed_value(const mpsfix_defaults_memo *m, const struct mpsfix_de
 	return v;
 }
 
+/* How many wrappers deep forwarded() follows calls. */
+#define FORWARDS_MAX 4
+
+/*
+ * Does call `ci` (of m->calls) pass the parameter (named `pname`, at
+ * positional index `at`), a value other than None, False, 0 or "" with
+ * `mode` 1, either itself or as a wrapper's forwarding call
+ * (forwarded())?
+ */
+static bool call_passes(mpsfix_defaults_memo *m, const char *src, size_t ci, TSNode pname, uint64_t hash,
+			long at, bool posonly, int mode, unsigned depth);
+
+/*
+ * Is call `ci` the forwarding call of a wrapper, `f(*args, **kwargs)` in a
+ * function whose parameters are just `*args, **kwargs`,
+ *
+ *   def loader_bos(*args, **kwargs):
+ *       for x in loader_with_state(*args, **kwargs): yield x
+ *
+ * (no class's method: a function of the module or of another function),
+ * and does every call of the wrapper pass the parameter: by its keyword or
+ * at the same position, or through a wrapper of its own?  The wrapper's
+ * calls are those mpsfix_defaults_overridden() would read for it (with the
+ * project's other modules' for one of the module's top level).
+ */
+static bool forwarded(mpsfix_defaults_memo *m, const char *src, size_t ci, TSNode pname, uint64_t hash,
+		      long at, bool posonly, int mode, unsigned depth)
+{
+	TSNode args = m->calls[ci].args, def, params, cls, outer;
+	const struct mpsfix_defaults_fn *g = NULL;
+	size_t first, n, more, gi;
+	bool known, is_static, init;
+
+	if (depth >= FORWARDS_MAX || !is(args, "argument_list") || ts_node_named_child_count(args) != 2 ||
+	    !is(ts_node_named_child(args, 0), "list_splat") || !is(ts_node_named_child(args, 1), "dictionary_splat"))
+		return false;
+	for (def = ts_node_parent(args); !is(def, "function_definition"); def = ts_node_parent(def))
+		if (ts_node_is_null(def) || is(def, "lambda") || is(def, "class_definition"))
+			return false;
+	params = ts_node_child_by_field_name(def, "parameters", 10);
+	if (ts_node_named_child_count(params) != 2 ||
+	    !is(ts_node_named_child(params, 0), "list_splat_pattern") ||
+	    !is(ts_node_named_child(params, 1), "dictionary_splat_pattern") ||
+	    !mpsfix_node_same_text(ts_node_named_child(ts_node_named_child(params, 0), 0),
+				   ts_node_named_child(ts_node_named_child(args, 0), 0), src) ||
+	    !mpsfix_node_same_text(ts_node_named_child(ts_node_named_child(params, 1), 0),
+				   ts_node_named_child(ts_node_named_child(args, 1), 0), src) ||
+	    !placed(def, src, &cls, &is_static, &init) || !ts_node_is_null(cls))
+		return false;
+	for (size_t i = 0; i < m->nfns && !g; i++)
+		if (m->fns[i].def == def.id)
+			g = &m->fns[i];
+	if (!g)
+		g = read_fn(m, ts_tree_root_node(def.tree), src, def, cls, false, false);
+	/* (indices from here: reading another function's calls moves the arrays) */
+	gi = (size_t)(g - m->fns);
+	if (!g->ok)
+		return false;
+	first = g->first;
+	n = g->n;
+	known = g->known;
+	for (size_t k = first; k < first + n; k++)
+		if (!call_passes(m, src, k, pname, hash, at, posonly, mode, depth + 1))
+			return false;
+	outer = is(ts_node_parent(def), "decorated_definition") ? ts_node_parent(def) : def;
+	if (!is(ts_node_parent(outer), "module"))
+		return known; /* a function's own function: its calls are all here */
+	switch (elsewhere(m, src, def, pname, at, posonly, mode == 1, &more)) {
+	case MPSFIX_PROJECT_DEFAULT_USED:
+		return false;
+	case MPSFIX_PROJECT_PASSED:
+		return m->fns[gi].n + more > 0;
+	default:
+		return known;
+	}
+}
+
+static bool call_passes(mpsfix_defaults_memo *m, const char *src, size_t ci, TSNode pname, uint64_t hash,
+			long at, bool posonly, int mode, unsigned depth)
+{
+	const struct mpsfix_defaults_call *c = &m->calls[ci];
+
+	if (passes(m, c, pname, hash, at, posonly, src))
+		return mode == 0 || !mpsfix_falsy_literal(passed_value(m, c, pname, hash, at, posonly, src), src);
+	return forwarded(m, src, ci, pname, hash, at, posonly, mode, depth);
+}
+
 /*
  * Does every known call of the function of `param` pass it (`mode` 0), pass
  * it a value other than None, False, 0 or "" (1), or does none, in a
@@ -779,18 +866,23 @@ static bool ask(mpsfix_defaults_memo *memo, const char *src, TSNode param, int m
 	const struct mpsfix_defaults_fn *f;
 	TSNode pname = ts_node_child_by_field_name(param, "name", 4), owner = {0};
 	uint64_t hash = mpsfix_node_hash(pname, src);
-	bool posonly, local = true, ok;
+	bool posonly, local = true, ok, known = false;
+	size_t first = 0, n = 0;
 	long at;
 
 	f = calls_of(m, src, param, &at, &posonly, kept ? &local : NULL, &owner);
 	/* the text's own calls first: one that leaves it out settles it */
 	ok = f && f->ok && local;
-	for (size_t i = ok ? f->first : 0; ok && i < f->first + f->n; i++) {
+	if (ok) { /* (a wrapper's calls, read on the way, move the arrays) */
+		first = f->first;
+		n = f->n;
+		known = f->known;
+	}
+	for (size_t i = first; ok && i < first + n; i++) {
 		const struct mpsfix_defaults_call *c = &m->calls[i];
 
 		if (!kept)
-			ok = passes(m, c, pname, hash, at, posonly, src) &&
-			     (mode == 0 || !mpsfix_falsy_literal(passed_value(m, c, pname, hash, at, posonly, src), src));
+			ok = call_passes(m, src, i, pname, hash, at, posonly, mode, 0);
 		else /* and no **kwargs that may hold it, no *args that may reach it */
 			ok = !c->kwsplat && !(at >= 0 && c->splat_at <= (uint32_t)at) &&
 			     !passes(m, c, pname, hash, at, posonly, src);
@@ -804,17 +896,17 @@ static bool ask(mpsfix_defaults_memo *memo, const char *src, TSNode param, int m
 			ok = false;
 			break;
 		case MPSFIX_PROJECT_PASSED:
-			ok = f->n + more > 0;
+			ok = n + more > 0;
 			break;
 		default:
 			/* as the text alone tells, for a function; a class may be
 			   built from a configuration file, so its own calls say
 			   too little */
-			ok = f->known && !is(owner, "class_definition");
+			ok = known && !is(owner, "class_definition");
 			break;
 		}
 	} else {
-		ok = ok && f->known;
+		ok = ok && known;
 	}
 	if (!memo)
 		mpsfix_defaults_memo_release(&once);

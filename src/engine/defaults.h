@@ -107,7 +107,11 @@ void mpsfix_defaults_memo_release(mpsfix_defaults_memo *m);
  *   keyword (not a positional-only one, before `/`), or by position (not a
  *   keyword-only one), with no `*args` before that position and no
  *   `**kwargs` standing in for it (a `**NAME` whose dictionary a function
- *   writes out passes its keys: kwdict.h);
+ *   writes out passes its keys: kwdict.h), or is a wrapper's forwarding
+ *   call, `f(*args, **kwargs)` in a function of the module (or of another
+ *   function) whose parameters are just `*args, **kwargs`, every call of
+ *   which passes it so (through up to 4 wrappers, with the project's other
+ *   modules' calls of one at the top level);
  * - for a function of the top level or a class, when `memo` knows the
  *   text's file and project: the project's other modules call it only so
  *   (project.h: one call there is enough when the text makes none), or
