@@ -690,6 +690,10 @@ bool mpsfix_cuda_module(const char *p, size_t n)
 	static const char *const mods[] = {
 		"triton", "flash_attn", "apex", "transformer_engine", "deepspeed", "torchao.float8", "torch_tensorrt",
 		"tensorrt", "colossalai", "megatron", "msamp",
+		/* ONNX Runtime's ORTModule training and its fused optimizers (CUDA
+		   and ROCm; torch-ort asks for "a working pytorch gpu environment");
+		   not its on-device training API, onnxruntime.training.api */
+		"onnxruntime.training.ortmodule", "onnxruntime.training.optim", "torch_ort",
 		/* bitsandbytes' Triton kernels and the layers built on them (the rest
 		   of bitsandbytes has CPU, MPS and XPU backends) */
 		"bitsandbytes.triton", "bitsandbytes.nn.triton_based_modules", "bitsandbytes.nn.SwitchBackLinear",

@@ -117,7 +117,9 @@ bool mpsfix_cuda_class_name(const char *p, size_t n);
  * Is dotted module name [p, p+n) one that works only with CUDA (or a package
  * of one): triton, flash_attn, apex, transformer_engine, deepspeed (not
  * deepspeed.accelerator, which picks MPS on a Mac), torchao.float8,
- * torch_tensorrt, tensorrt, colossalai, megatron, msamp, bitsandbytes's
+ * torch_tensorrt, tensorrt, colossalai, megatron, msamp, ONNX Runtime's
+ * ORTModule training (onnxruntime.training.ortmodule and .optim, torch_ort:
+ * CUDA and ROCm; not the on-device onnxruntime.training.api), bitsandbytes's
  * Triton kernels (bitsandbytes.triton, bitsandbytes.nn.triton_based_modules
  * and the layers bitsandbytes.nn re-exports from it: SwitchBackLinear,
  * SwitchBackLinearGlobal, SwitchBackLinearVectorwise, StandardLinear)?
