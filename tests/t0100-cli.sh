@@ -122,6 +122,18 @@ expect_out "symlink leaving the folder: check says what fix will do" \
 run "$bin" fix "$tmp/sl/root//"
 same_files "symlink guard holds for 'root//'" "$tmp/sl/outside/o.py" "$tmp/sl/o.orig"
 
+# a module named for another accelerator beside one named for MPS (Lightning's
+# accelerators/cuda.py beside mps.py): its functions run where that one is chosen
+mkdir -p "$tmp/accel/backends" "$tmp/accel/utils"
+printf 'import torch\n\n\ndef clear():\n    torch.cuda.synchronize()\n\n\nclass CUDAish:\n    def sync(self):\n        torch.cuda.synchronize()\n\n\ntorch.cuda.synchronize()\n' >"$tmp/accel/backends/cuda.py"
+: >"$tmp/accel/backends/mps.py"
+cp "$tmp/accel/backends/cuda.py" "$tmp/accel/utils/cuda_utils.py"
+run "$bin" check --format concise "$tmp/accel"
+expect_no_out "accelerator modules: cuda.py's functions beside mps.py are not reported" "backends/cuda.py:5:"
+expect_no_out "accelerator modules: nor its classes' methods" "backends/cuda.py:10:"
+expect_out "accelerator modules: its top level runs wherever it is imported" "backends/cuda.py:13:1: MPS008"
+expect_out "accelerator modules: without an MPS module beside it, reported" "utils/cuda_utils.py:5:5: MPS008"
+
 # --- bad input: clear message, the run goes on, nothing written wrongly ----------
 # the committed bad files: exact output, both streams
 run "$bin" check fixtures/bad

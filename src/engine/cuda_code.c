@@ -6,8 +6,10 @@
  */
 #include "cuda_code.h"
 
+#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "bindings.h"
 #include "literal.h"
@@ -675,6 +677,57 @@ bool mpsfix_cuda_class_name(const char *p, size_t n)
 				return true;
 	}
 	return false;
+}
+
+/* Does file stem [p, p+n) hold one of `words` as a word (split at '_' and '-'), in any case? */
+static bool stem_word(const char *p, size_t n, const char *const *words, size_t nwords)
+{
+	for (size_t i = 0, j; i < n; i = j + 1) {
+		for (j = i; j < n && p[j] != '_' && p[j] != '-';)
+			j++;
+		for (size_t w = 0; w < nwords; w++)
+			if (strlen(words[w]) == j - i && !strncasecmp(p + i, words[w], j - i))
+				return true;
+	}
+	return false;
+}
+
+bool mpsfix_cuda_module_file(const char *path)
+{
+	static const char *const others[] = {
+		"cuda", "npu", "mlu", "hpu", "xpu", "sdaa", "xla", "tpu", "rocm", "habana", "gaudi", "ascend",
+	};
+	static const char *const mps[] = {"mps"};
+	const char *slash = strrchr(path, '/'), *base = slash ? slash + 1 : path;
+	size_t n = strlen(base);
+	char *dir;
+	DIR *d;
+	struct dirent *e;
+	bool found = false;
+
+	if (n < 4 || strcmp(base + n - 3, ".py") || !stem_word(base, n - 3, others, MPSFIX_ARRAY_SIZE(others)))
+		return false;
+	dir = slash ? mpsfix_xstrndup(path, slash == path ? 1 : (size_t)(slash - path)) : mpsfix_xstrdup(".");
+	if ((d = opendir(dir)) != NULL) {
+		while (!found && (e = readdir(d)) != NULL) {
+			size_t k = strlen(e->d_name);
+
+			found = k > 3 && !strcmp(e->d_name + k - 3, ".py") &&
+				stem_word(e->d_name, k - 3, mps, MPSFIX_ARRAY_SIZE(mps));
+		}
+		closedir(d);
+	}
+	free(dir);
+	return found;
+}
+
+bool mpsfix_cuda_in_definition(TSNode root, TSNode n)
+{
+	TSNode top = ts_node_child_with_descendant(root, n);
+
+	return !ts_node_is_null(top) && !ts_node_eq(top, n) &&
+	       (!strcmp(ts_node_type(top), "function_definition") || !strcmp(ts_node_type(top), "class_definition") ||
+		!strcmp(ts_node_type(top), "decorated_definition"));
 }
 
 /* Is dotted name [p, p+n) module `mod` or inside it? */

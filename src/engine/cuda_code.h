@@ -114,6 +114,20 @@ bool mpsfix_cuda_subclassed(mpsfix_cuda_defs *defs, const char *src, TSNode cls)
 bool mpsfix_cuda_class_name(const char *p, size_t n);
 
 /**
+ * Is `path` a module named for an accelerator other than MPS (a word of its
+ * name, split at '_' and '-': cuda.py, cuda_accelerator.py, npu_utils.py;
+ * the words of mpsfix_cuda_class_name(), in any case) in a folder that
+ * holds one named for MPS (mps.py, mps_accelerator.py)?  Projects that
+ * serve several accelerators so keep each one's code in a module of its
+ * own, whose functions and classes run where that one is chosen (the
+ * statements of its top level run wherever it is imported).
+ */
+bool mpsfix_cuda_module_file(const char *path);
+
+/** Does `n` lie inside a function or class defined at the top level of module `root`? */
+bool mpsfix_cuda_in_definition(TSNode root, TSNode n);
+
+/**
  * Is dotted module name [p, p+n) one that works only with CUDA (or a package
  * of one): triton, flash_attn, apex, transformer_engine, deepspeed (not
  * deepspeed.accelerator, which picks MPS on a Mac), torchao.float8,

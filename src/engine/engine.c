@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cond.h"
+#include "cuda_code.h"
 #include "deprecated.h"
 #include "edit.h"
 #include "fix.h"
@@ -221,6 +222,8 @@ typedef struct {
 				    -1: not known yet */
 	int imports_fail;        /* it imports a module of its folder that fails on
 				    a Mac (sibling.h); -1: not known yet */
+	int other_accel;         /* a module of another accelerator beside an MPS
+				    one (mpsfix_cuda_module_file()); -1: not known yet */
 	mpsfix_cond_memo memo;   /* what the conditions read of the text (opt-in:, used:) */
 	mpsfix_instance_memo values; /* the values of the names `tensor:` asks about */
 	mpsfix_reach_spans spans[2]; /* what cannot run on MPS, for ranges that reach
@@ -411,6 +414,10 @@ static bool reachable(pass *ps, const mpsfix_rule *r, const mpsfix_match *m)
 		ps->imports_fail = ps->opts->disk_path && ps->ctx->siblings &&
 				   mpsfix_sibling_imports_fail(ps->ctx->siblings, ps->opts->disk_path, ps->src->data,
 							       ps->root);
+	if (!r->reach_any && ps->other_accel < 0)
+		ps->other_accel = ps->opts->disk_path && mpsfix_cuda_module_file(ps->opts->disk_path);
+	if (!r->reach_any && ps->other_accel && mpsfix_cuda_in_definition(ps->root, m->node))
+		return false; /* accelerators/cuda.py beside accelerators/mps.py */
 	reach = r->reach_any || (!ps->imports_fail && mpsfix_reach_mps(&rx, m->node, ps->root));
 
 	ps->cuda_file = rx.cuda_file; /* found out once per text */
@@ -533,6 +540,7 @@ static void run_pass(pass *ps, mpsfix_result *findings, mpsfix_edits *edits)
 	ps->sup = NULL;
 	ps->cuda_file = -1;
 	ps->imports_fail = -1;
+	ps->other_accel = -1;
 	mpsfix_cond_memo_release(&ps->memo);
 	/* a default's other callers are read from the project on disk (project.h) */
 	ps->memo.uses.defaults.project = ps->ctx->project;
