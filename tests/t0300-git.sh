@@ -179,6 +179,18 @@ git clone -q "$tmp/p2" "$tmp/p2am"
 (cd "$tmp/p2am" && git config user.name R && git config user.email r@example.com && git am -q --keep-cr) <"$tmp/out" 2>/dev/null
 (cd "$tmp/p2" && "$bin" fix -q crlf.py)
 same_files "patch, CRLF file: git am --keep-cr gives what fix gives" "$tmp/p2/crlf.py" "$tmp/p2am/crlf.py"
+# a sender and a message outside ASCII: headers as git format-patch writes them
+mkrepo "$tmp/p3"
+(cd "$tmp/p3" && git config user.name 'Jörg Müller' && printf 'import torch\ny = torch.ones(1).to("mps", non_blocking=True)\n' >ü.py &&
+	git add ü.py && git commit -qm 'ü')
+run_in "$tmp/p3" "$bin" patch --unsafe-fixes --stdout ü.py
+expect_out "patch, non-ASCII sender: an RFC 2047 word" "From: =?UTF-8?q?J=C3=B6rg=20M=C3=BCller?= <"
+expect_out "patch, non-ASCII message: MIME headers naming UTF-8" "MIME-Version: 1.0
+Content-Type: text/plain; charset=UTF-8
+Content-Transfer-Encoding: 8bit"
+git clone -q "$tmp/p3" "$tmp/p3am"
+(cd "$tmp/p3am" && git config user.name R && git config user.email r@example.com && git am -q) <"$tmp/out"
+expect_eq "patch, non-ASCII sender: git am gives the name back" "$(cd "$tmp/p3am" && git log -1 --format=%an)" "Jörg Müller"
 # -o DIR is --output-directory DIR, as in git format-patch (before the command too)
 names=$(cd "$tmp/patches" && ls)
 run_in "$tmp/p1" "$bin" patch --unsafe-fixes -o "$tmp/patches-o"
