@@ -255,6 +255,10 @@ printf 'import torch\ntorch.mps.synchronize()\n' >"$tmp/stdin.py"
 err=$(cat "$tmp/err")
 expect_summary "standard input: the target of --stdin-filename's folder" \
 	"mpsfix: 1 file scanned, 0 findings (0 fixable); target torch >=2.6 (b/pyproject.toml:3)"
+(cd "$m" && "$bin" check $R --format concise --stdin-filename b/newpkg/sub/new.py - <"$tmp/stdin.py" >"$tmp/out" 2>"$tmp/err")
+err=$(cat "$tmp/err")
+expect_summary "standard input: a folder not made yet has the target of the nearest one above" \
+	"mpsfix: 1 file scanned, 0 findings (0 fixable); target torch >=2.6 (b/pyproject.toml:3)"
 run_in "$m" "$bin" check $R --format concise --target-torch 2.5
 expect_no_out "--target-torch: one target for every file" "MPS900"
 expect_summary "--target-torch: the summary names it alone" \

@@ -173,7 +173,6 @@ size_t mpsfix_nearest_of_folder(mpsfix_nearest *n, const char *dir, mpsfix_neare
 size_t mpsfix_nearest_of_file(mpsfix_nearest *n, const char *path, const char *operand,
 			      mpsfix_nearest_look_cb look, void *payload)
 {
-	const char *slash;
 	char *real, *folder;
 	size_t v;
 
@@ -183,11 +182,19 @@ size_t mpsfix_nearest_of_file(mpsfix_nearest *n, const char *path, const char *o
 		if (cut)
 			*(cut == real ? cut + 1 : cut) = '\0';
 	} else if (!real) {
-		/* not there (--stdin-filename): its folder */
-		slash = strrchr(path, '/');
-		folder = slash ? mpsfix_xstrndup(path, slash == path ? 1 : (size_t)(slash - path))
-			       : mpsfix_xstrdup(".");
-		real = realpath(folder, NULL);
+		/* not there (--stdin-filename): its folder, or the nearest one
+		   above it that is (an editor's buffer for a new package) */
+		char *cut;
+
+		folder = mpsfix_xstrdup(path);
+		while (!real && (cut = strrchr(folder, '/')) != NULL) {
+			*(cut == folder ? cut + 1 : cut) = '\0';
+			real = realpath(folder, NULL);
+			if (cut == folder)
+				break;
+		}
+		if (!real && !strchr(path, '/'))
+			real = realpath(".", NULL);
 		free(folder);
 		if (!real)
 			return MPSFIX_NEAREST_NONE;
