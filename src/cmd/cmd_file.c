@@ -251,13 +251,13 @@ void mpsfix_cmd_file(const mpsfix_cmd *cmd, const mpsfix_index *index, mpsfix_ct
 	if (error < 0)
 		goto fail;
 	if (write_back && !is_stdin && mpsfix_cmd_leaves_root(path, root)) {
-		char *msg = mpsfix_xasprintf("%s: not fixed: a symbolic link to a file outside %s", path, root);
+		char *msg = mpsfix_xasprintf("%s: not fixed: a symbolic link to a file outside %s", display, root);
 
 		mpsfix_strvec_push(&rec->messages, msg);
 		free(msg);
 		write_back = eo.fix = false; /* its findings stay, as check reports them */
 		manual = link_reason(root);
-	} else if (write_back && !is_stdin && mpsfix_source_check_writable(notebook ? &raw : src, path) < 0) {
+	} else if (write_back && !is_stdin && mpsfix_source_check_writable(notebook ? &raw : src, display) < 0) {
 		note_error(rec);
 		if (mpsfix_error_last()->code != MPSFIX_ESKIP)
 			goto fail_noted;
@@ -352,7 +352,7 @@ void mpsfix_cmd_file(const mpsfix_cmd *cmd, const mpsfix_index *index, mpsfix_ct
 		/* the fixed text goes to standard output, the report to standard error */
 		fwrite(out_data, 1, out_len, stdout);
 	} else if (write_back && res->changed &&
-		   mpsfix_source_write_back(notebook ? &raw : src, path, out_data, out_len) < 0) {
+		   mpsfix_source_write_back(notebook ? &raw : src, display, out_data, out_len) < 0) {
 		/* not written (a full disk, a file changed meanwhile): an error, and
 		 * the file's findings stay, as check reports them */
 		note_error(rec);
