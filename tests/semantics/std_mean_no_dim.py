@@ -5,7 +5,6 @@
 # given without a dim; MPS003 then rewrites the torch.std/torch.var calls whose
 # correction is the default 1 (two written by the fix, one in the script).
 # semantic: requires torch>=2.0
-# semantic: allclose
 # semantic: fixes MPS001=4 MPS002=2 MPS003=3
 import torch
 

@@ -1,16 +1,14 @@
 # Semantic test of MPS002 (var-mean), every overload and argument form: the
 # same cases as std_mean.py, with var.  torch.var_mean(...) becomes
-# (torch.var(ARGS), torch.mean(INPUT, dim=DIM, keepdim=KEEPDIM)): var gets the
-# original arguments byte for byte, mean the input, dim and keepdim.  var_mean
-# computes both in one pass, torch.var and torch.mean in kernels of their own,
-# so the results agree to the last bits, not bit for bit: floating-point
-# values are compared within 64 epsilons.  The calls left for a manual fix
-# keep their results bit for bit (the exact_* variables).
+# `torch.var_mean(...) if INPUT.device.type != "mps" else (torch.var(ARGS),
+# torch.mean(INPUT, dim=DIM, keepdim=KEEPDIM))`: var gets the original
+# arguments byte for byte, mean the input, dim and keepdim.  On the CPU the
+# call stays, so every value is the same bit for bit; std_mean_mps_branch.py
+# runs the split.  The calls left for a manual fix are the exact_* variables.
 # With every torch version targeted, MPS003 then rewrites the torch.var(...)
 # the fix wrote whose correction is the default 1 (28 of them) into
 # torch.var(X, dim=D, correction=1, keepdim=K); one of them has a comment
 # between its arguments that such a rewrite would drop.
-# semantic: allclose
 # semantic: fixes MPS002=41 MPS003=28
 # semantic: manual MPS002=10 MPS003=1
 import types
