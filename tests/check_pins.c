@@ -760,10 +760,16 @@ START_TEST(test_pins_find_project)
 	ck_assert_int_eq(mkfifo(fifo, 0644), 0); /* never opened: not a regular file */
 	got = find_text("proj", &rc);
 	ck_assert_int_eq(rc, 0);
+	/* each requirement file's set reads what it includes: requirements-dev.txt's
+	   (through requirements.txt), requirements.txt's, requirements/base.txt's */
 	ck_assert_str_eq(got,
 			 "requirements/base.txt:1 >=2.0\n"
 			 "constraints.txt:1 2.1\n"
+			 "requirements/base.txt:1 >=2.0\n"
+			 "constraints.txt:1 2.1\n"
 			 "requirements_docker.txt:1 2.2\n"
+			 "requirements/base.txt:1 >=2.0\n"
+			 "constraints.txt:1 2.1\n"
 			 "requirements/gpu.txt:1 2.3\n"
 			 "pyproject.toml:2 <2.4\n"
 			 "setup.cfg:3 >=1.13\n"
@@ -829,13 +835,13 @@ START_TEST(test_pins_find_symlinks)
 	int rc;
 
 	/* a requirements file linked from outside is read (it is the project's own
-	 * name); a file reached twice is read once */
+	 * name), for its own set and for requirements.txt's, which includes it */
 	put("shared.txt", "torch==2.4.1\n");
 	ck_assert_int_eq(symlink("../shared.txt", link), 0);
 	put("proj/requirements.txt", "-r requirements-shared.txt\n");
 	got = find_text("proj", &rc);
 	ck_assert_int_eq(rc, 0);
-	ck_assert_str_eq(got, "requirements-shared.txt:1 2.4\n");
+	ck_assert_str_eq(got, "requirements-shared.txt:1 2.4\nrequirements-shared.txt:1 2.4\n");
 	free(got);
 	/* a link that is only included: outside the root, not followed */
 	ck_assert_int_eq(unlink(link), 0);

@@ -261,7 +261,24 @@ START_TEST(test_target_pin_sets)
 	ck_assert_str_eq(label_of(&t, buf), ">=2.1,<2.6");
 	drop("proj/requirements-old.txt");
 	drop("proj/constraints.txt");
+	/* a file two sets include is read for each: requirements-ci.txt (read
+	   first) includes requirements.txt, which is a setup of its own too */
+	put("proj/requirements.txt", "torch>=2.4\ntorch==oops\n");
+	put("proj/requirements-ci.txt", "-r requirements.txt\ntorch==2.4.1\n");
+	ck_assert_int_eq(resolve(&t, NULL, NULL, NULL, "proj"), 0);
+	ck_assert_str_eq(mpsfix_target_label(&t), ">=2.4");
+	ck_assert_str_eq(t.summary, "target torch >=2.4 (requirements.txt:1 and 1 more)");
+	ck_assert_uint_eq(t.pins.nwarnings, 1); /* the bad pin, once */
+	mpsfix_target_release(&t);
+	drop("proj/requirements-ci.txt");
 	drop("proj/requirements.txt");
+	make_dir("proj/requirements");
+	put("proj/requirements/base.txt", "torch>=2.4\n");
+	put("proj/requirements/dev.txt", "-r base.txt\ntorch<2.6\n");
+	ck_assert_str_eq(label_of(&t, buf), ">=2.4");
+	drop("proj/requirements/base.txt");
+	drop("proj/requirements/dev.txt");
+	drop("proj/requirements");
 	/* [project] dependencies with uv's constraints; extras apart */
 	put("proj/pyproject.toml", "[project]\ndependencies = ['torch>=2.4']\n"
 				   "[project.optional-dependencies]\nold = ['torch==2.0']\n"

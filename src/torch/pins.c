@@ -26,6 +26,12 @@
 
 static void add_warning(mpsfix_pins *p, char *message)
 {
+	/* a file read for two sets (included by two requirement files) warns once */
+	for (size_t i = 0; i < p->nwarnings; i++)
+		if (!strcmp(p->warnings[i], message)) {
+			free(message);
+			return;
+		}
 	mpsfix_grow((void **)&p->warnings, &p->wcap, p->nwarnings + 1, sizeof(char *));
 	p->warnings[p->nwarnings++] = message;
 }
@@ -183,6 +189,7 @@ void mpsfix_pins_scan_buffer(mpsfix_pins *out, mpsfix_pins_format format, const 
 	mpsfix_pins extra = MPSFIX_PINS_INIT;
 	mpsfix_pins_scan sc = {.out = out, .extra = &extra};
 
+	sc.set = format == MPSFIX_PINS_REQUIREMENTS ? ++sc.nsets : 0; /* as mpsfix_pins_find() reads it */
 	scan_data(&sc, format, name, NULL, data, len);
 	mpsfix_pins__finish(&sc);
 }
@@ -196,19 +203,26 @@ static void scan_file(mpsfix_pins_scan *sc, mpsfix_pins_format format, const cha
 
 	if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
 		goto done; /* absent, a folder, a broken link: nothing to read */
-	if (!(real = realpath(path, NULL)) || mpsfix_pins__seen(sc, real))
+	if (!(real = realpath(path, NULL)) || mpsfix_strvec_has(&sc->tops, real))
 		goto done;
+	mpsfix_strvec_push(&sc->tops, real);
+	/* a requirement file and what it includes and constrains with (-r, -c)
+	   are installed together: one set, whose files are read for it even
+	   when another set read them too (requirements-dev.txt: -r
+	   requirements.txt) */
+	sc->set = format == MPSFIX_PINS_REQUIREMENTS ? ++sc->nsets : 0;
+	for (size_t i = 0; i < sc->visited.len; i++)
+		free(sc->visited.items[i]);
+	sc->visited.len = 0;
+	mpsfix_strvec_push(&sc->visited, real);
 	if (!mpsfix_pins__read_file(sc, &b, path, rel))
 		goto done;
 	dir = mpsfix_xstrdup(path);
 	slash = strrchr(dir, '/');
 	*(slash == dir ? slash + 1 : slash) = '\0';
-	/* a requirement file and what it includes and constrains with (-r, -c)
-	   are installed together: one set */
-	sc->set = format == MPSFIX_PINS_REQUIREMENTS ? ++sc->nsets : 0;
 	scan_data(sc, format, rel, dir, b.data ? b.data : "", b.len);
-	sc->set = 0;
 done:
+	sc->set = 0;
 	mpsfix_buf_release(&b);
 	free(dir);
 	free(real);
@@ -299,6 +313,7 @@ done:
 	mpsfix_pins__finish(&sc);
 	mpsfix_strvec_release(&reqs);
 	mpsfix_strvec_release(&sc.visited);
+	mpsfix_strvec_release(&sc.tops);
 	free(sc.root);
 	return error;
 }

@@ -3,7 +3,7 @@
  *
  * In the project's root folder: requirements*.txt and the *.txt files of
  * the folder requirements (pip requirement files, following -r/-c includes that stay inside the
- * root, each file read once), pyproject.toml ([project] dependencies and
+ * root, each file once a set: mpsfix_pin.set), pyproject.toml ([project] dependencies and
  * optional-dependencies, [dependency-groups], [tool.uv] constraint-,
  * override- and dev-dependencies, Poetry's [tool.poetry.dependencies],
  * dev-dependencies and group dependencies: `torch = "^2.1"`,

@@ -20,7 +20,9 @@ struct mpsfix_pins; /* mpsfix_pins of pins.h, which is not included: pins.c incl
 typedef struct {
 	struct mpsfix_pins *out;
 	char *root;              /* the root, real and absolute; NULL: includes are not followed */
-	mpsfix_strvec visited;    /* real paths of the files read */
+	mpsfix_strvec visited;    /* real paths of the files read for the current set
+				     (a file included twice, or a loop, is read once) */
+	mpsfix_strvec tops;       /* real paths of the files read as the root's own */
 	bool optional;            /* the reader is in optional dependencies (extras) */
 	uint32_t set;             /* the set of the pins read now (0: each pin its own) */
 	uint32_t nsets;           /* the sets given out */

@@ -227,8 +227,12 @@ static void include(mpsfix_pins_scan *sc, const char *name, uint32_t line, const
 		goto done;
 	}
 	if (mpsfix_pins__visited(sc, real))
-		goto done; /* read already (a file included twice, or a loop) */
-	if (!(rel = inside_root(sc, real))) {
+		goto done; /* read already for this set (a file included twice, or a loop) */
+	/* outside the root, but read as one of the root's own files, by a name
+	   (a link) inside it: that name */
+	if (!(rel = inside_root(sc, real)) && mpsfix_strvec_has(&sc->tops, real))
+		rel = inside_root(sc, path);
+	if (!rel) {
 		mpsfix_pins__warn(sc, "%s:%u: the included file '%.*s' is outside the project folder; "
 				  "its torch pins are not read", name, line, (int)target.n, target.s);
 		goto done;

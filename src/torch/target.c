@@ -33,6 +33,7 @@ static void from_pins(mpsfix_target *t, const char *root)
 	char *abs = mpsfix_path_join(root, first->file), *shown = mpsfix_path_from_cwd(abs);
 
 	bool direct = false;
+	size_t more = 0;
 
 	/* the pins of one set all hold (their intersection; pins that leave no
 	   version, which pip would refuse, give their hull), and the sets are
@@ -69,10 +70,18 @@ static void from_pins(mpsfix_target *t, const char *root)
 	if (t->range.lo < MPSFIX_TORCH_FIRST_MPS && t->range.hi >= MPSFIX_TORCH_FIRST_MPS)
 		t->range.lo = MPSFIX_TORCH_FIRST_MPS;
 	t->source = MPSFIX_TARGET_PINS;
-	if (p->len == 1)
+	/* (a pin of a file two sets include is in the list twice) */
+	for (size_t i = 1; i < p->len; i++) {
+		bool again = false;
+
+		for (size_t k = 0; k < i && !again; k++)
+			again = p->items[k].line == p->items[i].line && !strcmp(p->items[k].file, p->items[i].file);
+		more += !again;
+	}
+	if (!more)
 		t->origin = mpsfix_xasprintf("%s:%u", shown, first->line);
 	else
-		t->origin = mpsfix_xasprintf("%s:%u and %zu more", shown, first->line, p->len - 1);
+		t->origin = mpsfix_xasprintf("%s:%u and %zu more", shown, first->line, more);
 	free(shown);
 	free(abs);
 }
