@@ -677,7 +677,9 @@ static bool shared_split(wctx *w, const wline *ln)
 	tail.post = ln->post;
 	ARRAY_PUSH(&w->out, head);
 	transform(w, body, 1);
-	transform(w, tail, 1);
+	/* the tail as it is: what follows may hold a `;` and other statements,
+	   which value_of() would read as one value */
+	ARRAY_PUSH(&w->out, tail);
 	return true;
 }
 
