@@ -136,6 +136,23 @@ run "$bin" check --format concise "$tmp/compact.ipynb"
 expect_out "a layout not reproduced: check says manual too, not [*]" \
 	"compact.ipynb:cell 1:2:5: MPS001 torch.std_mean has no MPS kernel before torch 2.4: split it into torch.std and torch.mean (needs a manual fix: cell 1: its source is not written the way nbformat writes JSON"
 expect_err "a layout not reproduced: check counts it as not fixable" "1 finding (0 fixable)"
+# a compact cell whose only fix is unsafe: check without --unsafe-fixes judges
+# the fixes fix would make without it (the other cell's safe fix is written)
+python3 -c 'import json, sys
+nb = {"cells": [{"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [],
+                 "source": ["import torch\n", "s = torch.std_mean(x)\n"]}],
+      "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+text = json.dumps(nb, indent=1)
+compact = "{\"cell_type\": \"code\", \"execution_count\": null, \"metadata\": {}, \"outputs\": [], " \
+          "\"source\": [\"dev = \\\"cuda\\\" if torch.cuda.is_available() else \\\"cpu\\\"\\n\"]}"
+sys.stdout.write(text.replace("\n  }\n ],", "\n  },\n  " + compact + "\n ],", 1) + "\n")' >"$tmp/mixed.ipynb"
+run "$bin" check --format concise "$tmp/mixed.ipynb"
+expect_out "a compact cell with an unsafe fix only: the other cell's safe fix stays [*]" "mixed.ipynb:cell 1:2:5: MPS001 [*]"
+run "$bin" fix "$tmp/mixed.ipynb"
+expect_err "a compact cell with an unsafe fix only: fix writes the safe one" "2 fixed, 1 finding left"
+run sh -c "\"\$0\" check --format concise --stdin-filename compact.ipynb - <\"\$1\"" "$bin" "$tmp/compact.ipynb"
+expect_out "a layout not reproduced: check of standard input says manual too" \
+	"(needs a manual fix: cell 1: its source is not written the way nbformat writes JSON"
 
 # --- commit and patch: notebooks in the same per-rule commits as scripts ------------------------
 mkrepo "$tmp/r"

@@ -173,11 +173,10 @@ static int check_writable(mpsfix_ctx *ctx, const mpsfix_index *index, mpsfix_res
 		fixable = res->items[i].fix == MPSFIX_FIX_AVAILABLE || res->items[i].fix == MPSFIX_FIX_UNSAFE;
 	if (!fixable)
 		return 0;
-	if (mpsfix_cmd_leaves_root(path, root)) {
+	if (strcmp(path, "-") && mpsfix_cmd_leaves_root(path, root)) {
 		reason = link_reason(root);
 	} else if (nb) {
-		fo.fix = true;
-		fo.unsafe_fixes = true; /* every fix fix might write */
+		fo.fix = true; /* the fixes fix would make, with the run's --unsafe-fixes */
 		fo.unused_suppressions = false;
 		if ((error = mpsfix_engine_run(&fixed, ctx, index, src, &fo)) < 0)
 			goto done;
@@ -304,7 +303,7 @@ void mpsfix_cmd_file(const mpsfix_cmd *cmd, const mpsfix_index *index, mpsfix_ct
 			goto fail;
 		diff_of = &fixing;
 	}
-	if (opts->command == MPSFIX_CMD_CHECK && !is_stdin && (error = check_writable(ctx, index, res, &eo, src,
+	if (opts->command == MPSFIX_CMD_CHECK && (error = check_writable(ctx, index, res, &eo, src,
 										       notebook ? &nb : NULL, display, raw.data, raw.len,
 										       path, root)) < 0)
 		goto fail;
