@@ -260,6 +260,12 @@ if git init -q --object-format=sha256 "$tmp/sha" 2>/dev/null; then
 else
 	ok "SHA-256 repository: not run (this git has no --object-format)"
 fi
+# a damaged index is an error, not a walk (the walk would read ignored files)
+mkrepo "$tmp/bad-index"
+head -c 20 /dev/urandom >"$tmp/bad-index/.git/index"
+run_in "$tmp/bad-index" "$bin" check
+expect_rc "damaged index: exit 2" 2
+expect_no_err "damaged index: no walk" "walked instead"
 
 mkdir -p "$tmp/e1" && cp fixtures/demo/train.py "$tmp/e1/"
 (cd "$tmp/e1" && git init -q && git config user.name A && git config user.email a@example.com && git add train.py)

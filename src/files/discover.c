@@ -459,6 +459,12 @@ int mpsfix_discover_files(mpsfix_strvec *out, char *const *args, size_t nargs,
 		if ((opts->use_git && opts->walk_ignored && !opts->no_ignore &&
 		     mpsfix_git_ignores_folder(&ignored, arg) < 0) ||
 		    (opts->use_git && !ignored && git_files(out, &listed, arg, opts->no_ignore) < 0)) {
+			/* only a format libgit2 does not know ("unsupported extension",
+			   "unsupported repository version"); a damaged index is an error */
+			if (!strstr(mpsfix_error_last()->message, "unsupported")) {
+				error = MPSFIX_ERROR;
+				goto done;
+			}
 			report(&w, "%s: its git repository cannot be read (%s): the folder is walked instead, "
 			       "so files git ignores are read too", arg, mpsfix_error_last()->message);
 			out->len = start;
