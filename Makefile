@@ -240,7 +240,8 @@ $(O)/mpsfix: $(O)/src/cmd/main.o $(O)/libmpsfix.a $(PARSER_LIBS)
 $(O)/check_all: $(TEST_OBJS) $(O)/libmpsfix.a $(PARSER_LIBS)
 	$(CC) $(CFLAGS) $(LDFLAGS) $^ $(CHECK_LIBS) $(LDLIBS) -o $@
 
-# tests/t0700-adversarial.sh: a library that changes a file while mpsfix works on it
+# tests/t0700-adversarial.sh, t0300-git.sh: a library that changes a file while
+# mpsfix works on it, or refuses to write one
 $(O)/tests/preload_change.so: tests/preload_change.c
 	@mkdir -p $(@D)
 	$(CC) $(filter-out -fsanitize=% -fno-sanitize-recover=%,$(CFLAGS)) $(WARNINGS) -fPIC -shared $< -o $@ -ldl
@@ -382,9 +383,9 @@ t0200: $(O)/mpsfix
 	@echo "== torch targeting, rules and explain"
 	sh tests/t0200-target.sh $(O)/mpsfix
 
-t0300: $(O)/mpsfix
+t0300: $(O)/mpsfix $(O)/tests/preload_change.so
 	@echo "== git: commit, patch"
-	sh tests/t0300-git.sh $(O)/mpsfix
+	sh tests/t0300-git.sh $(O)/mpsfix $(O)/tests/preload_change.so
 
 t0310: $(O)/mpsfix
 	@echo "== review on a terminal (tmux)"

@@ -7,8 +7,10 @@
 # worktrees, detached HEAD, a repository without commits, submodules, and
 # `git fsck` after each.  The tests use the git command; mpsfix does not.
 # Prints 'N passed, N failed'.
-# usage: sh tests/t0300-git.sh [path/to/mpsfix]
+# usage: sh tests/t0300-git.sh [path/to/mpsfix [path/to/preload_change.so]]
 . "$(dirname "$0")/test-lib.sh"
+shim=${2:-$build/tests/preload_change.so}
+case $shim in /*) ;; *) shim=$top/$shim ;; esac
 
 isolate
 git config --global init.defaultBranch main
@@ -266,6 +268,23 @@ head -c 20 /dev/urandom >"$tmp/bad-index/.git/index"
 run_in "$tmp/bad-index" "$bin" check
 expect_rc "damaged index: exit 2" 2
 expect_no_err "damaged index: no walk" "walked instead"
+
+# a work tree file that cannot be written once the commits are made: the
+# branch goes back, so that no commit sits over an index that lacks it
+if [ "$(uname -s)" != Linux ]; then
+	ok "work tree not writable: not run (the shim is an LD_PRELOAD library, Linux's)"
+elif [ -f "$shim" ]; then
+	mkrepo "$tmp/wf"
+	head_before=$(cd "$tmp/wf" && git rev-parse HEAD; cksum .git/index)
+	run_in "$tmp/wf" env LD_PRELOAD="$shim" MPSFIX_TEST_FAIL_CREATE=train.py \
+		ASAN_OPTIONS="${ASAN_OPTIONS:-}:verify_asan_link_order=0" "$bin" commit
+	expect_rc "work tree not writable: exit 2" 2
+	expect_err "work tree not writable: the branch moves back" "the branch is back where it was"
+	expect_eq "work tree not writable: HEAD and the index as before" \
+		"$(cd "$tmp/wf" && git rev-parse HEAD; cksum .git/index)" "$head_before"
+else
+	fail "work tree not writable: $shim is missing (make builds it)"
+fi
 
 mkdir -p "$tmp/e1" && cp fixtures/demo/train.py "$tmp/e1/"
 (cd "$tmp/e1" && git init -q && git config user.name A && git config user.email a@example.com && git add train.py)

@@ -349,15 +349,33 @@ int mpsfix_git_advance(mpsfix_git_repo *r, const char *id, const mpsfix_git_chan
 		co.paths.count = nclean;
 		co.baseline = head_tree;
 		if ((rc = git_checkout_tree(r->repo, (git_object *)target_tree, &co)) < 0) {
-			error = mpsfix_git__fail(rc, "the commits are made, but the work tree was not updated");
-			goto done;
+			error = mpsfix_git__fail(rc, "the work tree could not be updated");
+			goto undo;
 		}
 	}
 	/* changed files: the fix merged into the user's change */
 	if (nkept && (error = write_kept(r, kept, nkept)) < 0)
-		goto done;
+		goto undo;
 	git_oid_cpy(&r->head, &oid);
 	git_oid_tostr(r->info.head, sizeof(r->info.head), &oid);
+	goto done;
+undo:
+	/* the branch goes back, so that no commit is left over an index or work
+	   tree that does not hold it (the next git commit would undo the fixes);
+	   files checked out already hold the fixes, which git status shows */
+	{
+		git_reference *back = NULL;
+		char *why = mpsfix_xstrdup(mpsfix_error_last()->message);
+
+		rc = git_reference_create_matching(&back, r->repo, r->refname, &r->head, 1, &oid,
+						   "mpsfix commit: undone, the work tree could not be updated");
+		git_reference_free(back);
+		error = mpsfix_error_set(MPSFIX_ERROR, rc < 0 ? "%s; the commits are made, and the branch "
+					 "could not be moved back" : "%s; the branch is back where it was (files "
+					 "written before hold the fixes, uncommitted)",
+					 why);
+		free(why);
+	}
 done:
 	for (size_t i = 0; i < nkept; i++) {
 		mpsfix_buf_release(&kept[i].index_text);
