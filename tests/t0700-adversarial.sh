@@ -244,6 +244,8 @@ elif [ -f "$shim" ]; then
 	expect_err "file changed while processed: the summary counts it" "0 fixed, 1 finding left"
 	same_files "file changed while processed: the other writer's bytes kept" "$d/c.py" "$d/c.want"
 	no_temp_files "file changed while processed" "$d"
+	run env LD_PRELOAD="$shim" ASAN_OPTIONS="${ASAN_OPTIONS:-}:verify_asan_link_order=0" "$bin" fix --format diff "$d/c.py"
+	expect_no_out "file changed while processed: fix --format diff shows no diff of what was not written" "+++ "
 	run "$bin" fix "$d/c.py"
 	expect_rc "file changed while processed: the next run fixes it" 0
 else

@@ -358,6 +358,7 @@ void mpsfix_cmd_file(const mpsfix_cmd *cmd, const mpsfix_index *index, mpsfix_ct
 		rec->io_error = true;
 		mpsfix_result_release(res);
 		mpsfix_source_release(&rec->fixed);
+		mpsfix_buf_release(&rec->diff); /* (fix --format diff: nothing was changed) */
 		rec->show_fixed = false;
 		eo.fix = false;
 		if ((error = mpsfix_engine_run(res, ctx, index, src, &eo)) < 0)
