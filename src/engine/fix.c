@@ -285,6 +285,65 @@ static TSNode evaluated_twice(const mpsfix_rule *r, const mpsfix_fix_case *fc, c
 	return twice;
 }
 
+/* `code` for a reason, or where it is when it is long. */
+static char *code_words(TSNode n, const char *src)
+{
+	uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
+
+	if (e - s > 60 || memchr(src + s, '\n', e - s))
+		return mpsfix_xasprintf("the %s at byte %u", ts_node_type(n), s);
+	return mpsfix_xasprintf("`%.*s`", (int)(e - s), src + s);
+}
+
+/*
+ * Code that is not pure would run in another order after the fix than
+ * before: a template that writes `dim=$dim, ..., keepdim=$keepdim` for a
+ * call written `keepdim=f(), dim=g()` runs g() first.  The uses of each
+ * replacing template are taken in its text order, each against the earlier
+ * ones that run with it (not those of another branch of one conditional
+ * expression).  Returns the reason, or NULL.
+ */
+static char *evaluated_out_of_order(const mpsfix_fix_case *fc, const mpsfix_match *m, const char *src)
+{
+	char *reason = NULL;
+
+	for (size_t i = 0; i < fc->nedits && !reason; i++) {
+		const mpsfix_template *t = fc->edits[i].tmpl;
+		size_t n = t && fc->edits[i].op == MPSFIX_FIX_REPLACE ? mpsfix_template_metavar_count(t) : 0;
+
+		for (size_t k = 1; k < n && !reason; k++)
+			for (size_t j = 0; j < k && !reason; j++) {
+				const mpsfix_binding *a = mpsfix_match_var(m, mpsfix_template_metavar(t, j, NULL, NULL));
+				const mpsfix_binding *b = mpsfix_match_var(m, mpsfix_template_metavar(t, k, NULL, NULL));
+				const TSNode *an, *bn;
+				size_t ac, bc;
+
+				if (!a || !b || !a->bound || !b->bound || mpsfix_template_exclusive(t, j, k))
+					continue;
+				an = a->multi ? m->nodes + a->first : &a->node;
+				ac = a->multi ? a->count : 1;
+				bn = b->multi ? m->nodes + b->first : &b->node;
+				bc = b->multi ? b->count : 1;
+				/* an impure node of the later use that the code runs before
+				   an impure node of the earlier one */
+				for (size_t x = 0; x < ac && !reason; x++)
+					for (size_t y = 0; y < bc && !reason; y++)
+						if (ts_node_start_byte(bn[y]) < ts_node_start_byte(an[x]) &&
+						    ts_node_end_byte(bn[y]) <= ts_node_start_byte(an[x]) &&
+						    !mpsfix_node_pure(an[x], src) && !mpsfix_node_pure(bn[y], src)) {
+							char *first = code_words(bn[y], src), *then = code_words(an[x], src);
+
+							reason = mpsfix_xasprintf("the fix would run %s before %s, "
+										  "which the code runs the other "
+										  "way round", then, first);
+							free(first);
+							free(then);
+						}
+			}
+	}
+	return reason;
+}
+
 static char *twice_reason(TSNode n, const char *src)
 {
 	uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
@@ -736,6 +795,10 @@ char *mpsfix_fix_render(mpsfix_fix_ctx *fc, const mpsfix_rule *r, const mpsfix_m
 	if (!ts_node_is_null(twice)) {
 		mpsfix_call_binding_release(&cb);
 		return twice_reason(twice, fc->src->data);
+	}
+	if ((reason = evaluated_out_of_order(fcase, m, fc->src->data)) != NULL) {
+		mpsfix_call_binding_release(&cb);
+		return reason;
 	}
 	for (size_t i = 0; i < fcase->nedits && !reason; i++) {
 		const mpsfix_fix_edit *fe = &fcase->edits[i];
