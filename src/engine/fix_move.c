@@ -10,6 +10,7 @@
 #include "fix_import.h"
 #include "names.h"
 #include "parse.h"
+#include "strvec.h"
 #include "template.h"
 
 static bool is(TSNode n, const char *type)
@@ -94,26 +95,33 @@ static bool one_key(TSNode use, bool mapping)
 
 /*
  * Does code under `n`, run where it stands (not a function's body or a
- * lambda's), read or set the fallback variable itself ("PYTORCH_ENABLE_MPS_
- * FALLBACK" in a string), or the environment as a whole (os.environ copied,
- * updated or handed on, getenv() of a computed key, load_dotenv())?
- * Another key written out (os.environ["TOKENIZERS_PARALLELISM"] = "false")
- * neither sees nor undoes the moved line.
+ * lambda's, unless `bodies`), read or set the fallback variable itself
+ * ("PYTORCH_ENABLE_MPS_FALLBACK" in a string), or the environment as a whole
+ * (os.environ copied, updated or handed on, getenv() of a computed key,
+ * load_dotenv())?  Another key written out (os.environ["TOKENIZERS_
+ * PARALLELISM"] = "false") neither sees nor undoes the moved line.
  */
+typedef struct {
+	const char *src;
+	const char *seen;  /* where it is used, or NULL */
+	bool bodies;       /* go into function and lambda bodies too */
+} env_walk;
+
 static mpsfix_walk_action find_environment(TSNode n, void *payload)
 {
 	static const char *const maps[] = {"environ", "environb"};
 	static const char *const calls[] = {"getenv", "getenvb", "putenv", "unsetenv"};
-	const char **seen = payload, *src = seen[0];
+	env_walk *w = payload;
+	const char *src = w->src;
 	uint32_t s = ts_node_start_byte(n), len = ts_node_end_byte(n) - s;
 	static const char key[] = "PYTORCH_ENABLE_MPS_FALLBACK";
 	TSNode use = n;
 
-	if (is(n, "function_definition")) { /* its defaults run now, its body when called */
+	if (is(n, "function_definition") && !w->bodies) { /* its defaults run now, its body when called */
 		mpsfix_walk(ts_node_child_by_field_name(n, "parameters", 10), find_environment, payload);
-		return seen[1] ? MPSFIX_WALK_STOP : MPSFIX_WALK_SKIP;
+		return w->seen ? MPSFIX_WALK_STOP : MPSFIX_WALK_SKIP;
 	}
-	if (is(n, "lambda"))
+	if (is(n, "lambda") && !w->bodies)
 		return MPSFIX_WALK_SKIP;
 	if (is(n, "string")) {
 		for (uint32_t i = 0; i + sizeof(key) - 1 <= len; i++)
@@ -137,8 +145,50 @@ static mpsfix_walk_action find_environment(TSNode n, void *payload)
 			goto found;
 	return MPSFIX_WALK_DESCEND;
 found:
-	seen[1] = src + s;
+	w->seen = src + s;
 	return MPSFIX_WALK_STOP;
+}
+
+/*
+ * The function (or `NAME = lambda ...`) statement `st` defines, and its
+ * code that runs when it is called: its name, or a null node.
+ */
+static TSNode defined_function(TSNode st, TSNode *body)
+{
+	TSNode d = is(st, "decorated_definition") ? ts_node_child_by_field_name(st, "definition", 10) : st;
+
+	if (is(d, "function_definition")) {
+		*body = ts_node_child_by_field_name(d, "body", 4);
+		return ts_node_child_by_field_name(d, "name", 4);
+	}
+	if (is(st, "expression_statement") && is(d = ts_node_named_child(st, 0), "assignment") &&
+	    is(ts_node_child_by_field_name(d, "left", 4), "identifier") &&
+	    is(*body = ts_node_child_by_field_name(d, "right", 5), "lambda"))
+		return ts_node_child_by_field_name(d, "left", 4);
+	return (TSNode){0};
+}
+
+/* The names of the functions that use the environment (mpsfix_strvec), and the one found in use. */
+typedef struct {
+	const char *src;
+	const mpsfix_strvec *readers;
+	TSNode skip;       /* the definition's own name */
+	const char *found;
+} reader_walk;
+
+static mpsfix_walk_action find_reader(TSNode n, void *payload)
+{
+	reader_walk *rw = payload;
+	uint32_t s = ts_node_start_byte(n), len = ts_node_end_byte(n) - s;
+
+	if (!is(n, "identifier") || ts_node_eq(n, rw->skip))
+		return MPSFIX_WALK_DESCEND;
+	for (size_t i = 0; i < rw->readers->len; i++)
+		if (strlen(rw->readers->items[i]) == len && !memcmp(rw->readers->items[i], rw->src + s, len)) {
+			rw->found = rw->readers->items[i];
+			return MPSFIX_WALK_STOP;
+		}
+	return MPSFIX_WALK_DESCEND;
 }
 
 /*
@@ -148,20 +198,50 @@ found:
  */
 static char *environment_between(const fix_place *fc, uint32_t at, uint32_t end)
 {
-	for (uint32_t i = 0; i < ts_node_named_child_count(fc->root); i++) {
-		TSNode st = ts_node_named_child(fc->root, i);
-		const char *seen[2] = {fc->src->data, NULL};
+	mpsfix_strvec readers = MPSFIX_STRVEC_INIT; /* functions defined between whose body uses it */
+	char *reason = NULL;
 
-		if (ts_node_start_byte(st) < at || ts_node_end_byte(st) > end || is(st, "import_statement") ||
-		    is(st, "import_from_statement"))
-			continue; /* (an import alone uses nothing: its name, used, is seen) */
-		mpsfix_walk(st, find_environment, seen);
-		if (seen[1])
-			return mpsfix_xasprintf("the code between the import and here uses the variable or the whole "
-						"environment (line %u), which moving it would change",
-						ts_node_start_point(st).row + 1);
-	}
-	return NULL;
+	for (int pass = 0; pass < 2 && !reason; pass++)
+		for (uint32_t i = 0; i < ts_node_named_child_count(fc->root) && !reason; i++) {
+			TSNode st = ts_node_named_child(fc->root, i), body = {0}, name;
+			env_walk w = {fc->src->data, NULL, false};
+			reader_walk rw = {.src = fc->src->data, .readers = &readers};
+
+			if (ts_node_start_byte(st) < at || ts_node_end_byte(st) > end ||
+			    is(st, "import_statement") || is(st, "import_from_statement"))
+				continue; /* (an import alone uses nothing: its name, used, is seen) */
+			name = defined_function(st, &body);
+			if (pass == 0) {
+				/* what runs here; then a function whose body uses it, which
+				   may be called here (or decorate something) */
+				mpsfix_walk(st, find_environment, &w);
+				if (!w.seen && !ts_node_is_null(name)) {
+					w.bodies = true;
+					mpsfix_walk(body, find_environment, &w);
+					if (w.seen)
+						mpsfix_strvec_push_owned(&readers,
+									 mpsfix_xstrndup(fc->src->data +
+											 ts_node_start_byte(name),
+											 ts_node_end_byte(name) -
+											 ts_node_start_byte(name)));
+					w.seen = NULL;
+				}
+				if (w.seen)
+					reason = mpsfix_xasprintf("the code between the import and here uses the variable "
+								  "or the whole environment (line %u), which moving it "
+								  "would change", ts_node_start_point(st).row + 1);
+			} else if (readers.len) {
+				rw.skip = name;
+				mpsfix_walk(st, find_reader, &rw);
+				if (rw.found)
+					reason = mpsfix_xasprintf("the code between the import and here uses `%s` (line %u), "
+								  "which uses the variable or the whole environment: "
+								  "moving it would change what that sees",
+								  rw.found, ts_node_start_point(st).row + 1);
+			}
+		}
+	mpsfix_strvec_release(&readers);
+	return reason;
 }
 
 static bool blank_byte(char c)
