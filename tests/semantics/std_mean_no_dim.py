@@ -1,11 +1,14 @@
 # Semantic test of the MPS001/MPS002 forms that torch 1.13 rejects: correction=
 # or keepdim= without a dim (std_mean(input, dim=None, *, correction=None,
-# keepdim=False) accepts them from torch 2.0).  The fix passes the arguments to
-# torch.std/torch.var as written and gives torch.mean dim=None when keepdim is
-# given without a dim; MPS003 then rewrites the torch.std/torch.var calls whose
-# correction is the default 1 (two written by the fix, one in the script).
+# keepdim=False) accepts them from torch 2.0).  The fix keeps the call off MPS
+# and, on MPS, passes the arguments to torch.std/torch.var as written and gives
+# torch.mean dim=None when keepdim is given without a dim.  MPS003 leaves the
+# torch.std/torch.var calls with keepdim= and no dim to a manual fix (two
+# written by the fix, one in the script): torch before 2.0 refuses them, and
+# its rewrite would not.
 # semantic: requires torch>=2.0
-# semantic: fixes MPS001=4 MPS002=2 MPS003=3
+# semantic: fixes MPS001=4 MPS002=2
+# semantic: manual MPS003=3
 import torch
 
 torch.manual_seed(0)
