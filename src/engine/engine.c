@@ -364,9 +364,12 @@ static void add_finding(pass *ps, const mpsfix_rule *r, const mpsfix_match *m)
 static bool not_tensor(pass *ps, const mpsfix_reach_ctx *rx, TSNode value, TSNode match)
 {
 	mpsfix_buf cls = MPSFIX_BUF_INIT, method = MPSFIX_BUF_INIT;
-	TSNode call;
+	TSNode call, u = mpsfix_unparenthesized(value);
 	bool no = false;
 
+	if (!strcmp(ts_node_type(u), "call") &&
+	    mpsfix_node_text_is(ts_node_child_by_field_name(u, "function", 8), rx->src, "super"))
+		return true; /* super().pin_memory(): a class's own method calls its base's */
 	if (mpsfix_instance_method(rx->src, match, value, &method) &&
 	    mpsfix_instance_class(rx->src, rx->names, value, &cls, &call, &ps->values))
 		no = strchr(cls.data, '.') ? ps->opts->disk_path && ps->ctx->siblings &&

@@ -370,10 +370,11 @@ bool mpsfix_instance_global(const char *src, TSNode id, mpsfix_instance_memo *me
 bool mpsfix_instance_class(const char *src, mpsfix_names *names, TSNode value, mpsfix_buf *cls, TSNode *call,
 			   mpsfix_instance_memo *memo)
 {
-	TSNode v, head;
+	TSNode v = mpsfix_unparenthesized(value), head;
 	const char *last;
 
-	if (!mpsfix_instance_value(src, value, &v, memo) || !is(v, "call") ||
+	/* `Batch().pin_memory()`: the call itself; else the name's value */
+	if ((!is(v, "call") && !mpsfix_instance_value(src, value, &v, memo)) || !is(v, "call") ||
 	    !mpsfix_names_name_of(names, ts_node_child_by_field_name(v, "function", 8), src, cls))
 		return false;
 	/* `models.Own` after `from .. import models`: not a module path to look for */

@@ -65,8 +65,9 @@ bool mpsfix_instance_value(const char *src, TSNode value, TSNode *out, mpsfix_in
 
 /**
  * The class whose instance expression `value` (in text `src`, whose imports
- * `names` may be NULL) is: a name whose value (mpsfix_instance_value(),
- * with `memo`) is a call of a capitalized name (`ema = EMAModel(...)`).
+ * `names` may be NULL) is: a call of a capitalized name (`Batch()`), or a
+ * name whose value (mpsfix_instance_value(), with `memo`) is one
+ * (`ema = EMAModel(...)`).
  * The name, qualified through the imports, goes into `cls`
  * (`diffusers.training_utils.EMAModel`), the call into `call`.  False for
  * anything else.
