@@ -334,6 +334,10 @@ static bool value_of(const wctx *w, const wline *ln, uint32_t *v0, uint32_t *v1)
 		}
 	if (found && end > start && T(w, end - 1)->kind == TOK_COLON)
 		end--;
+	/* a line of several statements: the value ends at the next `;` */
+	for (uint32_t i = start; found && i < end; i++)
+		if (T(w, i)->depth == ln->d0 && !strcmp(ts_node_type(T(w, i)->node), ";"))
+			end = i;
 	if (!found || end < start + 2)
 		return false;
 	if (T(w, start)->kind == TOK_OPEN && T(w, start)->pair == (int)end - 1)
@@ -677,9 +681,7 @@ static bool shared_split(wctx *w, const wline *ln)
 	tail.post = ln->post;
 	ARRAY_PUSH(&w->out, head);
 	transform(w, body, 1);
-	/* the tail as it is: what follows may hold a `;` and other statements,
-	   which value_of() would read as one value */
-	ARRAY_PUSH(&w->out, tail);
+	transform(w, tail, 1); /* (a value in it ends at its `;`: value_of()) */
 	return true;
 }
 
