@@ -156,11 +156,13 @@ static char *link_reason(const char *root)
  * check: would fix write what it fixes?  Not through a link out of the
  * folder, nor a notebook cell laid out other than as nbformat writes it
  * (its JSON could not be written back exactly): the findings fix would make
- * are then manual, with that reason, as fix reports them.
+ * are then manual, with that reason, as fix reports them.  `fixing` (may
+ * be NULL) is the fixing run check --format diff made already.
  */
 static int check_writable(mpsfix_ctx *ctx, const mpsfix_index *index, mpsfix_result *res,
-			  const mpsfix_engine_opts *eo, const mpsfix_source *src, const mpsfix_notebook *nb,
-			  const char *display, const char *raw, size_t raw_len, const char *path, const char *root)
+			  const mpsfix_result *fixing, const mpsfix_engine_opts *eo, const mpsfix_source *src,
+			  const mpsfix_notebook *nb, const char *display, const char *raw, size_t raw_len,
+			  const char *path, const char *root)
 {
 	mpsfix_engine_opts fo = *eo;
 	mpsfix_result fixed = MPSFIX_RESULT_INIT;
@@ -178,11 +180,13 @@ static int check_writable(mpsfix_ctx *ctx, const mpsfix_index *index, mpsfix_res
 	} else if (nb) {
 		fo.fix = true; /* the fixes fix would make, with the run's --unsafe-fixes */
 		fo.unused_suppressions = false;
-		if ((error = mpsfix_engine_run(&fixed, ctx, index, src, &fo)) < 0)
+		if (!fixing && (error = mpsfix_engine_run(&fixed, ctx, index, src, &fo)) < 0)
 			goto done;
-		if (fixed.changed &&
-		    (error = mpsfix_notebook_render(&out, NULL, nb, display, raw, raw_len, fixed.text,
-						    fixed.text_len)) == MPSFIX_ESKIP) {
+		if (!fixing)
+			fixing = &fixed;
+		if (fixing->changed &&
+		    (error = mpsfix_notebook_render(&out, NULL, nb, display, raw, raw_len, fixing->text,
+						    fixing->text_len)) == MPSFIX_ESKIP) {
 			reason = render_reason(display);
 			error = 0;
 		}
@@ -303,9 +307,9 @@ void mpsfix_cmd_file(const mpsfix_cmd *cmd, const mpsfix_index *index, mpsfix_ct
 			goto fail;
 		diff_of = &fixing;
 	}
-	if (opts->command == MPSFIX_CMD_CHECK && (error = check_writable(ctx, index, res, &eo, src,
-										       notebook ? &nb : NULL, display, raw.data, raw.len,
-										       path, root)) < 0)
+	if (opts->command == MPSFIX_CMD_CHECK &&
+	    (error = check_writable(ctx, index, res, diff_of != res ? diff_of : NULL, &eo, src, notebook ? &nb : NULL,
+				    display, raw.data, raw.len, path, root)) < 0)
 		goto fail;
 	if (notebook && diff_of->text && diff_of->changed &&
 	    (error = mpsfix_notebook_render(&nb_out, &fixed_nb, &nb, display, raw.data, raw.len,

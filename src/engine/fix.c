@@ -346,11 +346,10 @@ static char *evaluated_out_of_order(const mpsfix_fix_case *fc, const mpsfix_matc
 
 static char *twice_reason(TSNode n, const char *src)
 {
-	uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
+	char *code = code_words(n, src), *reason = mpsfix_xasprintf("%s would be evaluated twice", code);
 
-	if (e - s > 60 || memchr(src + s, '\n', e - s))
-		return mpsfix_xasprintf("the %s at byte %u would be evaluated twice", ts_node_type(n), s);
-	return mpsfix_xasprintf("`%.*s` would be evaluated twice", (int)(e - s), src + s);
+	free(code);
+	return reason;
 }
 
 /* ---- one fix ------------------------------------------------------------------ */

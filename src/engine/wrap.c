@@ -358,6 +358,33 @@ static bool has_operator(const wctx *w, uint32_t a, uint32_t b, int depth)
 static void transform(wctx *w, wline ln, unsigned level);
 
 /*
+ * The closing bracket of the line's last pair at its own depth (with
+ * something inside) whose line before and line after then fit, or -1;
+ * `*fallback`: the last such pair whatever fits, or -1.
+ */
+static int bracket_pair(const wctx *w, const wline *ln, int *fallback)
+{
+	*fallback = -1;
+	for (uint32_t i = code_end(w, ln); i-- > ln->a;) {
+		const tok *c = T(w, i);
+		wline h, t;
+
+		if (c->kind != TOK_CLOSE || c->depth != ln->d0 || c->pair < (int)ln->a ||
+		    (uint32_t)c->pair + 1 == i)
+			continue;
+		if (*fallback < 0)
+			*fallback = (int)i;
+		h = part(ln, ln->a, (uint32_t)c->pair + 1);
+		h.pre = ln->pre;
+		t = part(ln, i, ln->b);
+		t.post = ln->post;
+		if (fits(w, &h) && fits(w, &t))
+			return (int)i;
+	}
+	return -1;
+}
+
+/*
  * Break the line at its last bracket pair (or at parentheses put around its
  * value): the part before with the opening bracket, the contents one step
  * deeper, the closing bracket and what follows.  False when it has none.
@@ -370,24 +397,7 @@ static bool right_hand_split(wctx *w, const wline *ln, unsigned level)
 	wline head, body, tail;
 
 	if (!(value && has_operator(w, v0, v1, ln->d0))) {
-		for (uint32_t i = code_end(w, ln); i-- > ln->a;) {
-			const tok *c = T(w, i);
-			wline h, t;
-
-			if (c->kind != TOK_CLOSE || c->depth != ln->d0 || c->pair < (int)ln->a ||
-			    (uint32_t)c->pair + 1 == i)
-				continue;
-			if (fallback < 0)
-				fallback = (int)i;
-			h = part(ln, ln->a, (uint32_t)c->pair + 1);
-			h.pre = ln->pre;
-			t = part(ln, i, ln->b);
-			t.post = ln->post;
-			if (fits(w, &h) && fits(w, &t)) {
-				best = (int)i;
-				break;
-			}
-		}
+		best = bracket_pair(w, ln, &fallback);
 		if (best < 0 && !value)
 			best = fallback;
 	}
@@ -645,27 +655,10 @@ static void render(const wctx *w, const char *nl, mpsfix_buf *b)
  */
 static bool shared_split(wctx *w, const wline *ln)
 {
-	int best = -1, fallback = -1;
+	int fallback, best = bracket_pair(w, ln, &fallback);
 	wline head, body, tail;
 	uint32_t o;
 
-	for (uint32_t i = code_end(w, ln); i-- > ln->a;) {
-		const tok *c = T(w, i);
-
-		if (c->kind != TOK_CLOSE || c->depth != ln->d0 || c->pair < (int)ln->a ||
-		    (uint32_t)c->pair + 1 == i)
-			continue;
-		if (fallback < 0)
-			fallback = (int)i;
-		head = part(ln, ln->a, (uint32_t)c->pair + 1);
-		head.pre = ln->pre;
-		tail = part(ln, i, ln->b);
-		tail.post = ln->post;
-		if (fits(w, &head) && fits(w, &tail)) {
-			best = (int)i;
-			break;
-		}
-	}
 	if (best < 0 && (best = fallback) < 0)
 		return false;
 	o = (uint32_t)T(w, (uint32_t)best)->pair;

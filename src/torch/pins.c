@@ -211,9 +211,7 @@ static void scan_file(mpsfix_pins_scan *sc, mpsfix_pins_format format, const cha
 	   when another set read them too (requirements-dev.txt: -r
 	   requirements.txt) */
 	sc->set = format == MPSFIX_PINS_REQUIREMENTS ? ++sc->nsets : 0;
-	for (size_t i = 0; i < sc->visited.len; i++)
-		free(sc->visited.items[i]);
-	sc->visited.len = 0;
+	mpsfix_strvec_release(&sc->visited);
 	mpsfix_strvec_push(&sc->visited, real);
 	if (!mpsfix_pins__read_file(sc, &b, path, rel))
 		goto done;
