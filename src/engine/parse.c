@@ -524,9 +524,12 @@ void mpsfix_kids_end(mpsfix_kids *k)
 
 bool mpsfix_node_same_text(TSNode a, TSNode b, const char *src)
 {
-	uint32_t len = ts_node_end_byte(a) - ts_node_start_byte(a);
+	uint32_t len;
 
-	return !ts_node_is_null(a) && !ts_node_is_null(b) && len == ts_node_end_byte(b) - ts_node_start_byte(b) &&
+	if (ts_node_is_null(a) || ts_node_is_null(b))
+		return false; /* a null node has no tree to measure it in */
+	len = ts_node_end_byte(a) - ts_node_start_byte(a);
+	return len == ts_node_end_byte(b) - ts_node_start_byte(b) &&
 	       !memcmp(src + ts_node_start_byte(a), src + ts_node_start_byte(b), len);
 }
 
