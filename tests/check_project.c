@@ -189,6 +189,23 @@ START_TEST(test_project_calls)
 		 MPSFIX_PROJECT_UNKNOWN, 0},
 		{"a dotted string that names it", "Prefetch", true, 1, false,
 		 "train.py\nREGISTRY = {\"p\": \"pkg.loader.Prefetch\"}\n", MPSFIX_PROJECT_UNKNOWN, 0},
+		{"a string that monkeypatch.setattr() rebinds is not a use", "Prefetch", true, 1, false,
+		 "test_run.py\nfrom pkg import run\nfrom pkg.loader import Prefetch\n"
+		 "def test(monkeypatch):\n    monkeypatch.setattr(run, \"Prefetch\", Spy)\n"
+		 "    monkeypatch.setattr(\"pkg.loader.Prefetch\", Spy)\n    setattr(run, \"Prefetch\", Spy)\n",
+		 MPSFIX_PROJECT_PASSED, 0},
+		{"nor one that mock.patch() rebinds", "Prefetch", true, 1, false,
+		 "test_run.py\nfrom unittest import mock\nimport pkg.loader\n"
+		 "@mock.patch(\"pkg.loader.Prefetch\")\ndef test(p):\n"
+		 "    with mock.patch.object(pkg.loader, \"Prefetch\", autospec=True):\n        pass\n",
+		 MPSFIX_PROJECT_PASSED, 0},
+		{"but a string a rebinding reads is", "Prefetch", true, 1, false,
+		 "test_run.py\nfrom pkg import run\n"
+		 "def test(monkeypatch):\n    monkeypatch.setattr(run, \"P\", getattr(run, \"Prefetch\"))\n",
+		 MPSFIX_PROJECT_UNKNOWN, 0},
+		{"and so is setattr()'s name with a splat", "Prefetch", true, 1, false,
+		 "test_run.py\nfrom pkg import run\nsetattr(run, \"Prefetch\", *spy)\n",
+		 MPSFIX_PROJECT_UNKNOWN, 0},
 		{"__all__ is not a use", "lonely", false, -1, false,
 		 "pkg/__init__.py\nfrom .loader import lonely\n__all__ = [\"lonely\"]\n", MPSFIX_PROJECT_PASSED, 0},
 		{"a Hydra configuration", "Prefetch", true, 1, false,

@@ -247,7 +247,9 @@ static mpsfix_walk_action find_refs(TSNode n, void *payload)
 		return MPSFIX_WALK_DESCEND;
 	e = &c->names[i];
 	if (!id) {
-		e->escapes = true; /* getattr(self, "_load"), __all__ */
+		/* getattr(self, "_load"), __all__; not monkeypatch.setattr(m, "_load", g), which rebinds it */
+		if (!mpsfix_string_rebound(n, c->src))
+			e->escapes = true;
 		return MPSFIX_WALK_DESCEND;
 	}
 	if (!e->candidate || start == e->name_at)

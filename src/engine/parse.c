@@ -686,6 +686,44 @@ bool mpsfix_typing_only(TSNode id, const char *src)
 		mpsfix_node_text_is(ts_node_child_by_field_name(call, "function", 8), src, "issubclass"));
 }
 
+/* The name a call's function ends with (`f`, `x.f`); `*obj` gets x (null: none). */
+static bool last_name(TSNode fn, const char *src, const char *name, TSNode *obj)
+{
+	*obj = (TSNode){0};
+	if (is_type(fn, "attribute")) {
+		*obj = ts_node_child_by_field_name(fn, "object", 6);
+		fn = ts_node_child_by_field_name(fn, "attribute", 9);
+	}
+	return is_type(fn, "identifier") && mpsfix_node_text_is(fn, src, name);
+}
+
+bool mpsfix_string_rebound(TSNode n, const char *src)
+{
+	TSNode str = ts_node_parent(n), args = ts_node_parent(str), call = ts_node_parent(args), fn, obj, o2, a;
+	uint32_t positional = 0, at = UINT32_MAX;
+
+	if (!is_type(str, "string") || !is_type(args, "argument_list") || !is_type(call, "call"))
+		return false;
+	for (uint32_t i = 0; i < ts_node_named_child_count(args); i++) {
+		a = ts_node_named_child(args, i);
+		if (is_type(a, "keyword_argument") || is_type(a, "comment"))
+			continue;
+		if (is_type(a, "list_splat") || is_type(a, "dictionary_splat"))
+			return false; /* where the string lands is not known */
+		if (ts_node_eq(a, str))
+			at = positional;
+		positional++;
+	}
+	fn = ts_node_child_by_field_name(call, "function", 8);
+	if (last_name(fn, src, "setattr", &obj))
+		return (positional == 3 && at == 1) || (!ts_node_is_null(obj) && positional == 2 && at == 0);
+	if (last_name(fn, src, "delattr", &obj))
+		return positional == 2 && at == 1;
+	if (last_name(fn, src, "patch", &obj))
+		return at == 0;
+	return last_name(fn, src, "object", &obj) && last_name(obj, src, "patch", &o2) && at == 1;
+}
+
 bool mpsfix_in_import(TSNode n)
 {
 	TSNode p = n;
