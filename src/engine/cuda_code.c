@@ -86,7 +86,7 @@ typedef struct {
 typedef struct {
 	mpsfix_names *names;
 	const char *src;
-	const mpsfix_cuda_defs *defs; /* the module's functions (may be NULL) */
+	mpsfix_cuda_defs *defs; /* the module's functions (may be NULL) */
 	mpsfix_buf name;
 	bool found;        /* enough evidence: stop */
 	mpsfix_span *seen; /* where the calls are (NULL: the first is enough) */
@@ -215,6 +215,77 @@ static bool device_api(const char *name, bool strict)
 	return false;
 }
 
+static bool generator_body(TSNode body);
+
+/*
+ * The method `fn` (`self.m`, in call `call`) calls: the one definition of
+ * `m` in the body of the class whose method makes the call, with `self`
+ * its first parameter, undecorated; null when there is none such, or when
+ * a class of the file derives from the class.
+ */
+static TSNode self_method(evidence *ev, TSNode call, TSNode fn)
+{
+	TSNode obj = ts_node_child_by_field_name(fn, "object", 6), attr = ts_node_child_by_field_name(fn, "attribute", 9);
+	TSNode def = ts_node_parent(call), first, outer, body, cls, c, d, found = {0};
+	mpsfix_kids k;
+	int n = 0;
+
+	if (!is(obj, "identifier") || !is(attr, "identifier"))
+		return (TSNode){0};
+	while (!ts_node_is_null(def) && !is(def, "function_definition"))
+		if (is(def, "lambda") || is(def, "class_definition"))
+			return (TSNode){0};
+		else
+			def = ts_node_parent(def);
+	if (ts_node_is_null(def) || !is(first = mpsfix_first_named(ts_node_child_by_field_name(def, "parameters", 10)),
+					 "identifier") ||
+	    !mpsfix_node_same_text(first, obj, ev->src))
+		return (TSNode){0}; /* not the method's `self` (a nested function's, a static method's) */
+	outer = is(ts_node_parent(def), "decorated_definition") ? ts_node_parent(def) : def;
+	body = ts_node_parent(outer);
+	cls = ts_node_parent(body);
+	if (!is(body, "block") || !is(cls, "class_definition") || mpsfix_cuda_instance_free(ev->src, outer))
+		return (TSNode){0};
+	mpsfix_kids_start(&k, body);
+	while (n < 2 && mpsfix_kids_next(&k, &c)) {
+		d = is(c, "decorated_definition") ? ts_node_child_by_field_name(c, "definition", 10) : c;
+		if (is(c, "expression_statement") && strstr(ts_node_type(ts_node_named_child(c, 0)), "assignment"))
+			n += mpsfix_node_same_text(ts_node_child_by_field_name(ts_node_named_child(c, 0), "left", 4),
+						   attr, ev->src) ? 2 : 0; /* m = staticmethod(f) */
+		else if ((is(d, "function_definition") || is(d, "class_definition")) &&
+			 mpsfix_node_same_text(ts_node_child_by_field_name(d, "name", 4), attr, ev->src))
+			n += is(c, "decorated_definition") ? 2 : 1, found = d; /* @property, @staticmethod */
+	}
+	mpsfix_kids_end(&k);
+	if (n != 1 || !is(found, "function_definition") || mpsfix_cuda_subclassed(ev->defs, ev->src, cls))
+		return (TSNode){0};
+	return found;
+}
+
+/* Does method `m` need CUDA whenever it runs (`*at`: where)?  Asked once per method. */
+static bool method_needs_cuda(evidence *ev, TSNode m, mpsfix_span *at)
+{
+	mpsfix_cuda_defs *fd = ev->defs;
+	struct mpsfix_cuda_method e = {m.id, false, {0, 0}};
+	mpsfix_span seen[MPSFIX_CUDA_EVIDENCE];
+	TSNode body = ts_node_child_by_field_name(m, "body", 4);
+
+	for (size_t i = 0; i < fd->nmethods; i++)
+		if (fd->methods[i].def == m.id) {
+			*at = fd->methods[i].at;
+			return fd->methods[i].cuda;
+		}
+	/* its own statements, as a helper of the module is judged (not the calls it makes in turn) */
+	e.cuda = !generator_body(body) &&
+		 mpsfix_cuda_function(NULL, ev->names, ev->src, body, MPSFIX_CUDA_FAILING | MPSFIX_CUDA_MOVES, seen) > 0;
+	if (e.cuda)
+		e.at = seen[0];
+	mpsfix_grow((void **)&fd->methods, &fd->capmethods, fd->nmethods + 1, sizeof(*fd->methods));
+	fd->methods[fd->nmethods++] = e;
+	*at = e.at;
+	return e.cuda;
+}
+
 /*
  * Does `call` need CUDA?  `*at` is where: the call, or for a helper of the
  * module the call inside it that does (so that a rule reporting that call
@@ -268,6 +339,15 @@ static bool call_needs_cuda(evidence *ev, TSNode call, mpsfix_span *at)
 				*at = ev->defs->at[i];
 				return true;
 			}
+	if (ev->defs && is(fn, "attribute")) { /* self.m(), m a method of its class that needs CUDA */
+		TSNode m = self_method(ev, call, fn);
+		mpsfix_span where;
+
+		if (!ts_node_is_null(m) && method_needs_cuda(ev, m, &where)) {
+			*at = where;
+			return true;
+		}
+	}
 	return false;
 }
 
@@ -504,7 +584,7 @@ bool mpsfix_cuda_statement(mpsfix_names *names, const char *src, TSNode s)
 	return ev.found;
 }
 
-size_t mpsfix_cuda_function(const mpsfix_cuda_defs *defs, mpsfix_names *names, const char *src, TSNode body,
+size_t mpsfix_cuda_function(mpsfix_cuda_defs *defs, mpsfix_names *names, const char *src, TSNode body,
 			    unsigned flags, mpsfix_span seen[MPSFIX_CUDA_EVIDENCE])
 {
 	TSNode scope = is(ts_node_parent(body), "function_definition") ? ts_node_parent(body) : body;
@@ -530,6 +610,14 @@ static mpsfix_walk_action find_yield(TSNode n, void *payload)
 	return MPSFIX_WALK_DESCEND;
 }
 
+static bool generator_body(TSNode body)
+{
+	bool generator = false;
+
+	mpsfix_walk(body, find_yield, &generator);
+	return generator;
+}
+
 void mpsfix_cuda_defs_read(mpsfix_cuda_defs *fd, mpsfix_names *names, const char *src, TSNode root)
 {
 	mpsfix_kids k;
@@ -539,7 +627,7 @@ void mpsfix_cuda_defs_read(mpsfix_cuda_defs *fd, mpsfix_names *names, const char
 	mpsfix_kids_start(&k, root);
 	while (mpsfix_kids_next(&k, &d)) {
 		mpsfix_span seen[MPSFIX_CUDA_EVIDENCE];
-		bool generator = false;
+		bool generator;
 
 		if (is(d, "decorated_definition"))
 			d = ts_node_child_by_field_name(d, "definition", 10);
@@ -554,7 +642,7 @@ void mpsfix_cuda_defs_read(mpsfix_cuda_defs *fd, mpsfix_names *names, const char
 		}
 		fd->names[fd->len] = ts_node_child_by_field_name(d, "name", 4);
 		fd->bodies[fd->len] = ts_node_child_by_field_name(d, "body", 4);
-		mpsfix_walk(fd->bodies[fd->len], find_yield, &generator);
+		generator = generator_body(fd->bodies[fd->len]);
 		/* a helper counts when calling it fails on a Mac */
 		fd->cuda[fd->len] = !generator &&
 				    mpsfix_cuda_function(NULL, names, src, fd->bodies[fd->len],
@@ -579,6 +667,7 @@ void mpsfix_cuda_defs_release(mpsfix_cuda_defs *fd)
 	free(fd->cuda);
 	free(fd->at);
 	free(fd->bases);
+	free(fd->methods);
 	memset(fd, 0, sizeof(*fd));
 }
 

@@ -17,7 +17,7 @@ static bool is(TSNode n, const char *type)
 /* ---- scripts that set CUDA up --------------------------------------------- */
 
 typedef struct {
-	const mpsfix_cuda_defs *defs;
+	mpsfix_cuda_defs *defs;
 	mpsfix_names *names;
 	const char *src;
 	TSNode root;
@@ -135,7 +135,7 @@ static bool statement_sets_up_cuda(script *sc, TSNode b, TSNode s, int depth)
 	return false;
 }
 
-bool mpsfix_cuda_script(const mpsfix_cuda_defs *defs, mpsfix_names *names, const char *src, TSNode root,
+bool mpsfix_cuda_script(mpsfix_cuda_defs *defs, mpsfix_names *names, const char *src, TSNode root,
 			bool run)
 {
 	script sc = {defs, names, src, root, run, MPSFIX_BUF_INIT};

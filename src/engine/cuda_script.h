@@ -22,7 +22,7 @@
  * not count); or imports, at its top level and not in a try, a module of
  * mpsfix_cuda_module()?
  */
-bool mpsfix_cuda_script(const mpsfix_cuda_defs *defs, mpsfix_names *names, const char *src, TSNode root,
+bool mpsfix_cuda_script(mpsfix_cuda_defs *defs, mpsfix_names *names, const char *src, TSNode root,
 			bool run);
 
 #endif

@@ -27,7 +27,11 @@
  *   a function written for CUDA alone (cuda_code.h: it times with CUDA
  *   events, reads CUDA memory statistics, asks for "cuda" by name, calls
  *   `.cuda()`, wraps a model in DDP or FSDP, calls a helper of the module
- *   that does), unless the only such calls overlap the match;
+ *   or, as `self.m()`, a method of its class that does), unless the only
+ *   such calls overlap the match;
+ *   a branch of an if that fails on a Mac whenever it runs (the calls that
+ *   raise there, a helper or a method that does; not its own `.cuda()`
+ *   calls, which MPS204 reports);
  *   the methods of a class whose `__init__` fails on a Mac (a call of
  *   cuda_code.h's MPSFIX_CUDA_FAILING, not its `.cuda()` calls), not its
  *   static and class methods, `__new__`, `__init_subclass__` nor its body's
