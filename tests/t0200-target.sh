@@ -634,4 +634,16 @@ else
 	fail "fix --unsafe-fixes on >=1.7: the unsafe fix is applied" "$(cat "$old/load.py")"
 fi
 
+# a fix unsafe by its rule names the version limit too
+printf 'import torch
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+' >"$old/pick.py"
+run_in "$old" "$bin" check --isolated --select MPS104 --format concise --target-torch '>=1.10' pick.py
+expect_out "MPS104 (unsafe by its rule) on >=1.10: why, besides" \
+	"pick.py:2:23: MPS104 [~] device selection never tries MPS: on a Mac this runs on the CPU (unsafe fix: the fix calls torch.backends.mps, which torch has from 1.12, and the target torch >=1.10 reaches below it)"
+run_in "$old" "$bin" check --isolated --select MPS104 --format concise --target-torch '>=1.12' pick.py
+expect_out "MPS104 on >=1.12: unsafe, with no reason to add" \
+	"pick.py:2:23: MPS104 [~] device selection never tries MPS: on a Mac this runs on the CPU"
+expect_no_out "MPS104 on >=1.12: no version limit named" "reaches below"
+
 test_done

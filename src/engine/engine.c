@@ -291,13 +291,17 @@ static bool suppressed(pass *ps, const mpsfix_rule *r, TSNode node)
  * Why a safe fix of `r` (edit group `group`) is unsafe for this file, or
  * NULL: the file's target reaches versions that lack an API the fix brings
  * in (fix_floor.h), or versions outside the rule's range, where the code did
- * not fail and the fix may change what it does.
+ * not fail and the fix may change what it does.  For a fix unsafe by its
+ * rule, the first reason alone.
  */
 static char *beyond_range(const pass *ps, const mpsfix_rule *r, uint32_t group)
 {
 	mpsfix_torch_range t = ps->opts->target ? *ps->opts->target : MPSFIX_TORCH_RANGE_MPS;
 	char rb[MPSFIX_TORCH_RANGE_STRMAX], tb[MPSFIX_TORCH_RANGE_STRMAX];
 	char *below = mpsfix_fix_floor_reason(ps->edits, group, ps->src->data, t); /* an API older torch lacks */
+
+	if (r->fix.unsafe)
+		return below; /* unsafe anyway: the reason, where there is one to name */
 
 	if (below || r->fix.exact_outside_range || mpsfix_torch_range_within(t, r->range))
 		return below;
@@ -327,7 +331,7 @@ static void add_finding(pass *ps, const mpsfix_rule *r, const mpsfix_match *m)
 		f.reason = mpsfix_fix_render(&ps->fix, r, m, ps->edits, (uint32_t)res->len);
 		if (f.reason)
 			f.fix = MPSFIX_FIX_MANUAL;
-		else if ((r->fix.unsafe || (f.reason = beyond_range(ps, r, (uint32_t)res->len))) && !ps->opts->unsafe_fixes)
+		else if (((f.reason = beyond_range(ps, r, (uint32_t)res->len)) || r->fix.unsafe) && !ps->opts->unsafe_fixes)
 			f.fix = MPSFIX_FIX_UNSAFE;
 		else
 			f.fix = MPSFIX_FIX_AVAILABLE;
