@@ -466,7 +466,9 @@ mkdir -p "$sp/tests" "$sp/scripts" "$sp/src/testing"
 sel='import torch
 device = "cuda" if torch.cuda.is_available() else "cpu"
 '
-for f in tests/test_model.py scripts/convert_ckpt.py conftest.py src/train.py src/testing/helpers.py; do
+mkdir -p "$sp/kv"
+for f in tests/test_model.py scripts/convert_ckpt.py conftest.py src/train.py src/testing/helpers.py kv/tests.py \
+	kv/my_tests.py; do
 	printf '%s' "$sel" >"$sp/$f"
 done
 run_in "$sp" "$bin" check --isolated --select MPS104 --format concise .
@@ -475,6 +477,8 @@ expect_out "skip-paths: a folder that only looks like tests is not skipped" "src
 expect_no_out "skip-paths: a tests folder is skipped" "tests/test_model.py"
 expect_no_out "skip-paths: a conversion script is skipped" "convert_ckpt.py"
 expect_no_out "skip-paths: conftest.py is skipped" "conftest.py"
+expect_no_out "skip-paths: a test module named tests.py is skipped" "kv/tests.py"
+expect_out "skip-paths: a module that only ends in tests.py is not" "kv/my_tests.py:2:10: MPS104"
 run_in "$sp/src" "$bin" check --isolated --select MPS104 --format concise "$sp/src/train.py"
 expect_out "skip-paths: a path given outside the folder run from" "train.py:2:10: MPS104"
 loader='import torch
