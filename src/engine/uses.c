@@ -11,6 +11,7 @@
 
 #include "argparse.h"
 #include "bindings.h"
+#include "dynamic.h"
 #include "literal.h"
 #include "parse.h"
 #include "truth.h"
@@ -623,6 +624,45 @@ static TSNode fallback_param(const char *src, TSNode v)
 	return b.count == 1 && !b.dynamic ? param : (TSNode){0};
 }
 
+typedef struct {
+	TSNode name;
+	const char *src;
+	bool read;
+} param_reader;
+
+/* A mention of the name, other than as an attribute (`x.device`) or a keyword (`f(device=...)`). */
+static mpsfix_walk_action find_param_read(TSNode n, void *payload)
+{
+	param_reader *pr = payload;
+	TSNode p;
+
+	if (!is(n, "identifier") || !mpsfix_node_same_text(n, pr->name, pr->src))
+		return MPSFIX_WALK_DESCEND;
+	p = ts_node_parent(n);
+	if ((is(p, "attribute") && mpsfix_field_is(p, "attribute", n)) ||
+	    (is(p, "keyword_argument") && mpsfix_field_is(p, "name", n)))
+		return MPSFIX_WALK_DESCEND;
+	pr->read = true;
+	return MPSFIX_WALK_STOP;
+}
+
+/*
+ * Does the function of parameter `param` (a default_parameter) read it:
+ * name it in its body (a nested function's included), or run code there
+ * that may read any name (exec(), eval(), locals(), vars())?
+ */
+static bool param_read(const char *src, TSNode param)
+{
+	TSNode def = ts_node_parent(ts_node_parent(param)), body = ts_node_child_by_field_name(def, "body", 4);
+	param_reader pr = {ts_node_child_by_field_name(param, "name", 4), src, false};
+
+	if (!is(def, "function_definition") || !is(pr.name, "identifier") || ts_node_is_null(body) ||
+	    !mpsfix_dynamic_free(src, ts_node_start_byte(body), ts_node_end_byte(body)))
+		return true;
+	mpsfix_walk(body, find_param_read, &pr);
+	return pr.read;
+}
+
 bool mpsfix_uses_used(mpsfix_uses_memo *memo, mpsfix_names *names, const char *src, TSNode node)
 {
 	struct mpsfix_uses_scope once, *s = NULL;
@@ -636,7 +676,7 @@ bool mpsfix_uses_used(mpsfix_uses_memo *memo, mpsfix_names *names, const char *s
 	}
 	if ((is(p, "default_parameter") || is(p, "typed_default_parameter")) &&
 	    ts_node_eq(ts_node_child_by_field_name(p, "value", 5), v))
-		return !mpsfix_defaults_overridden(memo ? &memo->defaults : NULL, src, p);
+		return param_read(src, p) && !mpsfix_defaults_overridden(memo ? &memo->defaults : NULL, src, p);
 	if (!ts_node_is_null(fallback = fallback_param(src, v)) &&
 	    mpsfix_defaults_given(memo ? &memo->defaults : NULL, src, fallback))
 		return false; /* device or torch.device(...), where every call passes a device */
