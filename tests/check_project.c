@@ -206,6 +206,19 @@ START_TEST(test_project_calls)
 		{"and so is setattr()'s name with a splat", "Prefetch", true, 1, false,
 		 "test_run.py\nfrom pkg import run\nsetattr(run, \"Prefetch\", *spy)\n",
 		 MPSFIX_PROJECT_UNKNOWN, 0},
+		{"a string compared with a name is data", "Prefetch", true, 1, false,
+		 "factory.py\nfrom pkg.loader import Prefetch\n"
+		 "def build(name, d, **cfg):\n    if name == \"Prefetch\":\n        return Prefetch(device=d, **cfg)\n"
+		 "    if name in (\"Prefetch\", \"Other\"):\n        return None\n",
+		 MPSFIX_PROJECT_PASSED, 1},
+		{"... unless its function looks names up", "Prefetch", true, 1, false,
+		 "factory.py\nfrom pkg.loader import Prefetch\n"
+		 "def build(name, **cfg):\n    if name == \"Prefetch\":\n        return globals()[name](**cfg)\n",
+		 MPSFIX_PROJECT_UNKNOWN, 0},
+		{"... or getattr()s them", "Prefetch", true, 1, false,
+		 "factory.py\nimport pkg.loader as L\n"
+		 "def build(name, **cfg):\n    if name == \"Prefetch\":\n        return getattr(L, name)(**cfg)\n",
+		 MPSFIX_PROJECT_UNKNOWN, 0},
 		{"__all__ is not a use", "lonely", false, -1, false,
 		 "pkg/__init__.py\nfrom .loader import lonely\n__all__ = [\"lonely\"]\n", MPSFIX_PROJECT_PASSED, 0},
 		{"a Hydra configuration", "Prefetch", true, 1, false,

@@ -408,8 +408,8 @@ static struct mpsfix_defaults_fn *read_fn(mpsfix_defaults_memo *m, TSNode root, 
 			continue; /* torch.get_autocast_dtype(d) beside the file's own get_autocast_dtype() */
 		if (id->annotation)
 			continue; /* x: Loader, -> "Loader": names a type, calls nothing */
-		if (is(id->id, "string_content") && mpsfix_string_rebound(id->id, src))
-			continue; /* monkeypatch.setattr(m, "f", g): rebinds it, calls nothing */
+		if (is(id->id, "string_content") && mpsfix_string_inert(id->id, src))
+			continue; /* monkeypatch.setattr(m, "f", g), name == "f": call nothing */
 		if (is(id->id, "string_content") || id->in_def)
 			ok = false; /* getattr(self, "f"), a second definition */
 		else if (id->handed)

@@ -9,6 +9,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "dynamic.h"
+
 /* the Makefile reads it from grammars/tree-sitter-python.pin */
 #ifndef MPSFIX_GRAMMAR_VERSION
 #error "MPSFIX_GRAMMAR_VERSION is not defined: build with make"
@@ -697,7 +699,7 @@ static bool last_name(TSNode fn, const char *src, const char *name, TSNode *obj)
 	return is_type(fn, "identifier") && mpsfix_node_text_is(fn, src, name);
 }
 
-bool mpsfix_string_rebound(TSNode n, const char *src)
+static bool string_rebound(TSNode n, const char *src)
 {
 	TSNode str = ts_node_parent(n), args = ts_node_parent(str), call = ts_node_parent(args), fn, obj, o2, a;
 	uint32_t positional = 0, at = UINT32_MAX;
@@ -722,6 +724,43 @@ bool mpsfix_string_rebound(TSNode n, const char *src)
 	if (last_name(fn, src, "patch", &obj))
 		return at == 0;
 	return last_name(fn, src, "object", &obj) && last_name(obj, src, "patch", &o2) && at == 1;
+}
+
+static bool says(const char *src, uint32_t s, uint32_t e, const char *w)
+{
+	size_t n = strlen(w);
+
+	for (uint32_t i = s; i + n <= e; i++)
+		if (!memcmp(src + i, w, n))
+			return true;
+	return false;
+}
+
+/* Does the text of `n` name no way to look a name up: getattr(), __dict__, or dynamic.h's words? */
+static bool no_lookup(TSNode n, const char *src)
+{
+	uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
+
+	return mpsfix_dynamic_free(src, s, e) && !says(src, s, e, "getattr") && !says(src, s, e, "__dict__");
+}
+
+bool mpsfix_string_inert(TSNode n, const char *src)
+{
+	TSNode str = ts_node_parent(n), up = ts_node_parent(str), scope;
+
+	if (!is_type(str, "string"))
+		return false;
+	if (string_rebound(n, src))
+		return true;
+	if (is_type(up, "tuple") || is_type(up, "list") || is_type(up, "set"))
+		up = ts_node_parent(up); /* name in ("f", "g") */
+	if (!is_type(up, "comparison_operator"))
+		return false;
+	/* compared, in a function (or module) that does not look the name up
+	   by the string (globals()[name], getattr(mod, name)) */
+	for (scope = up; !ts_node_is_null(ts_node_parent(scope)) && !is_type(scope, "function_definition");)
+		scope = ts_node_parent(scope);
+	return no_lookup(scope, src);
 }
 
 bool mpsfix_in_import(TSNode n)

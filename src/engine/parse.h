@@ -221,14 +221,15 @@ bool mpsfix_in_annotation(TSNode n);
 bool mpsfix_typing_only(TSNode id, const char *src);
 
 /**
- * Is string content `n` the name of an attribute that a call rebinds,
- * so that no one reads it through the string: the second of a
- * three-argument setattr (`setattr(m, "f", g)`, pytest's
- * `monkeypatch.setattr(m, "f", g)`), the target of
- * `monkeypatch.setattr("pkg.m.f", g)`, `monkeypatch.delattr(m, "f")`,
- * `mock.patch("pkg.m.f", ...)` or `mock.patch.object(m, "f", ...)`?
+ * Does string content `n` name something without reaching it: the name of
+ * an attribute that a call rebinds (the second of a three-argument setattr,
+ * `setattr(m, "f", g)`, pytest's `monkeypatch.setattr(m, "f", g)`, the
+ * target of `monkeypatch.setattr("pkg.m.f", g)`, `monkeypatch.delattr(m,
+ * "f")`, `mock.patch("pkg.m.f", ...)` or `mock.patch.object(m, "f", ...)`),
+ * or an operand of a comparison (`name == "f"`, `name in ("f", "g")`),
+ * which reads a value?
  */
-bool mpsfix_string_rebound(TSNode n, const char *src);
+bool mpsfix_string_inert(TSNode n, const char *src);
 
 /** Is identifier `n` a name of an import statement (its module or what it binds)? */
 bool mpsfix_in_import(TSNode n);
