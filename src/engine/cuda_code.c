@@ -40,6 +40,22 @@ static const char *const distributed_apis[] = {
 	"torch.distributed._composable.fsdp.fully_shard.fully_shard",
 };
 
+/* torch's functions that make a tensor on their `device=`: there, "cuda" raises on a Mac */
+static const char *const tensor_factories[] = {
+	"torch.zeros", "torch.ones", "torch.empty", "torch.full", "torch.rand", "torch.randn", "torch.randint",
+	"torch.randperm", "torch.arange", "torch.linspace", "torch.logspace", "torch.eye", "torch.tensor",
+	"torch.as_tensor", "torch.zeros_like", "torch.ones_like", "torch.empty_like", "torch.full_like",
+	"torch.rand_like", "torch.randn_like", "torch.randint_like", "torch.empty_strided",
+};
+
+static bool in_list(const char *s, const char *const *list, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(s, list[i]))
+			return true;
+	return false;
+}
+
 static bool is(TSNode n, const char *type)
 {
 	return !ts_node_is_null(n) && !strcmp(ts_node_type(n), type);
@@ -322,7 +338,9 @@ static bool call_needs_cuda(evidence *ev, TSNode call, mpsfix_span *at)
 		TSNode a = ts_node_named_child(args, i);
 
 		/* device="cuda": a tensor made there fails on a Mac, a GradScaler only warns */
-		if (is(a, "keyword_argument") && (to || !ev->strict) &&
+		if (is(a, "keyword_argument") &&
+		    (to || !ev->strict ||
+		     (named && in_list(ev->name.data, tensor_factories, MPSFIX_ARRAY_SIZE(tensor_factories)))) &&
 		    mpsfix_node_text_is(ts_node_child_by_field_name(a, "name", 4), ev->src, "device") &&
 		    cuda_value(ev, ts_node_child_by_field_name(a, "value", 5)))
 			return true;

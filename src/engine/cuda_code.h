@@ -74,8 +74,10 @@ void mpsfix_cuda_defs_release(mpsfix_cuda_defs *defs);
  *
  * With MPSFIX_CUDA_FAILING only calls that fail on a Mac count: the APIs
  * that raise, the distributed wrappers, `.to("cuda")` (and `device=` in
- * it), `.cuda()` and helpers; not the memory statistics, torch.device,
- * autocast or `device=` elsewhere (GradScaler(device="cuda") only warns).
+ * it), `device="cuda"` in torch's tensor factories (torch.zeros, randn,
+ * arange, tensor, zeros_like, ...), `.cuda()` and helpers; not the memory
+ * statistics, torch.device, autocast or `device=` elsewhere
+ * (GradScaler(device="cuda") only warns).
  * `x.cuda()` counts only with MPSFIX_CUDA_MOVES.
  */
 #define MPSFIX_CUDA_EVIDENCE 2
