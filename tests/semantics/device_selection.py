@@ -7,7 +7,7 @@
 # choice says "mps"; the tensor is then made on the CPU (there is no MPS
 # device here) and the device it was asked for is recorded (`asked_for`).
 # semantic: unsafe
-# semantic: fixes MPS104=9
+# semantic: fixes MPS104=11
 # semantic: manual MPS104=1
 # semantic: on-mps device = "mps"
 # semantic: on-mps single_quotes = "mps"
@@ -18,6 +18,8 @@
 # semantic: on-mps asked_for = ["mps"]
 # semantic: on-mps in_comprehension = ["mps", "mps"]
 # semantic: on-mps as_string = "MPS"
+# semantic: on-mps both_devices = torch.device("mps")
+# semantic: on-mps both_devices_numbered = torch.device("mps")
 import torch
 import torch as th
 
@@ -54,6 +56,10 @@ def _place(device):
 ones = torch.ones(3, device=_place("cuda" if torch.cuda.is_available() else "cpu")) * 2
 in_comprehension = ["cuda" if torch.cuda.is_available() else "cpu" for _ in range(2)]
 as_string = str("cuda" if torch.cuda.is_available() else "cpu").upper()
+
+# a torch.device on each side
+both_devices = torch.device("cuda") if torch.cuda.is_available() else torch.device("cpu")
+both_devices_numbered = th.device('cuda:0') if th.cuda.is_available() else th.device('cpu')
 
 # a comment inside the expression would be lost: needs a manual fix
 commented = ("cuda"  # the GPU when there is one
