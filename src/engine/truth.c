@@ -193,10 +193,12 @@ static truth call_test(const mpsfix_truth_ctx *cx, TSNode e)
 }
 
 /*
- * Is snake_case name `s` a flag that FSDP or DDP is in use: the word fsdp or
- * ddp, with only words that say "in use" around it (use_fsdp,
- * is_ddp_enabled, need_to_synchronize_fsdp_streams), not ddp_off,
- * non_ddp, fsdp_version, ddp_timeout or ddp_kwargs?
+ * Is snake_case name `s` a flag that FSDP, DDP or DeepSpeed is in use: the
+ * word fsdp, ddp or deepspeed, with only words that say "in use" around it
+ * (use_fsdp, is_ddp_enabled, need_to_synchronize_fsdp_streams,
+ * trainer.deepspeed, is_deepspeed_enabled), not ddp_off, non_ddp,
+ * fsdp_version, ddp_timeout, ddp_kwargs or deepspeed_config?  (DeepSpeed's
+ * ZeRO engine needs a torch.distributed backend, which MPS lacks.)
  */
 static bool distributed_flag(const char *s)
 {
@@ -210,7 +212,8 @@ static bool distributed_flag(const char *s)
 	while (*s) {
 		size_t n = strcspn(s, "_"), i;
 
-		if ((n == 4 && !strncmp(s, "fsdp", 4)) || (n == 3 && !strncmp(s, "ddp", 3)))
+		if ((n == 4 && !strncmp(s, "fsdp", 4)) || (n == 3 && !strncmp(s, "ddp", 3)) ||
+		    (n == 9 && !strncmp(s, "deepspeed", 9)))
 			seen = true;
 		else {
 			for (i = 0; i < MPSFIX_ARRAY_SIZE(words); i++)
@@ -643,8 +646,8 @@ static truth flag_test(const mpsfix_truth_ctx *cx, TSNode e, int depth)
 		if (in_list(last, cuda_flags, MPSFIX_ARRAY_SIZE(cuda_flags)))
 			t = MPSFIX_FALSE_ON_MPS;
 		else if (distributed_flag(last))
-			t = MPSFIX_FALSE_ON_MPS; /* use_fsdp, need_to_sync_fsdp_streams: FSDP and DDP's
-					     collectives have no MPS backend */
+			t = MPSFIX_FALSE_ON_MPS; /* use_fsdp, need_to_sync_fsdp_streams, args.deepspeed:
+					     their collectives have no MPS backend */
 		else if (!strcmp(last, "is_mps") || in_list(last, no_cuda_flags, MPSFIX_ARRAY_SIZE(no_cuda_flags)))
 			t = MPSFIX_TRUE_ON_MPS;
 		else if (stream_held(cx, last))

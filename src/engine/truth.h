@@ -8,8 +8,9 @@
  *   `x.type == "cuda"`, `device == "cuda:0"`, `str(d).startswith("cuda")`,
  *   `"cuda" in str(d)`, `d.type in ("cuda", "xpu")`, `d != "mps"`,
  *   `backend == "nccl"`, `torch.version.cuda is not None`, flags named
- *   `cuda`, `use_cuda` and the like, flags that FSDP or DDP is in use
- *   (`use_fsdp`, `need_to_sync_fsdp_streams`), `is_*cuda*available()`
+ *   `cuda`, `use_cuda` and the like, flags that FSDP, DDP or DeepSpeed is
+ *   in use (`use_fsdp`, `need_to_sync_fsdp_streams`, `trainer.deepspeed`),
+ *   `is_*cuda*available()`
  *   (not `is_cuda_not_available()`, `cuda_unavailable()`);
  *   `"cuda" in X` where X is str(...) or named like a device; `x in T`
  *   where T holds "cuda..." and otherwise device types alone ("cpu",
