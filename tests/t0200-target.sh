@@ -195,6 +195,9 @@ expect_err "an include outside the project is a warning" \
 	"mpsfix: requirements.txt:2: cannot read the included file '../outside.txt'"
 expect_summary "an unreadable pin leaves the default target" \
 	"mpsfix: 1 file scanned, 2 findings (0 fixable); target torch: every MPS-capable version; 1 more fixable with --unsafe-fixes"
+run_in "$(dirname "$q")" "$bin" check $R --format concise "$(basename "$q")"
+expect_err "a warning of another folder's pins names the file from the current folder" \
+	"mpsfix: $(basename "$q")/requirements.txt:1: torch pin 'torch==two' ignored: 'two' is not a version"
 rm "$q/requirements.txt"
 
 # --- precedence: --target-torch, target-torch:, the pins, the default ------------------------

@@ -6,7 +6,9 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "pathutil.h"
 #include "pins.h"
 
 /* The summary names this many targets; the others are counted together. */
@@ -28,10 +30,33 @@ static bool pins_torch(const mpsfix_pins *p)
 	return false;
 }
 
-static void warn_pins(const mpsfix_pins *p, mpsfix_targets_warn_cb warn, void *payload)
+/*
+ * Tell `warn` the warnings of pins `p`, read from folder `dir` (NULL: the
+ * current one).  A warning that starts with a file's name (`NAME:LINE: ...`,
+ * `NAME: ...`) names it inside `dir`: it is shown from the current folder,
+ * where the run's other paths are (`other-project/requirements.txt:3: ...`).
+ */
+static void warn_pins(const mpsfix_pins *p, const char *dir, mpsfix_targets_warn_cb warn, void *payload)
 {
-	for (size_t i = 0; warn && i < p->nwarnings; i++)
-		warn(payload, p->warnings[i]);
+	char *shown = dir && warn && p->nwarnings ? mpsfix_path_from_cwd(dir) : NULL;
+
+	for (size_t i = 0; warn && i < p->nwarnings; i++) {
+		const char *m = p->warnings[i];
+		size_t n = strcspn(m, ": ");
+		char *name, *file, *moved = NULL;
+
+		if (shown && strcmp(shown, ".") && n && m[n] == ':') {
+			name = mpsfix_xstrndup(m, n);
+			file = mpsfix_path_join(dir, name);
+			if (!access(file, F_OK))
+				moved = mpsfix_xasprintf("%s/%s", shown, m);
+			free(file);
+			free(name);
+		}
+		warn(payload, moved ? moved : m);
+		free(moved);
+	}
+	free(shown);
 }
 
 static size_t add_target(mpsfix_targets *t, mpsfix_target *x)
@@ -56,7 +81,7 @@ static size_t folder_pins(void *payload, const char *dir)
 			lk->warn(lk->payload, mpsfix_error_last()->message);
 		return MPSFIX_NEAREST_NONE;
 	}
-	warn_pins(&x.pins, lk->warn, lk->payload);
+	warn_pins(&x.pins, dir, lk->warn, lk->payload);
 	/* pins that name torch without a version say nothing of it:
 	   an example folder's bare `torch` leaves its project's target, and
 	   so does a floor that only another requirement implies (an example's
@@ -77,7 +102,7 @@ int mpsfix_targets_init(mpsfix_targets *t, const mpsfix_target_opts *opts, mpsfi
 	*t = (mpsfix_targets)MPSFIX_TARGETS_INIT;
 	if ((error = mpsfix_target_resolve(&run, opts)) < 0)
 		return error;
-	warn_pins(&run.pins, warn, payload);
+	warn_pins(&run.pins, opts->root, warn, payload);
 	t->forced = run.source == MPSFIX_TARGET_OPTION || run.source == MPSFIX_TARGET_CONFIG;
 	add_target(t, &run);
 	mpsfix_nearest_init(&t->folders);
