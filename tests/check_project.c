@@ -203,21 +203,11 @@ START_TEST(test_project_calls)
 		 "test_run.py\nfrom pkg import run\n"
 		 "def test(monkeypatch):\n    monkeypatch.setattr(run, \"P\", getattr(run, \"Prefetch\"))\n",
 		 MPSFIX_PROJECT_UNKNOWN, 0},
+		{"and another object's patch() or setattr()", "Prefetch", true, 1, false,
+		 "client.py\nimport requests\nfrom pkg import run\nrequests.patch(\"Prefetch\")\ncfg.setattr(run, \"Prefetch\", 1)\n",
+		 MPSFIX_PROJECT_UNKNOWN, 0},
 		{"and so is setattr()'s name with a splat", "Prefetch", true, 1, false,
 		 "test_run.py\nfrom pkg import run\nsetattr(run, \"Prefetch\", *spy)\n",
-		 MPSFIX_PROJECT_UNKNOWN, 0},
-		{"a string compared with a name is data", "Prefetch", true, 1, false,
-		 "factory.py\nfrom pkg.loader import Prefetch\n"
-		 "def build(name, d, **cfg):\n    if name == \"Prefetch\":\n        return Prefetch(device=d, **cfg)\n"
-		 "    if name in (\"Prefetch\", \"Other\"):\n        return None\n",
-		 MPSFIX_PROJECT_PASSED, 1},
-		{"... unless its function looks names up", "Prefetch", true, 1, false,
-		 "factory.py\nfrom pkg.loader import Prefetch\n"
-		 "def build(name, **cfg):\n    if name == \"Prefetch\":\n        return globals()[name](**cfg)\n",
-		 MPSFIX_PROJECT_UNKNOWN, 0},
-		{"... or getattr()s them", "Prefetch", true, 1, false,
-		 "factory.py\nimport pkg.loader as L\n"
-		 "def build(name, **cfg):\n    if name == \"Prefetch\":\n        return getattr(L, name)(**cfg)\n",
 		 MPSFIX_PROJECT_UNKNOWN, 0},
 		{"__all__ is not a use", "lonely", false, -1, false,
 		 "pkg/__init__.py\nfrom .loader import lonely\n__all__ = [\"lonely\"]\n", MPSFIX_PROJECT_PASSED, 0},

@@ -247,7 +247,7 @@ static mpsfix_walk_action find_refs(TSNode n, void *payload)
 		return MPSFIX_WALK_DESCEND;
 	e = &c->names[i];
 	if (!id) {
-		/* getattr(self, "_load"), __all__; not monkeypatch.setattr(m, "_load", g) nor name == "_load" */
+		/* getattr(self, "_load"), __all__; not monkeypatch.setattr(m, "_load", g), which rebinds it */
 		if (!mpsfix_string_inert(n, c->src))
 			e->escapes = true;
 		return MPSFIX_WALK_DESCEND;

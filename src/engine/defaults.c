@@ -409,7 +409,7 @@ static struct mpsfix_defaults_fn *read_fn(mpsfix_defaults_memo *m, TSNode root, 
 		if (id->annotation)
 			continue; /* x: Loader, -> "Loader": names a type, calls nothing */
 		if (is(id->id, "string_content") && mpsfix_string_inert(id->id, src))
-			continue; /* monkeypatch.setattr(m, "f", g), name == "f": call nothing */
+			continue; /* monkeypatch.setattr(m, "f", g): rebinds it, calls nothing */
 		if (is(id->id, "string_content") || id->in_def)
 			ok = false; /* getattr(self, "f"), a second definition */
 		else if (id->handed)

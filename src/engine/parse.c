@@ -9,8 +9,6 @@
 #include <string.h>
 #include <time.h>
 
-#include "dynamic.h"
-
 /* the Makefile reads it from grammars/tree-sitter-python.pin */
 #ifndef MPSFIX_GRAMMAR_VERSION
 #error "MPSFIX_GRAMMAR_VERSION is not defined: build with make"
@@ -699,6 +697,14 @@ static bool last_name(TSNode fn, const char *src, const char *name, TSNode *obj)
 	return is_type(fn, "identifier") && mpsfix_node_text_is(fn, src, name);
 }
 
+/* Is `n` a name or an attribute whose last name is `a` or `b` (mock, unittest.mock)? */
+static bool one_of(TSNode n, const char *src, const char *a, const char *b)
+{
+	if (is_type(n, "attribute"))
+		n = ts_node_child_by_field_name(n, "attribute", 9);
+	return is_type(n, "identifier") && (mpsfix_node_text_is(n, src, a) || mpsfix_node_text_is(n, src, b));
+}
+
 static bool string_rebound(TSNode n, const char *src)
 {
 	TSNode str = ts_node_parent(n), args = ts_node_parent(str), call = ts_node_parent(args), fn, obj, o2, a;
@@ -717,50 +723,21 @@ static bool string_rebound(TSNode n, const char *src)
 		positional++;
 	}
 	fn = ts_node_child_by_field_name(call, "function", 8);
-	if (last_name(fn, src, "setattr", &obj))
+	/* setattr(m, "f", g); monkeypatch.setattr(m, "f", g), monkeypatch.setattr("pkg.m.f", g) */
+	if (last_name(fn, src, "setattr", &obj) && (ts_node_is_null(obj) || one_of(obj, src, "monkeypatch", "mp")))
 		return (positional == 3 && at == 1) || (!ts_node_is_null(obj) && positional == 2 && at == 0);
-	if (last_name(fn, src, "delattr", &obj))
+	if (last_name(fn, src, "delattr", &obj) && (ts_node_is_null(obj) || one_of(obj, src, "monkeypatch", "mp")))
 		return positional == 2 && at == 1;
-	if (last_name(fn, src, "patch", &obj))
+	/* patch("pkg.m.f"), mock.patch(...), mocker.patch(...), unittest.mock.patch(...), and .object(m, "f") */
+	if (last_name(fn, src, "patch", &obj) && (ts_node_is_null(obj) || one_of(obj, src, "mock", "mocker")))
 		return at == 0;
-	return last_name(fn, src, "object", &obj) && last_name(obj, src, "patch", &o2) && at == 1;
-}
-
-static bool says(const char *src, uint32_t s, uint32_t e, const char *w)
-{
-	size_t n = strlen(w);
-
-	for (uint32_t i = s; i + n <= e; i++)
-		if (!memcmp(src + i, w, n))
-			return true;
-	return false;
-}
-
-/* Does the text of `n` name no way to look a name up: getattr(), __dict__, or dynamic.h's words? */
-static bool no_lookup(TSNode n, const char *src)
-{
-	uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
-
-	return mpsfix_dynamic_free(src, s, e) && !says(src, s, e, "getattr") && !says(src, s, e, "__dict__");
+	return last_name(fn, src, "object", &obj) && last_name(obj, src, "patch", &o2) &&
+	       (ts_node_is_null(o2) || one_of(o2, src, "mock", "mocker")) && at == 1;
 }
 
 bool mpsfix_string_inert(TSNode n, const char *src)
 {
-	TSNode str = ts_node_parent(n), up = ts_node_parent(str), scope;
-
-	if (!is_type(str, "string"))
-		return false;
-	if (string_rebound(n, src))
-		return true;
-	if (is_type(up, "tuple") || is_type(up, "list") || is_type(up, "set"))
-		up = ts_node_parent(up); /* name in ("f", "g") */
-	if (!is_type(up, "comparison_operator"))
-		return false;
-	/* compared, in a function (or module) that does not look the name up
-	   by the string (globals()[name], getattr(mod, name)) */
-	for (scope = up; !ts_node_is_null(ts_node_parent(scope)) && !is_type(scope, "function_definition");)
-		scope = ts_node_parent(scope);
-	return no_lookup(scope, src);
+	return is_type(ts_node_parent(n), "string") && string_rebound(n, src);
 }
 
 bool mpsfix_in_import(TSNode n)

@@ -222,12 +222,12 @@ bool mpsfix_typing_only(TSNode id, const char *src);
 
 /**
  * Does string content `n` name something without reaching it: the name of
- * an attribute that a call rebinds (the second of a three-argument setattr,
- * `setattr(m, "f", g)`, pytest's `monkeypatch.setattr(m, "f", g)`, the
- * target of `monkeypatch.setattr("pkg.m.f", g)`, `monkeypatch.delattr(m,
- * "f")`, `mock.patch("pkg.m.f", ...)` or `mock.patch.object(m, "f", ...)`),
- * or an operand of a comparison (`name == "f"`, `name in ("f", "g")`),
- * which reads a value?
+ * an attribute that a call rebinds, the second of a three-argument
+ * setattr (`setattr(m, "f", g)`, pytest's `monkeypatch.setattr(m, "f",
+ * g)`, the fixture also named `mp`), the target of
+ * `monkeypatch.setattr("pkg.m.f", g)`, `monkeypatch.delattr(m, "f")`,
+ * `patch("pkg.m.f", ...)` (also `mock.patch`, `mocker.patch`) or
+ * `mock.patch.object(m, "f", ...)`?
  */
 bool mpsfix_string_inert(TSNode n, const char *src);
 

@@ -204,7 +204,7 @@ static void scan_module(module *m, const mpsfix_project_question *q)
 
 				/* "f", "pkg.mod.f", "pkg.mod:f [x]", "f(1)" (exec(), a doctest); not an
 				   annotation's "C" nor __all__, nor a name monkeypatch.setattr() or
-				   mock.patch() rebinds, nor `name == "f"` */
+				   mock.patch() rebinds */
 				if (((s == at && e == at + n) || (at > s && (data[at - 1] == '.' || data[at - 1] == ':')) ||
 				     (at + n < e && data[at + n] == '(' && runs(node, data))) &&
 				    !in_all(node, data) && !mpsfix_in_annotation(ts_node_parent(node)) &&
