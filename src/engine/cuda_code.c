@@ -109,6 +109,7 @@ typedef struct {
 	size_t nseen;
 	bool methods;      /* x.cuda() counts */
 	bool strict;       /* only calls that fail on a Mac count */
+	bool factories;    /* torch.zeros(..., device="cuda") counts where strict */
 	scope_info *si;    /* the scope read (may be NULL: no names are looked up) */
 } evidence;
 
@@ -233,79 +234,32 @@ static bool device_api(const char *name, bool strict)
 
 static bool generator_body(TSNode body);
 
-/*
- * The method `fn` (`self.m`, in call `call`) calls: the one definition of
- * `m` in the body of the class whose method makes the call, with `self`
- * its first parameter, undecorated; null when there is none such, or when
- * a class of the file derives from the class.
- */
-static TSNode self_method(evidence *ev, TSNode call, TSNode fn)
+/* Does method `m` (a member of a class, members.h) need CUDA whenever it runs (`*at`: where)?  Asked once. */
+static bool method_needs_cuda(evidence *ev, mpsfix_member *m, mpsfix_span *at)
 {
-	TSNode obj = ts_node_child_by_field_name(fn, "object", 6), attr = ts_node_child_by_field_name(fn, "attribute", 9);
-	TSNode def = ts_node_parent(call), first, outer, body, cls, c, d, found = {0};
-	mpsfix_kids k;
-	int n = 0;
-
-	if (!is(obj, "identifier") || !is(attr, "identifier"))
-		return (TSNode){0};
-	while (!ts_node_is_null(def) && !is(def, "function_definition"))
-		if (is(def, "lambda") || is(def, "class_definition"))
-			return (TSNode){0};
-		else
-			def = ts_node_parent(def);
-	if (ts_node_is_null(def) || !is(first = mpsfix_first_named(ts_node_child_by_field_name(def, "parameters", 10)),
-					 "identifier") ||
-	    !mpsfix_node_same_text(first, obj, ev->src))
-		return (TSNode){0}; /* not the method's `self` (a nested function's, a static method's) */
-	outer = is(ts_node_parent(def), "decorated_definition") ? ts_node_parent(def) : def;
-	body = ts_node_parent(outer);
-	cls = ts_node_parent(body);
-	if (!is(body, "block") || !is(cls, "class_definition") || mpsfix_cuda_instance_free(ev->src, outer))
-		return (TSNode){0};
-	mpsfix_kids_start(&k, body);
-	while (n < 2 && mpsfix_kids_next(&k, &c)) {
-		d = is(c, "decorated_definition") ? ts_node_child_by_field_name(c, "definition", 10) : c;
-		if (is(c, "expression_statement") && strstr(ts_node_type(ts_node_named_child(c, 0)), "assignment"))
-			n += mpsfix_node_same_text(ts_node_child_by_field_name(ts_node_named_child(c, 0), "left", 4),
-						   attr, ev->src) ? 2 : 0; /* m = staticmethod(f) */
-		else if ((is(d, "function_definition") || is(d, "class_definition")) &&
-			 mpsfix_node_same_text(ts_node_child_by_field_name(d, "name", 4), attr, ev->src))
-			n += is(c, "decorated_definition") ? 2 : 1, found = d; /* @property, @staticmethod */
-	}
-	mpsfix_kids_end(&k);
-	if (n != 1 || !is(found, "function_definition") || mpsfix_cuda_subclassed(ev->defs, ev->src, cls))
-		return (TSNode){0};
-	return found;
-}
-
-/* Does method `m` need CUDA whenever it runs (`*at`: where)?  Asked once per method. */
-static bool method_needs_cuda(evidence *ev, TSNode m, mpsfix_span *at)
-{
-	mpsfix_cuda_defs *fd = ev->defs;
-	struct mpsfix_cuda_method e = {m.id, false, {0, 0}};
 	mpsfix_span seen[MPSFIX_CUDA_EVIDENCE];
-	TSNode body = ts_node_child_by_field_name(m, "body", 4);
+	TSNode body = ts_node_child_by_field_name(m->def, "body", 4);
 
-	for (size_t i = 0; i < fd->nmethods; i++)
-		if (fd->methods[i].def == m.id) {
-			*at = fd->methods[i].at;
-			return fd->methods[i].cuda;
-		}
-	/* its own statements, as a helper of the module is judged (not the calls it makes in turn) */
-	e.cuda = !generator_body(body) &&
-		 mpsfix_cuda_function(NULL, ev->names, ev->src, body, MPSFIX_CUDA_FAILING | MPSFIX_CUDA_MOVES, seen) > 0;
-	if (e.cuda)
-		e.at = seen[0];
-	mpsfix_grow((void **)&fd->methods, &fd->capmethods, fd->nmethods + 1, sizeof(*fd->methods));
-	fd->methods[fd->nmethods++] = e;
-	*at = e.at;
-	return e.cuda;
+	if (m->cuda < 0) {
+		/* its own statements, as a helper of the module is judged (not the calls it makes in turn) */
+		m->cuda = !generator_body(body) &&
+			  mpsfix_cuda_function(NULL, ev->names, ev->src, body, MPSFIX_CUDA_FAILING | MPSFIX_CUDA_MOVES,
+					       seen) > 0;
+		if (m->cuda)
+			m->at = seen[0];
+	}
+	*at = m->at;
+	return m->cuda > 0;
 }
 
 /*
- * Does `call` need CUDA?  `*at` is where: the call, or for a helper of the
- * module the call inside it that does (so that a rule reporting that call
- * is not told it cannot run because of itself).
+ * Does `call` need CUDA?  `*at` is where: the call; for a helper of the
+ * module or a method, the name called (`load_gpu`, `self._to_gpu`: so that
+ * the name is not out of reach because of the helper itself, callers.h,
+ * while the call's arguments are), or, for a helper called from the
+ * module's own statements, the call inside it that needs CUDA (the module
+ * holds the helper, and a rule reporting that call is not to be told it
+ * cannot run because of itself).
  */
 static bool call_needs_cuda(evidence *ev, TSNode call, mpsfix_span *at)
 {
@@ -340,7 +294,8 @@ static bool call_needs_cuda(evidence *ev, TSNode call, mpsfix_span *at)
 		/* device="cuda": a tensor made there fails on a Mac, a GradScaler only warns */
 		if (is(a, "keyword_argument") &&
 		    (to || !ev->strict ||
-		     (named && in_list(ev->name.data, tensor_factories, MPSFIX_ARRAY_SIZE(tensor_factories)))) &&
+		     (named && ev->factories &&
+		      in_list(ev->name.data, tensor_factories, MPSFIX_ARRAY_SIZE(tensor_factories)))) &&
 		    mpsfix_node_text_is(ts_node_child_by_field_name(a, "name", 4), ev->src, "device") &&
 		    cuda_value(ev, ts_node_child_by_field_name(a, "value", 5)))
 			return true;
@@ -354,15 +309,17 @@ static bool call_needs_cuda(evidence *ev, TSNode call, mpsfix_span *at)
 					scope_build(ev->si, ev);
 				if (ev->si && ev->si->hidden[i])
 					return false; /* a name of this scope, not the helper */
-				*at = ev->defs->at[i];
+				*at = !ev->si || is(ev->si->scope, "module")
+					      ? ev->defs->at[i] /* the module holds the helper's body too */
+					      : (mpsfix_span){ts_node_start_byte(fn), ts_node_end_byte(fn)};
 				return true;
 			}
-	if (ev->defs && is(fn, "attribute")) { /* self.m(), m a method of its class that needs CUDA */
-		TSNode m = self_method(ev, call, fn);
+	if (ev->defs && ev->si && is(fn, "attribute")) { /* self.m(), m a method of its class that needs CUDA */
+		mpsfix_member *m = mpsfix_members_self_call(&ev->defs->members, ev->src, ev->si->scope, fn);
 		mpsfix_span where;
 
-		if (!ts_node_is_null(m) && method_needs_cuda(ev, m, &where)) {
-			*at = where;
+		if (m && !mpsfix_cuda_subclassed(ev->defs, ev->src, m->cls) && method_needs_cuda(ev, m, &where)) {
+			*at = (mpsfix_span){ts_node_start_byte(fn), ts_node_end_byte(fn)};
 			return true;
 		}
 	}
@@ -563,12 +520,15 @@ static bool try_propagates(TSNode s)
 static void block_evidence(evidence *ev, TSNode b, int depth)
 {
 	mpsfix_kids k;
-	TSNode s;
+	TSNode s, before = {0}; /* a compound statement that may leave the block, asked only when more follows */
 
 	if (!is(b, "block") && !is(b, "module"))
 		return;
 	mpsfix_kids_start(&k, b);
 	while (!ev->found && mpsfix_kids_next(&k, &s)) {
+		if (!ts_node_is_null(before) && may_exit(before))
+			break; /* what follows may not run */
+		before = (TSNode){0};
 		if (is(s, "expression_statement") || is(s, "return_statement"))
 			mpsfix_walk(s, find_evidence, ev);
 		if (is(s, "with_statement"))
@@ -584,10 +544,11 @@ static void block_evidence(evidence *ev, TSNode b, int depth)
 			ev->found = !ev->seen || ++ev->nseen == MPSFIX_CUDA_EVIDENCE;
 		}
 		if (is(s, "return_statement") || is(s, "raise_statement") || is(s, "break_statement") ||
-		    is(s, "continue_statement") || ((is(s, "if_statement") || is(s, "try_statement") ||
-		    is(s, "match_statement") || is(s, "with_statement") || is(s, "for_statement") ||
-		    is(s, "while_statement")) && may_exit(s)))
-			break; /* what follows may not run */
+		    is(s, "continue_statement"))
+			break; /* what follows does not run */
+		if (is(s, "if_statement") || is(s, "try_statement") || is(s, "match_statement") ||
+		    is(s, "with_statement") || is(s, "for_statement") || is(s, "while_statement"))
+			before = s; /* walked through only if a statement follows it (nested ifs: each once) */
 	}
 	mpsfix_kids_end(&k);
 }
@@ -602,18 +563,25 @@ bool mpsfix_cuda_statement(mpsfix_names *names, const char *src, TSNode s)
 	return ev.found;
 }
 
-size_t mpsfix_cuda_function(mpsfix_cuda_defs *defs, mpsfix_names *names, const char *src, TSNode body,
-			    unsigned flags, mpsfix_span seen[MPSFIX_CUDA_EVIDENCE])
+size_t mpsfix_cuda_block(mpsfix_cuda_defs *defs, mpsfix_names *names, const char *src, TSNode body, TSNode scope,
+			 unsigned flags, mpsfix_span seen[MPSFIX_CUDA_EVIDENCE])
 {
-	TSNode scope = is(ts_node_parent(body), "function_definition") ? ts_node_parent(body) : body;
 	scope_info si = {scope, false, NULL, NULL, 0, NULL};
 	evidence ev = {names, src, defs, MPSFIX_BUF_INIT, false, seen, 0,
-		       (flags & MPSFIX_CUDA_MOVES) != 0, (flags & MPSFIX_CUDA_FAILING) != 0, &si};
+		       (flags & MPSFIX_CUDA_MOVES) != 0, (flags & MPSFIX_CUDA_FAILING) != 0, true, &si};
 
 	block_evidence(&ev, body, 0);
 	mpsfix_buf_release(&ev.name);
 	scope_release(&si);
 	return ev.nseen;
+}
+
+size_t mpsfix_cuda_function(mpsfix_cuda_defs *defs, mpsfix_names *names, const char *src, TSNode body,
+			    unsigned flags, mpsfix_span seen[MPSFIX_CUDA_EVIDENCE])
+{
+	TSNode scope = is(ts_node_parent(body), "function_definition") ? ts_node_parent(body) : body;
+
+	return mpsfix_cuda_block(defs, names, src, body, scope, flags, seen);
 }
 
 /* Is the function with body `body` a generator (a call only makes it, and runs none of it)? */
@@ -685,7 +653,7 @@ void mpsfix_cuda_defs_release(mpsfix_cuda_defs *fd)
 	free(fd->cuda);
 	free(fd->at);
 	free(fd->bases);
-	free(fd->methods);
+	mpsfix_members_free(fd->members);
 	memset(fd, 0, sizeof(*fd));
 }
 

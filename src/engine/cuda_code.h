@@ -8,6 +8,7 @@
 #include <tree_sitter/api.h>
 
 #include "common.h"
+#include "members.h"
 #include "names.h"
 
 /*
@@ -26,12 +27,7 @@ typedef struct {
 	TSNode *bases;            /* the names the file's classes derive from, */
 	size_t nbases, capbases;  /* read at the first mpsfix_cuda_subclassed() */
 	bool bases_read;
-	struct mpsfix_cuda_method {  /* the methods asked about (self.m() calls), */
-		const void *def;     /* by their definition's id */
-		bool cuda;
-		mpsfix_span at;
-	} *methods;
-	size_t nmethods, capmethods;
+	mpsfix_members *members;  /* the classes' methods, for self.m() (members.h) */
 } mpsfix_cuda_defs;
 
 void mpsfix_cuda_defs_read(mpsfix_cuda_defs *defs, mpsfix_names *names, const char *src, TSNode root);
@@ -63,10 +59,11 @@ void mpsfix_cuda_defs_release(mpsfix_cuda_defs *defs);
  * `device = "cuda"` before it; or calls `x.cuda()`; or calls a function
  * of `defs` (may be NULL) that needs CUDA, unless the scope binds its name
  * itself; or, with `defs`, calls `self.m()` in a method of a class that no
- * class of the file derives from, where the class defines `m` once,
- * undecorated, and `m` needs CUDA whenever it runs (its own statements, as
- * a function of `defs`; a subclass in another module may override it: the
- * guess made here).  An if statement counts as one such call when it has an else and
+ * class of the file derives from, where `m` is the class's one plain
+ * method of that name that nothing rebinds (members.h), and `m` needs CUDA
+ * whenever it runs (its own statements, as a function of `defs`; a
+ * subclass in another module may override it: the guess made here).  An if
+ * statement counts as one such call when it has an else and
  * each of its branches needs CUDA or ends by raising, one of them the
  * former.  `names` (may be NULL) qualifies the calls through the file's
  * imports.  Calls with an MPS counterpart (synchronize, empty_cache) are
@@ -92,6 +89,13 @@ void mpsfix_cuda_defs_release(mpsfix_cuda_defs *defs);
  */
 size_t mpsfix_cuda_function(mpsfix_cuda_defs *defs, mpsfix_names *names, const char *src, TSNode body,
 			    unsigned flags, mpsfix_span seen[MPSFIX_CUDA_EVIDENCE]);
+
+/**
+ * The same for block `body` (a branch of an if) of function (or module)
+ * `scope`, whose names and `self` it reads.
+ */
+size_t mpsfix_cuda_block(mpsfix_cuda_defs *defs, mpsfix_names *names, const char *src, TSNode body, TSNode scope,
+			 unsigned flags, mpsfix_span seen[MPSFIX_CUDA_EVIDENCE]);
 
 /**
  * Does statement `s` (an expression or return statement) make such a call

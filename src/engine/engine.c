@@ -288,11 +288,12 @@ static bool suppressed(pass *ps, const mpsfix_rule *r, TSNode node)
 }
 
 /*
- * Why a safe fix of `r` (edit group `group`) is unsafe for this file, or
+ * Why the fix of `r` (edit group `group`) is unsafe for this file, or
  * NULL: the file's target reaches versions that lack an API the fix brings
  * in (fix_floor.h), or versions outside the rule's range, where the code did
  * not fail and the fix may change what it does.  For a fix unsafe by its
- * rule, the first reason alone.
+ * rule (which is unsafe with NULL too), the first reason alone; it is shown
+ * where the fix is not applied (without --unsafe-fixes).
  */
 static char *beyond_range(const pass *ps, const mpsfix_rule *r, uint32_t group)
 {

@@ -180,12 +180,21 @@ typedef struct {
  * otherwise) are written for CUDA, as a function is: their other code does
  * not run on MPS.
  */
-static void cuda_branches(span_walk *w, TSNode n)
+static void cuda_branches(span_walk *w, TSNode n, const mpsfix_ancestors *up)
 {
 	mpsfix_kids k;
-	TSNode c, body;
+	TSNode c, body, scope = {0};
 	mpsfix_span seen[MPSFIX_CUDA_EVIDENCE];
 	size_t nseen;
+
+	/* the branches read the names of the function around them (its parameters may hide a helper) */
+	for (size_t i = 1; !ts_node_is_null(c = mpsfix_up(up, i)); i++)
+		if (is(c, "function_definition") || is(c, "module")) {
+			scope = c;
+			break;
+		}
+	if (ts_node_is_null(scope))
+		return;
 
 	mpsfix_kids_start(&k, n);
 	while (mpsfix_kids_next(&k, &c)) {
@@ -198,15 +207,15 @@ static void cuda_branches(span_walk *w, TSNode n)
 		else
 			continue;
 		if (is(body, "block") &&
-		    (nseen = mpsfix_cuda_function(&w->sp->defs, w->cx->names, w->cx->src, body,
-						  MPSFIX_CUDA_FAILING, seen)))
+		    (nseen = mpsfix_cuda_block(&w->sp->defs, w->cx->names, w->cx->src, body, scope,
+					       MPSFIX_CUDA_FAILING, seen)))
 			add_cuda_fn(w->sp, body, seen, nseen);
 	}
 	mpsfix_kids_end(&k);
 }
 
 /* The parts of node `n` that cannot run on MPS, into the spans. */
-static mpsfix_walk_action find_spans(TSNode n, void *payload)
+static mpsfix_walk_action find_spans(TSNode n, const mpsfix_ancestors *up, void *payload)
 {
 	span_walk *w = payload;
 	const mpsfix_reach_ctx *cx = w->cx;
@@ -237,7 +246,7 @@ static mpsfix_walk_action find_spans(TSNode n, void *payload)
 			}
 		}
 		mpsfix_kids_end(&k);
-		cuda_branches(w, n);
+		cuda_branches(w, n, up);
 	} else if (!strcmp(type, "while_statement")) {
 		if (test(cx, ts_node_child_by_field_name(n, "condition", 9)) == MPSFIX_FALSE_ON_MPS)
 			add_span(w->sp, ts_node_child_by_field_name(n, "body", 4));
@@ -510,7 +519,7 @@ bool mpsfix_reach_mps(mpsfix_reach_ctx *cx, TSNode node, TSNode root)
 			add_cuda_fn(sp, root, seen, nseen);
 			sp->fns[sp->nfns - 1].moves = true;
 		}
-		mpsfix_walk(root, find_spans, &w);
+		mpsfix_walk_parents(root, find_spans, &w);
 		index_fns(sp);
 		/* then the functions only that code calls (callers.h), if any code is unreachable */
 		if (sp->len || sp->nfns)

@@ -96,10 +96,10 @@ typedef struct {
 	TSNode root;
 	mpsfix_truth_streams streams; /* where the text keeps its CUDA streams (truth.h) */
 	mpsfix_selfattr_index *selfattrs; /* where the file sets attributes (selfattr.h), read when asked */
-	uint8_t module_dynamic;    /* exec() and the like in a function (reach.c): 0 not asked, 1 no, 2 yes */
+	uint8_t module_dynamic;    /* exec() and the like in a function (reach_value.c): 0 not asked, 1 no, 2 yes */
 	uint64_t rebound_builtins; /* mpsfix_bindings_generator_consumed()'s cache */
-	uint32_t steps;            /* values weighed for the current may-be-MPS question (reach.c) */
-	struct mpsfix_reach_assigned { /* the last name asked about: its scope's assignments (reach.c) */
+	uint32_t steps;            /* values weighed for the current may-be-MPS question (reach_value.c) */
+	struct mpsfix_reach_assigned { /* the last name asked about: its scope's assignments (reach_value.c) */
 		bool valid;
 		uint32_t scope, scope_end; /* the scope's first and last bytes (a module and its first def share one) */
 		TSNode name;

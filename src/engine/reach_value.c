@@ -418,8 +418,3 @@ bool mpsfix_reach_may_be_mps(const mpsfix_reach_ctx *cx, TSNode value)
 		cx->spans->steps = 0;
 	return may_be_mps(cx, value, 0);
 }
-
-/*
- * Does the module define class `name` at its top level, deriving from
- * nothing of torch's (a Tensor or Parameter subclass pins as tensors do)?
- */

@@ -646,19 +646,44 @@ static mpsfix_walk_action find_param_read(TSNode n, void *payload)
 	return MPSFIX_WALK_STOP;
 }
 
+/* Does text [s, e) of `src` hold `w`? */
+static bool says(const char *src, uint32_t s, uint32_t e, const char *w)
+{
+	size_t n = strlen(w);
+
+	for (uint32_t i = s; i + n <= e; i++)
+		if (!memcmp(src + i, w, n))
+			return true;
+	return false;
+}
+
 /*
- * Does the function of parameter `param` (a default_parameter) read it:
- * name it in its body (a nested function's included), or run code there
- * that may read any name (exec(), eval(), locals(), vars())?
+ * Does the function of parameter `param` (a default_parameter) read it, or
+ * may it: name it in its body (a nested function's included), or say
+ * there a word of code that may read any name (exec, eval, globals,
+ * locals, vars, import) or the call's frame or signature
+ * (save_hyperparameters, currentframe, _getframe, getcallargs, signature,
+ * getfullargspec), or have a decorator?
  */
 static bool param_read(const char *src, TSNode param)
 {
+	static const char *const frame_readers[] = {
+		"save_hyperparameters", "currentframe", "_getframe", "getcallargs", "signature", "getfullargspec",
+	};
 	TSNode def = ts_node_parent(ts_node_parent(param)), body = ts_node_child_by_field_name(def, "body", 4);
 	param_reader pr = {ts_node_child_by_field_name(param, "name", 4), src, false};
+	uint32_t s, e;
 
 	if (!is(def, "function_definition") || !is(pr.name, "identifier") || ts_node_is_null(body) ||
-	    !mpsfix_dynamic_free(src, ts_node_start_byte(body), ts_node_end_byte(body)))
+	    is(ts_node_parent(def), "decorated_definition"))
+		return true; /* a decorator may read the arguments (diffusers' @register_to_config) */
+	s = ts_node_start_byte(body);
+	e = ts_node_end_byte(body);
+	if (!mpsfix_dynamic_free(src, s, e))
 		return true;
+	for (size_t i = 0; i < MPSFIX_ARRAY_SIZE(frame_readers); i++)
+		if (says(src, s, e, frame_readers[i]))
+			return true; /* Lightning's save_hyperparameters() reads them from the frame */
 	mpsfix_walk(body, find_param_read, &pr);
 	return pr.read;
 }

@@ -104,8 +104,10 @@ void mpsfix_uses_memo_release(mpsfix_uses_memo *m);
  * Nor is the default value of a parameter (`def f(x, device=node)`,
  * `torch.device(node)` as one) used when its function never reads the
  * parameter (names it nowhere in its body but as an attribute, `x.device`,
- * or a keyword, `f(device=...)`, and says no exec, eval, locals, vars,
- * globals nor import there), or when every call of the function passes
+ * or a keyword, `f(device=...)`; says no exec, eval, locals, vars,
+ * globals, import, save_hyperparameters, currentframe, _getframe,
+ * getcallargs, signature nor getfullargspec there, and has no decorator,
+ * which may read the arguments), or when every call of the function passes
  * the parameter (defaults.h: in the text and the project's other modules);
  * nor a fallback taken only when parameter P (default None, bound nowhere
  * else in its function but by the fallback's own `P = ...`) is None or

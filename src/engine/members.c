@@ -1,0 +1,225 @@
+/*
+ * members.c: the method a `self.m()` call reaches (see members.h).
+ */
+#include "members.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "parse.h"
+
+struct member {
+	uint64_t hash;
+	TSNode name;
+	bool plain;        /* the one undecorated def of its name in the body */
+	mpsfix_member m;
+};
+
+struct class_table {
+	const void *id;    /* the class_definition's */
+	struct member *items;
+	size_t len;
+};
+
+struct mpsfix_members {
+	struct class_table *classes;
+	size_t nclasses, cap;
+	size_t last;              /* the class asked about last */
+	uint64_t *rebound;        /* the attribute names the file binds or spells as strings, */
+	size_t nrebound, caprebound; /* by hash, sorted */
+	bool rebound_read;
+};
+
+static bool is(TSNode n, const char *type)
+{
+	return !ts_node_is_null(n) && strcmp(ts_node_type(n), type) == 0;
+}
+
+static int by_hash(const void *a, const void *b)
+{
+	uint64_t x = ((const struct member *)a)->hash, y = ((const struct member *)b)->hash;
+
+	return x < y ? -1 : x > y;
+}
+
+static int u64_order(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+void mpsfix_members_free(mpsfix_members *m)
+{
+	if (!m)
+		return;
+	for (size_t i = 0; i < m->nclasses; i++)
+		free(m->classes[i].items);
+	free(m->classes);
+	free(m->rebound);
+	free(m);
+}
+
+static void add_member(struct class_table *t, size_t *cap, TSNode cls, TSNode name, TSNode def, bool plain,
+		       const char *src)
+{
+	struct member e = {.hash = mpsfix_node_hash(name, src), .name = name, .plain = plain};
+
+	e.m.cls = cls;
+	e.m.def = plain ? def : (TSNode){0};
+	e.m.cuda = -1;
+	mpsfix_grow((void **)&t->items, cap, t->len + 1, sizeof(*t->items));
+	t->items[t->len++] = e;
+}
+
+/* The names class `cls`'s body binds: its defs (plain or not), classes and assignments. */
+static void read_class(struct class_table *t, TSNode cls, const char *src)
+{
+	TSNode body = ts_node_child_by_field_name(cls, "body", 4), c, d, e, left;
+	mpsfix_kids k;
+	size_t cap = 0;
+
+	mpsfix_kids_start(&k, body);
+	while (mpsfix_kids_next(&k, &c)) {
+		d = is(c, "decorated_definition") ? ts_node_child_by_field_name(c, "definition", 10) : c;
+		if (is(d, "function_definition") || is(d, "class_definition")) {
+			add_member(t, &cap, cls, ts_node_child_by_field_name(d, "name", 4), d,
+				   is(c, "function_definition"), src);
+		} else if (is(c, "expression_statement") &&
+			   (is(e = mpsfix_first_named(c), "assignment") || is(e, "augmented_assignment")) &&
+			   is(left = ts_node_child_by_field_name(e, "left", 4), "identifier")) {
+			add_member(t, &cap, cls, left, d, false, src); /* m = staticmethod(f) */
+		}
+	}
+	mpsfix_kids_end(&k);
+	if (t->len > 1)
+		qsort(t->items, t->len, sizeof(*t->items), by_hash);
+	/* a name bound twice (a def under two names' worth of text: redefined) is no one method */
+	for (size_t i = 0; i < t->len; i++)
+		for (size_t j = i + 1; j < t->len && t->items[j].hash == t->items[i].hash; j++)
+			if (mpsfix_node_same_text(t->items[i].name, t->items[j].name, src))
+				t->items[i].plain = t->items[j].plain = false;
+}
+
+static struct class_table *table_of(mpsfix_members *m, TSNode cls, const char *src)
+{
+	if (m->nclasses && m->classes[m->last].id == cls.id)
+		return &m->classes[m->last];
+	for (size_t i = 0; i < m->nclasses; i++)
+		if (m->classes[i].id == cls.id)
+			return &m->classes[m->last = i];
+	mpsfix_grow((void **)&m->classes, &m->cap, m->nclasses + 1, sizeof(*m->classes));
+	m->classes[m->nclasses] = (struct class_table){cls.id, NULL, 0};
+	read_class(&m->classes[m->nclasses], cls, src);
+	m->last = m->nclasses;
+	return &m->classes[m->nclasses++];
+}
+
+typedef struct {
+	mpsfix_members *m;
+	const char *src;
+} rebound_reader;
+
+static void add_rebound(mpsfix_members *m, uint64_t hash)
+{
+	mpsfix_grow((void **)&m->rebound, &m->caprebound, m->nrebound + 1, sizeof(*m->rebound));
+	m->rebound[m->nrebound++] = hash;
+}
+
+/* The attribute names the targets of an assignment or a del bind (self.m, a, self.m = ...). */
+static void add_targets(rebound_reader *r, TSNode t)
+{
+	if (is(t, "attribute")) {
+		add_rebound(r->m, mpsfix_node_hash(ts_node_child_by_field_name(t, "attribute", 9), r->src));
+		return;
+	}
+	if (is(t, "pattern_list") || is(t, "tuple_pattern") || is(t, "list_pattern") || is(t, "tuple") ||
+	    is(t, "list") || is(t, "expression_list") || is(t, "parenthesized_expression"))
+		for (uint32_t i = 0; i < mpsfix_named_count(t); i++)
+			add_targets(r, ts_node_named_child(t, i));
+}
+
+static mpsfix_walk_action read_rebound(TSNode n, void *payload)
+{
+	rebound_reader *r = payload;
+
+	if (is(n, "assignment") || is(n, "augmented_assignment"))
+		add_targets(r, ts_node_child_by_field_name(n, "left", 4));
+	else if (is(n, "delete_statement"))
+		add_targets(r, mpsfix_first_named(n));
+	else if (is(n, "string_content"))
+		add_rebound(r->m, mpsfix_node_hash(n, r->src)); /* setattr(self, "m", f), getattr(...) */
+	return MPSFIX_WALK_DESCEND;
+}
+
+static bool rebound(mpsfix_members *m, TSNode root, TSNode name, const char *src)
+{
+	uint64_t h = mpsfix_node_hash(name, src);
+
+	if (!m->rebound_read) {
+		rebound_reader r = {m, src};
+
+		m->rebound_read = true;
+		mpsfix_walk(root, read_rebound, &r);
+		if (m->nrebound > 1)
+			qsort(m->rebound, m->nrebound, sizeof(*m->rebound), u64_order);
+	}
+	return m->nrebound && bsearch(&h, m->rebound, m->nrebound, sizeof(h), u64_order);
+}
+
+/* Does method definition `outer` (decorated or not) run without an instance? */
+static bool instance_free(TSNode outer, TSNode def, const char *src)
+{
+	static const char *const hooks[] = {"__new__", "__init_subclass__", "__class_getitem__"};
+	mpsfix_kids k;
+	TSNode c;
+	bool yes = false;
+
+	for (size_t i = 0; i < MPSFIX_ARRAY_SIZE(hooks); i++)
+		yes = yes || mpsfix_node_text_is(ts_node_child_by_field_name(def, "name", 4), src, hooks[i]);
+	mpsfix_kids_start(&k, outer);
+	while (!yes && is(outer, "decorated_definition") && mpsfix_kids_next(&k, &c))
+		yes = is(c, "decorator") && (mpsfix_node_text_is(mpsfix_first_named(c), src, "staticmethod") ||
+					     mpsfix_node_text_is(mpsfix_first_named(c), src, "classmethod"));
+	mpsfix_kids_end(&k);
+	return yes;
+}
+
+mpsfix_member *mpsfix_members_self_call(mpsfix_members **cache, const char *src, TSNode scope, TSNode fn)
+{
+	TSNode obj = ts_node_child_by_field_name(fn, "object", 6), attr = ts_node_child_by_field_name(fn, "attribute", 9);
+	TSNode first, outer, body, cls;
+	struct class_table *t;
+	uint64_t h;
+	size_t lo, hi;
+
+	if (!is(fn, "attribute") || !is(obj, "identifier") || !is(attr, "identifier") ||
+	    !is(scope, "function_definition"))
+		return NULL;
+	first = mpsfix_first_named(ts_node_child_by_field_name(scope, "parameters", 10));
+	if (!is(first, "identifier") || !mpsfix_node_same_text(first, obj, src))
+		return NULL; /* not the method's `self` */
+	outer = is(ts_node_parent(scope), "decorated_definition") ? ts_node_parent(scope) : scope;
+	body = ts_node_parent(outer);
+	cls = ts_node_parent(body);
+	if (!is(body, "block") || !is(cls, "class_definition") || instance_free(outer, scope, src))
+		return NULL;
+	if (!*cache)
+		*cache = mpsfix_xcalloc(1, sizeof(**cache));
+	t = table_of(*cache, cls, src);
+	h = mpsfix_node_hash(attr, src);
+	for (lo = 0, hi = t->len; lo < hi;) { /* the first member of that hash */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (t->items[mid].hash < h)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < t->len && t->items[lo].hash == h; lo++)
+		if (mpsfix_node_same_text(t->items[lo].name, attr, src))
+			return t->items[lo].plain && !rebound(*cache, ts_tree_root_node(scope.tree), attr, src)
+				       ? &t->items[lo].m
+				       : NULL;
+	return NULL;
+}
