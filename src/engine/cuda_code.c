@@ -659,22 +659,6 @@ void mpsfix_cuda_defs_release(mpsfix_cuda_defs *fd)
 
 /* ---- classes -------------------------------------------------------------- */
 
-bool mpsfix_cuda_instance_free(const char *src, TSNode d)
-{
-	static const char *const hooks[] = {"__new__", "__init_subclass__", "__class_getitem__"};
-	mpsfix_kids k;
-	TSNode c, f = is(d, "decorated_definition") ? ts_node_child_by_field_name(d, "definition", 10) : d;
-	bool yes = !is(f, "function_definition");
-
-	for (size_t i = 0; !yes && i < MPSFIX_ARRAY_SIZE(hooks); i++)
-		yes = mpsfix_node_text_is(ts_node_child_by_field_name(f, "name", 4), src, hooks[i]);
-	mpsfix_kids_start(&k, d);
-	while (!yes && is(d, "decorated_definition") && mpsfix_kids_next(&k, &c))
-		yes = is(c, "decorator") && (mpsfix_node_text_is(mpsfix_first_named(c), src, "staticmethod") ||
-					     mpsfix_node_text_is(mpsfix_first_named(c), src, "classmethod"));
-	mpsfix_kids_end(&k);
-	return yes;
-}
 
 /* The names the file's classes derive from. */
 static mpsfix_walk_action find_bases(TSNode n, void *payload)

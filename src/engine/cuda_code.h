@@ -105,13 +105,6 @@ size_t mpsfix_cuda_block(mpsfix_cuda_defs *defs, mpsfix_names *names, const char
 bool mpsfix_cuda_statement(mpsfix_names *names, const char *src, TSNode s);
 
 /**
- * Does method definition `d` (decorated or not) run without an instance
- * made by `__init__`: a static or class method, `__new__`,
- * `__init_subclass__`, `__class_getitem__` (or a decorated class)?
- */
-bool mpsfix_cuda_instance_free(const char *src, TSNode d);
-
-/**
  * Does a class of the file derive from class definition `cls` (whose
  * methods then run on instances made another way)?  The bases are read
  * once, into `defs`.

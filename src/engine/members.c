@@ -19,15 +19,17 @@ struct class_table {
 	const void *id;    /* the class_definition's */
 	struct member *items;
 	size_t len;
+	bool open;         /* its body may bind names the table does not hold (an if, a loop, a try) */
 };
 
 struct mpsfix_members {
 	struct class_table *classes;
 	size_t nclasses, cap;
 	size_t last;              /* the class asked about last */
-	uint64_t *rebound;        /* the attribute names the file binds or spells as strings, */
-	size_t nrebound, caprebound; /* by hash, sorted */
+	uint64_t *rebound;        /* the attribute names the file binds or spells as strings, and */
+	size_t nrebound, caprebound; /* the names it binds to another name (Base = A), by hash, sorted */
 	bool rebound_read;
+	bool any_rebound;         /* it may bind any attribute: __dict__, setattr(x, name, v) */
 };
 
 static bool is(TSNode n, const char *type)
@@ -72,23 +74,50 @@ static void add_member(struct class_table *t, size_t *cap, TSNode cls, TSNode na
 	t->items[t->len++] = e;
 }
 
-/* The names class `cls`'s body binds: its defs (plain or not), classes and assignments. */
+typedef struct {
+	struct class_table *t;
+	size_t *cap;
+	TSNode cls;
+	const char *src;
+} target_reader;
+
+/* The names an assignment's targets bind in the class (m, (m, other) = ...; not a.m). */
+static mpsfix_walk_action read_target(TSNode n, void *payload)
+{
+	target_reader *tr = payload;
+
+	if (is(n, "attribute") || is(n, "subscript"))
+		return MPSFIX_WALK_SKIP;
+	if (is(n, "identifier"))
+		add_member(tr->t, tr->cap, tr->cls, n, (TSNode){0}, false, tr->src);
+	return MPSFIX_WALK_DESCEND;
+}
+
+/*
+ * The names class `cls`'s body binds: its defs (plain or not), classes and
+ * assignments; any other statement but a docstring or a pass (an if, a
+ * loop, a try, a with) leaves the table open.
+ */
 static void read_class(struct class_table *t, TSNode cls, const char *src)
 {
-	TSNode body = ts_node_child_by_field_name(cls, "body", 4), c, d, e, left;
+	TSNode body = ts_node_child_by_field_name(cls, "body", 4), c, d, e;
 	mpsfix_kids k;
 	size_t cap = 0;
+	target_reader tr = {t, &cap, cls, src};
 
 	mpsfix_kids_start(&k, body);
 	while (mpsfix_kids_next(&k, &c)) {
 		d = is(c, "decorated_definition") ? ts_node_child_by_field_name(c, "definition", 10) : c;
+		e = mpsfix_first_named(c);
 		if (is(d, "function_definition") || is(d, "class_definition")) {
 			add_member(t, &cap, cls, ts_node_child_by_field_name(d, "name", 4), d,
 				   is(c, "function_definition"), src);
-		} else if (is(c, "expression_statement") &&
-			   (is(e = mpsfix_first_named(c), "assignment") || is(e, "augmented_assignment")) &&
-			   is(left = ts_node_child_by_field_name(e, "left", 4), "identifier")) {
-			add_member(t, &cap, cls, left, d, false, src); /* m = staticmethod(f) */
+		} else if (is(c, "expression_statement") && (is(e, "assignment") || is(e, "augmented_assignment"))) {
+			/* m = staticmethod(f), a = m = f, m, other = f, None */
+			for (; is(e, "assignment") || is(e, "augmented_assignment"); e = ts_node_child_by_field_name(e, "right", 5))
+				mpsfix_walk(ts_node_child_by_field_name(e, "left", 4), read_target, &tr);
+		} else if (!is(c, "pass_statement") && !(is(c, "expression_statement") && is(e, "string"))) {
+			t->open = true; /* if ...: def m(self): ... */
 		}
 	}
 	mpsfix_kids_end(&k);
@@ -109,7 +138,7 @@ static struct class_table *table_of(mpsfix_members *m, TSNode cls, const char *s
 		if (m->classes[i].id == cls.id)
 			return &m->classes[m->last = i];
 	mpsfix_grow((void **)&m->classes, &m->cap, m->nclasses + 1, sizeof(*m->classes));
-	m->classes[m->nclasses] = (struct class_table){cls.id, NULL, 0};
+	m->classes[m->nclasses] = (struct class_table){cls.id, NULL, 0, false};
 	read_class(&m->classes[m->nclasses], cls, src);
 	m->last = m->nclasses;
 	return &m->classes[m->nclasses++];
@@ -142,13 +171,26 @@ static void add_targets(rebound_reader *r, TSNode t)
 static mpsfix_walk_action read_rebound(TSNode n, void *payload)
 {
 	rebound_reader *r = payload;
+	TSNode right, fn, args;
 
-	if (is(n, "assignment") || is(n, "augmented_assignment"))
+	if (is(n, "assignment") || is(n, "augmented_assignment")) {
 		add_targets(r, ts_node_child_by_field_name(n, "left", 4));
-	else if (is(n, "delete_statement"))
-		add_targets(r, mpsfix_first_named(n));
-	else if (is(n, "string_content"))
+		if (is(right = ts_node_child_by_field_name(n, "right", 5), "identifier"))
+			add_rebound(r->m, mpsfix_node_hash(right, r->src)); /* Base = A: a subclass of A unseen */
+	} else if (is(n, "for_statement") || is(n, "for_in_clause")) {
+		add_targets(r, ts_node_child_by_field_name(n, "left", 4)); /* for self.m in fns */
+	} else if (is(n, "as_pattern_target") || is(n, "delete_statement")) {
+		add_targets(r, mpsfix_first_named(n)); /* with ctx as self.m, del self.m */
+	} else if (is(n, "string_content")) {
 		add_rebound(r->m, mpsfix_node_hash(n, r->src)); /* setattr(self, "m", f), getattr(...) */
+	} else if (is(n, "identifier") && (mpsfix_node_text_is(n, r->src, "__dict__") ||
+					   mpsfix_node_text_is(n, r->src, "vars"))) {
+		r->m->any_rebound = true; /* self.__dict__.update(m=f) */
+	} else if (is(n, "call") && mpsfix_node_text_is(fn = ts_node_child_by_field_name(n, "function", 8), r->src,
+							"setattr") &&
+		   !is(ts_node_named_child(args = ts_node_child_by_field_name(n, "arguments", 9), 1), "string")) {
+		r->m->any_rebound = true; /* setattr(self, name, f) */
+	}
 	return MPSFIX_WALK_DESCEND;
 }
 
@@ -164,21 +206,20 @@ static bool rebound(mpsfix_members *m, TSNode root, TSNode name, const char *src
 		if (m->nrebound > 1)
 			qsort(m->rebound, m->nrebound, sizeof(*m->rebound), u64_order);
 	}
-	return m->nrebound && bsearch(&h, m->rebound, m->nrebound, sizeof(h), u64_order);
+	return m->any_rebound || (m->nrebound && bsearch(&h, m->rebound, m->nrebound, sizeof(h), u64_order));
 }
 
-/* Does method definition `outer` (decorated or not) run without an instance? */
-static bool instance_free(TSNode outer, TSNode def, const char *src)
+bool mpsfix_members_instance_free(const char *src, TSNode d)
 {
 	static const char *const hooks[] = {"__new__", "__init_subclass__", "__class_getitem__"};
 	mpsfix_kids k;
-	TSNode c;
-	bool yes = false;
+	TSNode c, f = is(d, "decorated_definition") ? ts_node_child_by_field_name(d, "definition", 10) : d;
+	bool yes = !is(f, "function_definition");
 
-	for (size_t i = 0; i < MPSFIX_ARRAY_SIZE(hooks); i++)
-		yes = yes || mpsfix_node_text_is(ts_node_child_by_field_name(def, "name", 4), src, hooks[i]);
-	mpsfix_kids_start(&k, outer);
-	while (!yes && is(outer, "decorated_definition") && mpsfix_kids_next(&k, &c))
+	for (size_t i = 0; !yes && i < MPSFIX_ARRAY_SIZE(hooks); i++)
+		yes = mpsfix_node_text_is(ts_node_child_by_field_name(f, "name", 4), src, hooks[i]);
+	mpsfix_kids_start(&k, d);
+	while (!yes && is(d, "decorated_definition") && mpsfix_kids_next(&k, &c))
 		yes = is(c, "decorator") && (mpsfix_node_text_is(mpsfix_first_named(c), src, "staticmethod") ||
 					     mpsfix_node_text_is(mpsfix_first_named(c), src, "classmethod"));
 	mpsfix_kids_end(&k);
@@ -202,11 +243,13 @@ mpsfix_member *mpsfix_members_self_call(mpsfix_members **cache, const char *src,
 	outer = is(ts_node_parent(scope), "decorated_definition") ? ts_node_parent(scope) : scope;
 	body = ts_node_parent(outer);
 	cls = ts_node_parent(body);
-	if (!is(body, "block") || !is(cls, "class_definition") || instance_free(outer, scope, src))
+	if (!is(body, "block") || !is(cls, "class_definition") || mpsfix_members_instance_free(src, outer))
 		return NULL;
 	if (!*cache)
 		*cache = mpsfix_xcalloc(1, sizeof(**cache));
 	t = table_of(*cache, cls, src);
+	if (t->open || rebound(*cache, ts_tree_root_node(scope.tree), ts_node_child_by_field_name(cls, "name", 4), src))
+		return NULL; /* its body may bind m unseen; Base = A, class Mac(Base) may override it */
 	h = mpsfix_node_hash(attr, src);
 	for (lo = 0, hi = t->len; lo < hi;) { /* the first member of that hash */
 		size_t mid = lo + (hi - lo) / 2;

@@ -37,11 +37,22 @@ void mpsfix_members_free(mpsfix_members *m);
  * parameter, `scope` a method of a class's own body that needs an
  * instance (not a static or class method), and the class's body must
  * define `m` once, as a function with no decorator (not `m = f`, not a
- * property); and the file must bind no attribute named `m` anywhere
- * (`self.m = other`, `Class.m = ...`) nor hold `m` as a string
- * (`setattr(self, "m", ...)`).  `*cache` keeps what is read, for the next
- * questions about the same text.
+ * property), and hold nothing but definitions, assignments, docstrings and
+ * pass (an if, a loop or a try may define `m` again); and the file must
+ * bind no attribute named `m` anywhere (`self.m = other`, `Class.m = ...`,
+ * `for self.m in ...`, `with x as self.m`, `del self.m`) nor hold `m` as a
+ * string (`setattr(self, "m", ...)`), nor name `__dict__` or `vars`, nor
+ * call setattr() with a name that is no string, nor bind another name to
+ * the class (`Base = A`, whose subclasses the file's bases do not name).
+ * `*cache` keeps what is read, for the next questions about the same text.
  */
 mpsfix_member *mpsfix_members_self_call(mpsfix_members **cache, const char *src, TSNode scope, TSNode fn);
+
+/**
+ * Does method definition `d` (decorated or not) run without an instance
+ * made by `__init__`: a static or class method, `__new__`,
+ * `__init_subclass__`, `__class_getitem__` (or no function at all)?
+ */
+bool mpsfix_members_instance_free(const char *src, TSNode d);
 
 #endif

@@ -13,6 +13,7 @@
 #include "callers.h"
 #include "cuda_code.h"
 #include "cuda_script.h"
+#include "members.h"
 #include "parse.h"
 #include "project.h"
 #include "truth.h"
@@ -188,11 +189,11 @@ static void cuda_branches(span_walk *w, TSNode n, const mpsfix_ancestors *up)
 	size_t nseen;
 
 	/* the branches read the names of the function around them (its parameters may hide a helper) */
-	for (size_t i = 1; !ts_node_is_null(c = mpsfix_up(up, i)); i++)
+	for (size_t i = 1; !ts_node_is_null(c = mpsfix_up(up, i)) && !is(c, "class_definition"); i++)
 		if (is(c, "function_definition") || is(c, "module")) {
 			scope = c;
 			break;
-		}
+		} /* (an if of a class's body: none, its names are the class's) */
 	if (ts_node_is_null(scope))
 		return;
 
@@ -317,7 +318,7 @@ static mpsfix_walk_action find_spans(TSNode n, const mpsfix_ancestors *up, void 
 		mpsfix_kids_start(&k, body);
 		while (nseen && mpsfix_kids_next(&k, &c))
 			if ((is(c, "function_definition") || is(c, "decorated_definition")) &&
-			    !mpsfix_cuda_instance_free(cx->src, c))
+			    !mpsfix_members_instance_free(cx->src, c))
 				add_cuda_fn(w->sp, c, seen, nseen);
 		mpsfix_kids_end(&k);
 		/* a class named for another accelerator (CUDA_Accelerator,
