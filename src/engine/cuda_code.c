@@ -110,6 +110,7 @@ typedef struct {
 	bool methods;      /* x.cuda() counts */
 	bool strict;       /* only calls that fail on a Mac count */
 	bool factories;    /* torch.zeros(..., device="cuda") counts where strict */
+	bool whole_module; /* the statements read are the module's own (which holds its helpers) */
 	scope_info *si;    /* the scope read (may be NULL: no names are looked up) */
 } evidence;
 
@@ -259,7 +260,8 @@ static bool method_needs_cuda(evidence *ev, mpsfix_member *m, mpsfix_span *at)
  * while the call's arguments are), or, for a helper called from the
  * module's own statements, the call inside it that needs CUDA (the module
  * holds the helper, and a rule reporting that call is not to be told it
- * cannot run because of itself).
+ * cannot run because of itself; not an if of the module's, which does not
+ * hold it).
  */
 static bool call_needs_cuda(evidence *ev, TSNode call, mpsfix_span *at)
 {
@@ -309,7 +311,7 @@ static bool call_needs_cuda(evidence *ev, TSNode call, mpsfix_span *at)
 					scope_build(ev->si, ev);
 				if (ev->si && ev->si->hidden[i])
 					return false; /* a name of this scope, not the helper */
-				*at = !ev->si || is(ev->si->scope, "module")
+				*at = ev->whole_module
 					      ? ev->defs->at[i] /* the module holds the helper's body too */
 					      : (mpsfix_span){ts_node_start_byte(fn), ts_node_end_byte(fn)};
 				return true;
@@ -568,7 +570,7 @@ size_t mpsfix_cuda_block(mpsfix_cuda_defs *defs, mpsfix_names *names, const char
 {
 	scope_info si = {scope, false, NULL, NULL, 0, NULL};
 	evidence ev = {names, src, defs, MPSFIX_BUF_INIT, false, seen, 0,
-		       (flags & MPSFIX_CUDA_MOVES) != 0, (flags & MPSFIX_CUDA_FAILING) != 0, true, &si};
+		       (flags & MPSFIX_CUDA_MOVES) != 0, (flags & MPSFIX_CUDA_FAILING) != 0, true, is(body, "module"), &si};
 
 	block_evidence(&ev, body, 0);
 	mpsfix_buf_release(&ev.name);
