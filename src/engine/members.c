@@ -3,6 +3,7 @@
  */
 #include "members.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -197,6 +198,7 @@ static mpsfix_walk_action read_rebound(TSNode n, void *payload)
 static bool rebound(mpsfix_members *m, TSNode root, TSNode name, const char *src)
 {
 	uint64_t h = mpsfix_node_hash(name, src);
+	size_t i;
 
 	if (!m->rebound_read) {
 		rebound_reader r = {m, src};
@@ -206,7 +208,10 @@ static bool rebound(mpsfix_members *m, TSNode root, TSNode name, const char *src
 		if (m->nrebound > 1)
 			qsort(m->rebound, m->nrebound, sizeof(*m->rebound), u64_order);
 	}
-	return m->any_rebound || (m->nrebound && bsearch(&h, m->rebound, m->nrebound, sizeof(h), u64_order));
+	if (m->any_rebound)
+		return true;
+	i = mpsfix_lower_bound64(m->rebound, m->nrebound, sizeof(*m->rebound), 0, h);
+	return i < m->nrebound && m->rebound[i] == h;
 }
 
 bool mpsfix_members_instance_free(const char *src, TSNode d)
@@ -232,7 +237,6 @@ mpsfix_member *mpsfix_members_self_call(mpsfix_members **cache, const char *src,
 	TSNode first, outer, body, cls;
 	struct class_table *t;
 	uint64_t h;
-	size_t lo, hi;
 
 	if (!is(fn, "attribute") || !is(obj, "identifier") || !is(attr, "identifier") ||
 	    !is(scope, "function_definition"))
@@ -251,18 +255,11 @@ mpsfix_member *mpsfix_members_self_call(mpsfix_members **cache, const char *src,
 	if (t->open || rebound(*cache, ts_tree_root_node(scope.tree), ts_node_child_by_field_name(cls, "name", 4), src))
 		return NULL; /* its body may bind m unseen; Base = A, class Mac(Base) may override it */
 	h = mpsfix_node_hash(attr, src);
-	for (lo = 0, hi = t->len; lo < hi;) { /* the first member of that hash */
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (t->items[mid].hash < h)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	for (; lo < t->len && t->items[lo].hash == h; lo++)
-		if (mpsfix_node_same_text(t->items[lo].name, attr, src))
-			return t->items[lo].plain && !rebound(*cache, ts_tree_root_node(scope.tree), attr, src)
-				       ? &t->items[lo].m
+	for (size_t i = mpsfix_lower_bound64(t->items, t->len, sizeof(*t->items), offsetof(struct member, hash), h);
+	     i < t->len && t->items[i].hash == h; i++)
+		if (mpsfix_node_same_text(t->items[i].name, attr, src))
+			return t->items[i].plain && !rebound(*cache, ts_tree_root_node(scope.tree), attr, src)
+				       ? &t->items[i].m
 				       : NULL;
 	return NULL;
 }

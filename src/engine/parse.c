@@ -705,7 +705,7 @@ static bool one_of(TSNode n, const char *src, const char *a, const char *b)
 	return is_type(n, "identifier") && (mpsfix_node_text_is(n, src, a) || mpsfix_node_text_is(n, src, b));
 }
 
-static bool string_rebound(TSNode n, const char *src)
+bool mpsfix_string_inert(TSNode n, const char *src)
 {
 	TSNode str = ts_node_parent(n), args = ts_node_parent(str), call = ts_node_parent(args), fn, obj, o2, a;
 	uint32_t positional = 0, at = UINT32_MAX;
@@ -733,11 +733,6 @@ static bool string_rebound(TSNode n, const char *src)
 		return at == 0;
 	return last_name(fn, src, "object", &obj) && last_name(obj, src, "patch", &o2) &&
 	       (ts_node_is_null(o2) || one_of(o2, src, "mock", "mocker")) && at == 1;
-}
-
-bool mpsfix_string_inert(TSNode n, const char *src)
-{
-	return is_type(ts_node_parent(n), "string") && string_rebound(n, src);
 }
 
 bool mpsfix_in_import(TSNode n)

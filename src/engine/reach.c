@@ -174,12 +174,13 @@ typedef struct {
 } span_walk;
 
 /*
- * The branches of if statement `n` that fail on a Mac whenever they run
- * (mpsfix_cuda_function() with MPSFIX_CUDA_FAILING: `.to("cuda")`, a
- * helper of the module or a method of the class that needs CUDA; not their
- * own `x.cuda()` calls, which MPS204 reports, each the others' evidence
- * otherwise) are written for CUDA, as a function is: their other code does
- * not run on MPS.
+ * The branches of if statement `n` (whose ancestors are `up`) that fail on
+ * a Mac whenever they run (mpsfix_cuda_block() with MPSFIX_CUDA_FAILING,
+ * read in the function around them: `.to("cuda")`, a helper of the module
+ * or a method of the class that needs CUDA; not their own `x.cuda()`
+ * calls, which MPS204 reports, each the others' evidence otherwise) are
+ * written for CUDA, as a function is: their other code does not run on
+ * MPS.  An if of a class's body is read in no function, and not at all.
  */
 static void cuda_branches(span_walk *w, TSNode n, const mpsfix_ancestors *up)
 {
@@ -189,14 +190,12 @@ static void cuda_branches(span_walk *w, TSNode n, const mpsfix_ancestors *up)
 	size_t nseen;
 
 	/* the branches read the names of the function around them (its parameters may hide a helper) */
-	for (size_t i = 1; !ts_node_is_null(c = mpsfix_up(up, i)) && !is(c, "class_definition"); i++)
-		if (is(c, "function_definition") || is(c, "module")) {
+	for (size_t i = 1; ts_node_is_null(scope) && !ts_node_is_null(c = mpsfix_up(up, i)) &&
+			   !is(c, "class_definition"); i++)
+		if (is(c, "function_definition") || is(c, "module"))
 			scope = c;
-			break;
-		} /* (an if of a class's body: none, its names are the class's) */
 	if (ts_node_is_null(scope))
 		return;
-
 	mpsfix_kids_start(&k, n);
 	while (mpsfix_kids_next(&k, &c)) {
 		if (mpsfix_field_is(n, "consequence", c))
